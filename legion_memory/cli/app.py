@@ -1,0 +1,53 @@
+"""The typer application: global options and the registration of every command group."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from . import setup_commands
+from .context import Context
+
+app = typer.Typer(
+    name="legion-memory",
+    help="The executable memory layer for Legion: safe, lossless, branch-aware memory tables.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+@app.callback()
+def global_options(
+    ctx: typer.Context,
+    root: Annotated[
+        Path | None, typer.Option(help="Project root (default: nearest ancestor with .git).")
+    ] = None,
+    json: Annotated[
+        bool, typer.Option("--json", help="Print stable JSON instead of markdown.")
+    ] = False,
+    today: Annotated[
+        str | None, typer.Option(help="Today's date as YYYY-MM-DD (default: the system date).")
+    ] = None,
+    branch: Annotated[
+        str | None, typer.Option(help="Branch to record (default: detected from git).")
+    ] = None,
+    catalog: Annotated[Path | None, typer.Option(help="Path of Legion's CATALOG.md.")] = None,
+) -> None:
+    context = Context(
+        root_option=root,
+        json=json,
+        today_option=today,
+        branch_option=branch,
+        catalog_option=catalog,
+    )
+    # Bad global values fail before any command runs, whatever the command reads.
+    _ = context.root, context.today
+    ctx.obj = context
+
+
+for module in (setup_commands,):
+    module.register(app)

@@ -1,0 +1,59 @@
+"""The global options, resolved once per process (the clock and git are read here, nowhere else)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from ..errors import InputError
+from ..gitutil import current_branch, default_branch
+from ..project import Settings, find_root, load_settings
+from ..store import Memory
+
+
+@dataclass
+class Context:
+    root_option: Path | None = None
+    json: bool = False
+    today_option: str | None = None
+    branch_option: str | None = None
+    catalog_option: Path | None = None
+
+    @cached_property
+    def root(self) -> Path:
+        if self.root_option is None:
+            return find_root(Path.cwd())
+        if not self.root_option.is_dir():
+            raise InputError(
+                f"--root '{self.root_option}' is not a directory", hint="give an existing directory"
+            )
+        return self.root_option.resolve()
+
+    @cached_property
+    def memory(self) -> Memory:
+        return Memory.of_project(self.root)
+
+    @cached_property
+    def today(self) -> dt.date:
+        if self.today_option is None:
+            return dt.date.today()
+        try:
+            return dt.date.fromisoformat(self.today_option)
+        except ValueError:
+            raise InputError(
+                f"--today '{self.today_option}' is not a date", hint="use YYYY-MM-DD"
+            ) from None
+
+    @cached_property
+    def branch(self) -> str:
+        return self.branch_option or current_branch(self.root)
+
+    @cached_property
+    def default_branch(self) -> str:
+        return default_branch(self.root)
+
+    @cached_property
+    def settings(self) -> Settings:
+        return load_settings(self.root)

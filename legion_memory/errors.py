@@ -1,0 +1,65 @@
+"""The single error root. The CLI turns any of these into one line and an exit code."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_DOMAIN = 1
+EXIT_USAGE = 2
+EXIT_WRITE = 3
+
+
+class LegionMemoryError(Exception):
+    """Root of every error the tool raises on purpose."""
+
+    exit_code = EXIT_DOMAIN
+
+    def __init__(self, message: str, *, where: str = "", hint: str = "") -> None:
+        self.message = message
+        self.where = where
+        self.hint = hint
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        """One line: where, what, what to do."""
+        text = f"{self.where}: {self.message}" if self.where else self.message
+        return f"{text} ({self.hint})" if self.hint else text
+
+
+class InputError(LegionMemoryError):
+    """A value given by the caller is invalid (bad enum, date, ID, secret...)."""
+
+    exit_code = EXIT_USAGE
+
+
+class ParseError(LegionMemoryError):
+    """A memory file cannot be understood well enough to be changed safely."""
+
+
+class SchemaError(LegionMemoryError):
+    """A memory table's columns do not match what its file kind requires."""
+
+
+class LockError(LegionMemoryError):
+    """The memory lock could not be taken in time."""
+
+
+class GitError(LegionMemoryError):
+    """Git could not answer or refused an operation."""
+
+
+class RollbackError(LegionMemoryError):
+    """A multi-file change failed and was rolled back; nothing was changed."""
+
+
+class WriteError(LegionMemoryError):
+    """A write failed; the caller must show the intended record so it is not lost."""
+
+    exit_code = EXIT_WRITE
+
+    def __init__(self, message: str, *, where: str = "", hint: str = "", record: str = "") -> None:
+        super().__init__(message, where=where, hint=hint)
+        self.record = record
+
+
+class IntegrityError(LegionMemoryError):
+    """What is about to be written does not re-parse to the intended records: a bug."""

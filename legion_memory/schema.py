@@ -1,0 +1,422 @@
+"""The memory file kinds: their columns, header templates, ID prefixes, field rules and records."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from .errors import InputError
+from .table import Document, Table, escape, row_cells
+
+Rule = Callable[[str], str | None]
+"""A field rule returns None when the value is fine, else what is wrong with it."""
+
+OUTCOMES = ("success", "partial", "failed")
+SIGNALS = ("positive", "negative", "corrective")
+DECISION_POINTS = (
+    "review-verdict",
+    "review-override",
+    "agent-selection",
+    "manual-edit",
+    "fix-acceptance",
+)
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_PLAN = re.compile(r"^(\d{2,}-\d{2,}|board|-)$")
+_TOKEN = re.compile(r"^[^\s,|]+$")
+
+
+def _one_of(choices: tuple[str, ...]) -> Rule:
+    def rule(value: str) -> str | None:
+        return None if value in choices else f"must be one of {', '.join(choices)}"
+
+    return rule
+
+
+def _date(value: str) -> str | None:
+    if not _DATE.match(value):
+        return "must be a date YYYY-MM-DD"
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return "is not a real calendar date"
+    return None
+
+
+def _phase(value: str) -> str | None:
+    return None if value.isdigit() or value == "N/A" else "must be an integer or N/A"
+
+
+def _plan(value: str) -> str | None:
+    return None if _PLAN.match(value) else "must be NN-PP (e.g. 05-01), board or -"
+
+
+def _importance(value: str) -> str | None:
+    return None if value in {"1", "2", "3", "4", "5"} else "must be an integer from 1 to 5"
+
+
+def _resolved(value: str) -> str | None:
+    return None if value in {"true", "false"} else "must be true or false"
+
+
+def _token(value: str) -> str | None:
+    return None if _TOKEN.match(value) else "must be one word without spaces or commas"
+
+
+def _agents(value: str) -> str | None:
+    names = [name.strip() for name in value.split(",")]
+    if all(name and _TOKEN.match(name) for name in names):
+        return None
+    return "must be an agent ID or a comma-separated list of agent IDs"
+
+
+def _free(value: str) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    key: str
+    rule: Rule = _free
+    required: bool = True
+    single_line: bool = True
+
+
+def _id_rule(prefix: str) -> Rule:
+    pattern = re.compile(rf"^{prefix}-\d{{3,}}$")
+
+    def rule(value: str) -> str | None:
+        return None if pattern.match(value) else f"must look like {prefix}-001"
+
+    return rule
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of memory record and the file that holds it."""
+
+    name: str
+    singular: str
+    filename: str
+    prefix: str
+    section: str
+    title: str
+    description: tuple[str, ...]
+    columns: tuple[Column, ...] = field(repr=False)
+
+    @property
+    def archive_section(self) -> str:
+        return "Archived Records" if self.name == "outcomes" else f"Archived {self.section}"
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(column.key for column in self.columns)
+
+    def column(self, key: str) -> Column | None:
+        return next((c for c in self.columns if c.key == key), None)
+
+    def header_lines(self) -> list[str]:
+        """Table header and delimiter, in the spec's exact spelling."""
+        names = [column.name for column in self.columns]
+        return ["| " + " | ".join(names) + " |", "|" + "|".join(_dashes(n) for n in names) + "|"]
+
+    def template(self) -> str:
+        """A new file: title, description, section heading, table header, no rows."""
+        lines = [f"# {self.title}", "", *self.description, "", f"## {self.section}", ""]
+        return "\n".join([*lines, *self.header_lines()]) + "\n"
+
+
+def _dashes(name: str) -> str:
+    # The spec pads each delimiter cell to its header's width plus two, except one it shortened.
+    return "-" * _SPEC_DELIMITER_WIDTHS.get(name, len(name) + 2)
+
+
+_SPEC_DELIMITER_WIDTHS = {"Decision Point": 15}
+
+
+def _text(name: str, key: str, *, required: bool = True) -> Column:
+    return Column(name, key, _free, required=required, single_line=False)
+
+
+def _common(prefix: str) -> tuple[Column, ...]:
+    return (
+        Column("ID", "id", _id_rule(prefix)),
+        Column("Date", "date", _date),
+        Column("Branch", "branch", _token),
+    )
+
+
+OUTCOME = Kind(
+    name="outcomes",
+    singular="outcome",
+    filename="OUTCOMES.md",
+    prefix="O",
+    section="Records",
+    title="Memory — Outcome Log",
+    description=(
+        "Records agent performance and task outcomes for cross-session learning.",
+        "Managed by memory-manager skill. Do not edit manually unless pruning old records.",
+    ),
+    columns=(
+        *_common("O"),
+        Column("Phase", "phase", _phase),
+        Column("Plan", "plan", _plan),
+        Column("Agent", "agent", _agents),
+        Column("Task Type", "task_type", _token),
+        Column("Outcome", "outcome", _one_of(OUTCOMES)),
+        Column("Importance", "importance", _importance),
+        Column("Tags", "tags", required=False),
+        _text("Summary", "summary"),
+    ),
+)
+
+PATTERN = Kind(
+    name="patterns",
+    singular="pattern",
+    filename="PATTERNS.md",
+    prefix="P",
+    section="Patterns",
+    title="Memory — Pattern Library",
+    description=(
+        "Successful patterns distilled from agent outcomes. Each pattern captures what worked, "
+        "under what conditions, and when to reuse it.",
+        "Managed by memory-manager skill. Do not edit manually unless curating entries.",
+    ),
+    columns=(
+        *_common("P"),
+        _text("Pattern", "pattern"),
+        _text("Context", "context"),
+        _text("Reuse Criteria", "reuse_criteria"),
+        Column("Source", "source", required=False),
+        Column("Tags", "tags", required=False),
+    ),
+)
+
+ERROR_FIX = Kind(
+    name="errors",
+    singular="error",
+    filename="ERRORS.md",
+    prefix="E",
+    section="Errors",
+    title="Memory — Error Fixes",
+    description=(
+        "Error signatures mapped to known fixes. When an agent encounters a matching error, it "
+        "should try the documented fix before investigating from scratch.",
+        "Managed by memory-manager skill. Do not edit manually unless curating entries.",
+    ),
+    columns=(
+        *_common("E"),
+        _text("Error Signature", "error_signature"),
+        _text("Fix", "fix"),
+        Column("Agent", "agent", _agents),
+        Column("Resolved", "resolved", _resolved),
+        Column("Tags", "tags", required=False),
+    ),
+)
+
+PREFERENCE = Kind(
+    name="preferences",
+    singular="preference",
+    filename="PREFERENCES.md",
+    prefix="D",
+    section="Preferences",
+    title="Memory — User Preferences",
+    description=(
+        "Decision signals from user interactions with agent proposals. Each record captures what "
+        "was proposed, what the user chose, and the preference signal. Used by /legion:plan to "
+        "improve agent and approach recommendations.",
+        "Managed by memory-manager skill. Do not edit manually unless curating entries.",
+    ),
+    columns=(
+        *_common("D"),
+        Column("Decision Point", "decision_point", _one_of(DECISION_POINTS)),
+        _text("Context", "context"),
+        _text("Proposed", "proposed"),
+        _text("User Choice", "user_choice"),
+        Column("Signal", "signal", _one_of(SIGNALS)),
+        Column("Agent", "agent", _agents),
+        Column("Tags", "tags", required=False),
+    ),
+)
+
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (OUTCOME, PATTERN, ERROR_FIX, PREFERENCE)}
+ARCHIVE_FILENAME = "ARCHIVE.md"
+ARCHIVE_TITLE = "Memory — Archived Outcomes"
+ARCHIVE_DESCRIPTION = (
+    "Pruned records from OUTCOMES.md. Preserved for historical reference.",
+    "Records archived by memory-manager prune operation. Do not edit manually.",
+)
+
+
+def kind_named(name: str) -> Kind:
+    """Look a kind up by plural or singular name (`outcomes`, `outcome`)."""
+    for kind in KINDS.values():
+        if name in (kind.name, kind.singular):
+            return kind
+    raise InputError(f"unknown memory kind '{name}'", hint=f"use one of {', '.join(KINDS)}")
+
+
+def kind_of_id(record_id: str) -> Kind | None:
+    prefix = record_id.split("-", 1)[0]
+    return next((kind for kind in KINDS.values() if kind.prefix == prefix), None)
+
+
+def archive_template() -> str:
+    lines = [
+        f"# {ARCHIVE_TITLE}",
+        "",
+        *ARCHIVE_DESCRIPTION,
+        "",
+        f"## {OUTCOME.archive_section}",
+        "",
+    ]
+    return "\n".join([*lines, *OUTCOME.header_lines()]) + "\n"
+
+
+def archive_section_lines(kind: Kind) -> list[str]:
+    """A kind's archive table, appended to ARCHIVE.md the first time that kind is archived."""
+    return [f"## {kind.archive_section}", "", *kind.header_lines()]
+
+
+def column_key(name: str) -> str:
+    """A header cell's record key: `Task Type` -> `task_type`."""
+    return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+
+
+@dataclass(frozen=True)
+class Record:
+    """One row of a memory table as text values keyed by column key; missing columns read empty."""
+
+    kind: Kind
+    values: Mapping[str, str]
+    line: int = 0
+
+    def __getitem__(self, key: str) -> str:
+        return self.values.get(key, "")
+
+    @property
+    def id(self) -> str:
+        return self["id"]
+
+    @property
+    def day(self) -> dt.date | None:
+        """The record's date, or None when it does not parse."""
+        try:
+            return dt.date.fromisoformat(self["date"])
+        except ValueError:
+            return None
+
+    @property
+    def importance(self) -> int:
+        value = self["importance"]
+        return int(value) if value in {"1", "2", "3", "4", "5"} else 0
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return split_list(self["tags"])
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return split_list(self["agent"])
+
+    @property
+    def number(self) -> int:
+        """The numeric part of the ID (0 when there is none), for ordering and next-ID."""
+        return id_number(self.id, self.kind.prefix)
+
+    def to_json(self) -> dict[str, object]:
+        """Typed values: importance an integer, resolved a boolean, a numeric phase an integer."""
+        data: dict[str, object] = {key: self[key] for key in (*self.kind.keys, *self.extra_keys())}
+        if "importance" in data and self["importance"].isdigit():
+            data["importance"] = int(self["importance"])
+        if "resolved" in data and self["resolved"] in {"true", "false"}:
+            data["resolved"] = self["resolved"] == "true"
+        if "phase" in data and self["phase"].isdigit():
+            data["phase"] = int(self["phase"])
+        return data
+
+    def extra_keys(self) -> list[str]:
+        return [key for key in self.values if key not in self.kind.keys]
+
+
+def split_list(cell: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in cell.split(",") if part.strip())
+
+
+def id_number(record_id: str, prefix: str) -> int:
+    head, _, digits = record_id.partition("-")
+    return int(digits) if head == prefix and digits.isdigit() else 0
+
+
+def format_id(prefix: str, number: int) -> str:
+    return f"{prefix}-{number:03d}"
+
+
+def records_table(document: Document, kind: Kind, *, archived: bool = False) -> Table | None:
+    """The table holding a kind's records: the one under its section heading, else the first
+    table whose columns look like the kind's (legacy files have other headings)."""
+    section = kind.archive_section if archived else kind.section
+    table = document.table_under(section)
+    if table is not None or archived:
+        return table
+    keys = set(kind.keys)
+    return next(
+        (t for t in document.tables if len({column_key(c) for c in t.columns} & keys) >= 2), None
+    )
+
+
+def read_records(document: Document, table: Table, kind: Kind) -> Iterator[Record]:
+    keys = [column_key(name) for name in table.columns]
+    for index in table.rows:
+        cells = row_cells(document, index)
+        yield Record(kind, dict(zip(keys, cells, strict=False)), line=index + 1)
+
+
+def check_value(kind: Kind, key: str, value: str) -> str | None:
+    """What is wrong with one field value, or None."""
+    column = kind.column(key)
+    if column is None:
+        return None
+    if not value:
+        return "is required" if column.required else None
+    return column.rule(value)
+
+
+def problems(record: Record) -> list[str]:
+    """Every field problem of a record read from a file, as `Column value: what is wrong`."""
+    found = []
+    for column in record.kind.columns:
+        if column.key not in record.values:
+            continue
+        problem = check_value(record.kind, column.key, record[column.key])
+        if problem:
+            found.append(f"{column.name} '{record[column.key]}' {problem}")
+    return found
+
+
+def new_record(kind: Kind, values: Mapping[str, str]) -> Record:
+    """Validate caller-supplied values (no ID yet) into a record; InputError on a bad one."""
+    clean: dict[str, str] = {}
+    for column in kind.columns:
+        if column.key == "id":
+            continue
+        value = values.get(column.key, "").strip()
+        escape(value, single_line=column.single_line, field=column.name)
+        problem = check_value(kind, column.key, value)
+        if problem:
+            shown = f" '{value}'" if value else ""
+            raise InputError(f"{column.name}{shown} {problem}", hint="fix the value and retry")
+        clean[column.key] = value
+    return Record(kind, {"id": "", **clean})
+
+
+def row_for(record: Record, columns: tuple[str, ...]) -> list[str]:
+    """The escaped cells of a record in the order of an existing table's columns."""
+    multiline = {c.key for c in record.kind.columns if not c.single_line}
+    cells = []
+    for name in columns:
+        key = column_key(name)
+        cells.append(escape(record[key], single_line=key not in multiline, field=name))
+    return cells

@@ -1,0 +1,363 @@
+"""The only code that touches memory files: locate, read, lock, append, update, replace atomically.
+
+Every change happens under an exclusive lock on a separate lock file, re-reads the files inside the
+lock, and replaces a file only after re-parsing the exact text about to be written and checking that
+its records are the intended ones.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .errors import IntegrityError, LockError, ParseError, SchemaError, WriteError
+from .schema import (
+    ARCHIVE_FILENAME,
+    KINDS,
+    Kind,
+    Record,
+    archive_template,
+    column_key,
+    format_id,
+    read_records,
+    records_table,
+    row_for,
+)
+from .table import Document, RowStyle, Table, parse, render, split_cells, strip_ending
+
+MEMORY_DIR = Path(".planning") / "memory"
+LOCK_NAME = ".legion-memory.lock"
+GITIGNORE = f"{LOCK_NAME}\n.legion-memory-*.tmp\n"
+LOCK_TIMEOUT_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Memory:
+    """A memory directory (`<root>/.planning/memory` for a project)."""
+
+    directory: Path
+
+    @classmethod
+    def of_project(cls, root: Path) -> Memory:
+        return cls(root / MEMORY_DIR)
+
+    def path(self, kind: Kind) -> Path:
+        return self.directory / kind.filename
+
+    @property
+    def archive(self) -> Path:
+        return self.directory / ARCHIVE_FILENAME
+
+    @property
+    def lock_path(self) -> Path:
+        return self.directory / LOCK_NAME
+
+    def exists(self, kind: Kind) -> bool:
+        return self.path(kind).is_file()
+
+
+def read_text(path: Path) -> str | None:
+    """A file's text, or None when it does not exist. Not UTF-8 -> ParseError naming the line."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ParseError(
+            "file is not valid UTF-8", where=f"{path}:{line}", hint="re-save it as UTF-8"
+        ) from exc
+
+
+def load(path: Path) -> Document | None:
+    text = read_text(path)
+    return None if text is None else parse(text)
+
+
+def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
+    """The first body row whose cell count differs from the header's: (line index, cells)."""
+    width = len(table.columns)
+    for index in table.rows:
+        cells = len(split_cells(document.text(index)))
+        if cells != width:
+            return index, cells
+    return None
+
+
+def require_table(path: Path, document: Document, kind: Kind, *, archived: bool = False) -> Table:
+    """The kind's records table, structurally sound enough to change; ParseError otherwise."""
+    table = records_table(document, kind, archived=archived)
+    if table is None:
+        raise ParseError(
+            f"no {kind.singular} table found",
+            where=str(path),
+            hint="run `legion-memory validate` to see what is wrong",
+        )
+    ragged = ragged_row(document, table)
+    if ragged is not None:
+        index, cells = ragged
+        raise ParseError(
+            f"row has {cells} cells but the header has {len(table.columns)}",
+            where=f"{path}:{index + 1}",
+            hint="escape pipes inside values as \\| and fix the row by hand",
+        )
+    return table
+
+
+def records_of(path: Path, document: Document, kind: Kind, archived: bool = False) -> list[Record]:
+    table = require_table(path, document, kind, archived=archived)
+    return list(read_records(document, table, kind))
+
+
+def load_records(memory: Memory, kind: Kind) -> list[Record]:
+    """The live records of a kind; [] when the file does not exist; ParseError when unreadable."""
+    path = memory.path(kind)
+    document = load(path)
+    return [] if document is None else records_of(path, document, kind)
+
+
+def load_archived(memory: Memory, kind: Kind) -> list[Record]:
+    """The archived records of a kind; [] when ARCHIVE.md or that kind's table does not exist."""
+    document = load(memory.archive)
+    if document is None or records_table(document, kind, archived=True) is None:
+        return []
+    return records_of(memory.archive, document, kind, archived=True)
+
+
+def max_id_number(memory: Memory, kind: Kind, live: Document | None) -> int:
+    """The highest ID number of a kind, live and archived together: IDs are never reissued."""
+    numbers = [record.number for record in load_archived(memory, kind)]
+    if live is not None:
+        path = memory.path(kind)
+        numbers.extend(record.number for record in records_of(path, live, kind))
+    return max(numbers, default=0)
+
+
+@contextmanager
+def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
+    """Hold the memory directory's exclusive lock (a separate file, never a data file)."""
+    ensure_directory(memory)
+    handle = os.open(memory.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise LockError(
+                        "memory is locked by another process",
+                        where=str(memory.lock_path),
+                        hint="retry when the other legion-memory command has finished",
+                    ) from None
+                time.sleep(0.005)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
+
+
+def ensure_directory(memory: Memory) -> None:
+    """Create the memory directory on first write, with a .gitignore for the lock file."""
+    if memory.directory.is_dir():
+        return
+    memory.directory.mkdir(parents=True, exist_ok=True)
+    (memory.directory / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Replace `path` with `text`: temp file in the same directory, fsync, same mode, rename."""
+    data = text.encode("utf-8")
+    mode = _mode_for(path)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".legion-memory-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, mode)
+        os.replace(temp, path)
+    except OSError as exc:
+        Path(temp).unlink(missing_ok=True)
+        raise WriteError(f"could not write: {exc.strerror or exc}", where=str(path)) from exc
+    _fsync_directory(path.parent)
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _fsync_directory(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def append(memory: Memory, record: Record) -> Record:
+    """Store a new record with the next free ID; returns it with its ID and line number."""
+    kind = record.kind
+    path = memory.path(kind)
+    with locked(memory):
+        document = load(path) or parse(kind.template())
+        table = require_table(path, document, kind)
+        _require_id_column(path, table)
+        stored = replace(record, values={**record.values, "id": _next_id(memory, kind, document)})
+        text, line = insert_row(document, table, row_for(stored, table.columns))
+        verify_append(path, document, text, table, stored)
+        _write(path, text, stored)
+    return replace(stored, line=line)
+
+
+def _next_id(memory: Memory, kind: Kind, document: Document) -> str:
+    return format_id(kind.prefix, max_id_number(memory, kind, document) + 1)
+
+
+def _require_id_column(path: Path, table: Table) -> None:
+    if "id" not in {column_key(name) for name in table.columns}:
+        raise SchemaError(
+            "table has no ID column, so a new row could not be told apart",
+            where=f"{path}:{table.header + 1}",
+            hint="run `legion-memory migrate` to add the missing columns",
+        )
+
+
+def _write(path: Path, text: str, record: Record) -> None:
+    try:
+        atomic_write(path, text)
+    except WriteError as exc:
+        raise WriteError(exc.message, where=exc.where, record=describe(record)) from exc
+
+
+def describe(record: Record) -> str:
+    """A record as `Column: value` lines, printed when a write fails so nothing is lost."""
+    names = {column.key: column.name for column in record.kind.columns}
+    return "\n".join(f"{names.get(key, key)}: {value}" for key, value in record.values.items())
+
+
+def insert_row(document: Document, table: Table, cells: list[str]) -> tuple[str, int]:
+    """The text with one row line after the table's last row, and that row's line number."""
+    anchor = table.end - 1
+    lines = list(document.lines)
+    style = RowStyle.of(lines[anchor])
+    if not style.ending:
+        # The anchor is the file's last line and has no newline: it gains one, the new row doesn't.
+        lines[anchor] += document.dominant_ending()
+    lines.insert(table.end, style.format(cells))
+    return render(Document(lines, bom=document.bom)), table.end + 1
+
+
+def verify_append(path: Path, before: Document, text: str, table: Table, record: Record) -> None:
+    """Re-parse what is about to be written: same rows as before plus exactly the new record."""
+    after = parse(text)
+    new_table = records_table(after, record.kind)
+    old_rows = [strip_ending(before.lines[i]) for i in table.rows]
+    if new_table is None or len(new_table.rows) != len(old_rows) + 1:
+        raise _bug(path)
+    new_rows = [after.text(i) for i in new_table.rows]
+    read_back = list(read_records(after, new_table, record.kind))[-1]
+    if new_rows[:-1] != old_rows or not _same_values(read_back, record):
+        raise _bug(path)
+
+
+def _same_values(read_back: Record, intended: Record) -> bool:
+    return all(read_back[key] == intended[key] for key in read_back.values)
+
+
+def _bug(path: Path) -> IntegrityError:
+    return IntegrityError(
+        "the text about to be written does not read back as the intended records; nothing was "
+        "written (this is a bug)",
+        where=str(path),
+        hint="please report it with the file attached",
+    )
+
+
+def update(
+    memory: Memory, kind: Kind, record_id: str, changes: Mapping[str, str]
+) -> tuple[Record, Record]:
+    """Change fields of one row in place (the rest of the file stays byte-identical)."""
+    path = memory.path(kind)
+    with locked(memory):
+        document = load(path)
+        if document is None:
+            raise ParseError(f"{kind.filename} does not exist", where=str(path))
+        table = require_table(path, document, kind)
+        old = _find(path, document, table, kind, record_id)
+        new = replace(old, values={**old.values, **changes})
+        lines = list(document.lines)
+        style = RowStyle.of(lines[old.line - 1])
+        lines[old.line - 1] = style.format(row_for(new, table.columns))
+        text = render(Document(lines, bom=document.bom))
+        _verify_update(path, document, text, table, new)
+        _write(path, text, new)
+    return old, new
+
+
+def _find(path: Path, document: Document, table: Table, kind: Kind, record_id: str) -> Record:
+    for record in read_records(document, table, kind):
+        if record.id == record_id:
+            return record
+    raise ParseError(f"no record {record_id}", where=str(path))
+
+
+def _verify_update(path: Path, before: Document, text: str, table: Table, new: Record) -> None:
+    after = parse(text)
+    new_table = records_table(after, new.kind)
+    if new_table is None or new_table.rows != table.rows:
+        raise _bug(path)
+    changed = [i for i in table.rows if after.lines[i] != before.lines[i]]
+    read_back = next(r for r in read_records(after, new_table, new.kind) if r.line == new.line)
+    if changed not in ([], [new.line - 1]) or not _same_values(read_back, new):
+        raise _bug(path)
+
+
+def create_file(memory: Memory, path: Path, template: str) -> bool:
+    """Create a file from its template unless it exists; True when created. Never overwrites."""
+    with locked(memory):
+        if path.exists():
+            return False
+        atomic_write(path, template)
+        return True
+
+
+def init(memory: Memory) -> list[Path]:
+    """Create the memory directory and its five files; returns the files it created."""
+    created = []
+    for kind in KINDS.values():
+        if create_file(memory, memory.path(kind), kind.template()):
+            created.append(memory.path(kind))
+    if create_file(memory, memory.archive, archive_template()):
+        created.append(memory.archive)
+    return created
+
+
+Mutation = Callable[[Mapping[Path, str | None]], Mapping[Path, str]]
+"""Given the current text of some files (None when missing), the new text of those to change."""
+
+
+def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Path, str]:
+    """Read `paths` under the lock, let `mutate` compute new texts, write each atomically.
+
+    Multi-file changes that must survive a crash between writes (prune) journal on top of this.
+    """
+    with locked(memory):
+        current = {path: read_text(path) for path in paths}
+        changes = mutate(current)
+        for path, text in changes.items():
+            atomic_write(path, text)
+        return changes

@@ -1,0 +1,234 @@
+"""The lossless document model: markdown in, the same bytes out, tables found by a line scanner.
+
+A document is a list of raw lines, each keeping its own line ending, so that rendering an untouched
+document returns its input exactly (CRLF, a missing final newline, odd padding and all). Tables are
+located by scanning for a header row followed by a delimiter row with the same number of cells,
+outside fenced code and never from an indented (code) line. Cells split on unescaped pipes, which is
+GitHub's rule; pipes inside backticks are not protected, as GitHub does not protect them either.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .errors import InputError
+
+BOM = "\ufeff"
+_PIPE_SPLIT = re.compile(r"(?<!\\)\|")
+_DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_NEWLINES = re.compile(r"\r\n|\r|\n")
+_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_INDENTED_CODE = 4
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table's position in a document: header line, delimiter line, then body rows up to `end`."""
+
+    header: int
+    end: int
+    heading: str
+    columns: tuple[str, ...]
+
+    @property
+    def delimiter(self) -> int:
+        return self.header + 1
+
+    @property
+    def rows(self) -> range:
+        """Indexes of the body rows."""
+        return range(self.header + 2, self.end)
+
+
+@dataclass
+class Document:
+    """Raw lines (each with its own ending), a BOM flag, and the tables found in them."""
+
+    lines: list[str]
+    bom: bool = False
+    tables: list[Table] = field(default_factory=list)
+
+    def text(self, index: int) -> str:
+        """The content of line `index` without its line ending."""
+        return strip_ending(self.lines[index])
+
+    def table_under(self, heading: str) -> Table | None:
+        """The first table whose nearest preceding heading is `heading` (case-insensitive)."""
+        wanted = heading.casefold()
+        return next((t for t in self.tables if t.heading.casefold() == wanted), None)
+
+    def dominant_ending(self) -> str:
+        """The line ending most lines use: new lines copy it."""
+        crlf = sum(1 for line in self.lines if line.endswith("\r\n"))
+        lf = sum(1 for line in self.lines if line.endswith("\n")) - crlf
+        return "\r\n" if crlf > lf else "\n"
+
+
+def strip_ending(line: str) -> str:
+    if line.endswith("\r\n"):
+        return line[:-2]
+    if line.endswith("\n"):
+        return line[:-1]
+    return line
+
+
+def ending_of(line: str) -> str:
+    return line[len(strip_ending(line)) :]
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on "\\n" only, each piece keeping its ending; never str.splitlines()."""
+    pieces = text.split("\n")
+    lines = [piece + "\n" for piece in pieces[:-1]]
+    if pieces[-1]:
+        lines.append(pieces[-1])
+    return lines
+
+
+def parse(text: str) -> Document:
+    bom = text.startswith(BOM)
+    lines = split_lines(text[1:] if bom else text)
+    return Document(lines=lines, bom=bom, tables=list(scan_tables(lines)))
+
+
+def render(document: Document) -> str:
+    body = "".join(document.lines)
+    return BOM + body if document.bom else body
+
+
+def scan_tables(lines: Sequence[str]) -> Iterator[Table]:
+    """Yield every table outside fenced code, in document order."""
+    fence = ""
+    heading = ""
+    index = 0
+    count = len(lines)
+    while index < count:
+        text = strip_ending(lines[index])
+        if fence:
+            if _closes_fence(text, fence):
+                fence = ""
+            index += 1
+            continue
+        opened = _FENCE_OPEN.match(text)
+        if opened:
+            fence = opened.group(1)
+        elif text.lstrip(" ").startswith("#") and (match := _ATX_HEADING.match(text)):
+            heading = (match.group(1) or "").strip()
+        elif "|" in text and index + 1 < count and _starts_table(text, lines[index + 1]):
+            end = _rows_end(lines, index + 2)
+            columns = tuple(unescape(cell) for cell in split_cells(text))
+            yield Table(header=index, end=end, heading=heading, columns=columns)
+            index = end
+            continue
+        index += 1
+
+
+def _closes_fence(text: str, fence: str) -> bool:
+    stripped = text.strip()
+    return (
+        len(stripped) >= len(fence)
+        and set(stripped) == {fence[0]}
+        and len(text) - len(text.lstrip(" ")) < _INDENTED_CODE
+    )
+
+
+def _starts_table(header: str, next_line: str) -> bool:
+    if _indent(header) >= _INDENTED_CODE:
+        return False
+    delimiter = strip_ending(next_line)
+    if "-" not in delimiter:
+        return False
+    cells = split_cells(delimiter)
+    if not cells or not all(_DELIMITER_CELL.match(cell) for cell in cells):
+        return False
+    return len(cells) == len(split_cells(header))
+
+
+def _rows_end(lines: Sequence[str], start: int) -> int:
+    index = start
+    while index < len(lines) and is_row(strip_ending(lines[index])):
+        index += 1
+    return index
+
+
+def is_row(text: str) -> bool:
+    """A table body line: not blank and holding at least one unescaped pipe."""
+    return bool(text.strip()) and _PIPE_SPLIT.search(text) is not None
+
+
+def _indent(text: str) -> int:
+    expanded = text.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip(" "))
+
+
+def split_cells(text: str) -> list[str]:
+    """Cells of a row, stripped but still escaped. Outer pipes are optional, as on GitHub."""
+    inner = text.strip()
+    if inner.startswith("|"):
+        inner = inner[1:]
+    if inner.endswith("|") and not inner.endswith("\\|"):
+        inner = inner[:-1]
+    return [cell.strip() for cell in _PIPE_SPLIT.split(inner)]
+
+
+def unescape(cell: str) -> str:
+    """Cell text to value: `\\|` is a pipe and `<br>` a line break."""
+    return _BR.sub("\n", cell.replace("\\|", "|"))
+
+
+def escape(value: str, *, single_line: bool = False, field: str = "value") -> str:
+    """Value to cell text. Raises InputError when a single-line field holds a line break."""
+    trimmed = value.strip()
+    if single_line and _NEWLINES.search(trimmed):
+        raise InputError(
+            f"{field} must be a single line", hint="remove the line break from the value"
+        )
+    return _NEWLINES.sub("<br>", trimmed.replace("|", "\\|"))
+
+
+def canonical(value: str) -> str:
+    """What a value reads back as after escape + unescape."""
+    return unescape(escape(value))
+
+
+@dataclass(frozen=True)
+class RowStyle:
+    """How a table's rows are written, copied from a neighbouring row so appends blend in."""
+
+    indent: str = ""
+    outer_pipes: bool = True
+    padding: str = " "
+    ending: str = "\n"
+
+    @classmethod
+    def of(cls, line: str) -> RowStyle:
+        text = strip_ending(line)
+        inner = text.strip()
+        outer = inner.startswith("|")
+        after_pipe = inner[1:2] if outer else ""
+        padding = " " if (after_pipe == " " or not outer) else ""
+        return cls(
+            indent=text[: len(text) - len(text.lstrip())],
+            outer_pipes=outer,
+            padding=padding,
+            ending=ending_of(line),
+        )
+
+    def format(self, cells: Sequence[str]) -> str:
+        """A row line (with this style's ending) from already-escaped cells."""
+        pad = self.padding
+        # A cell ending in a backslash would escape the next pipe without a space between them.
+        cells = [cell + " " if not pad and cell.endswith("\\") else cell for cell in cells]
+        body = f"{pad}|{pad}".join(cells)
+        if self.outer_pipes:
+            body = f"|{pad}{body}{pad}|"
+        return f"{self.indent}{body}{self.ending}"
+
+
+def row_cells(document: Document, index: int) -> list[str]:
+    """Unescaped cell values of line `index`."""
+    return [unescape(cell) for cell in split_cells(document.text(index))]

@@ -1,0 +1,93 @@
+"""Shared test helpers: the CLI run in-process, the CLI run as a real process, real git repos."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from legion_memory.cli import main
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = REPO_ROOT / "fixtures"
+SAMPLES = REPO_ROOT.parent / "shared" / "legion-samples"
+
+
+@dataclass(frozen=True)
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+
+
+CLI = Callable[..., Result]
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
+    """Run `legion-memory ARGS` in this process from `cwd`; returns exit code and output."""
+
+    def run(*args: str, cwd: Path | None = None) -> Result:
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return run
+
+
+def run_process(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, check: bool = False
+) -> Result:
+    """Run `python -m legion_memory ARGS` as a real process."""
+    full_env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), **(env or {})}
+    done = subprocess.run(
+        [sys.executable, "-m", "legion_memory", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(f"exit {done.returncode}: {done.stderr}")
+    return Result(done.returncode, done.stdout, done.stderr)
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run real git in `cwd`; fails the test on a non-zero exit."""
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}")
+    return done.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A real git repository on branch `main` with one commit."""
+    path = tmp_path / "project"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.email", "dev@example.com")
+    git(path, "config", "user.name", "Dev")
+    git(path, "config", "commit.gpgsign", "false")
+    (path / "README.md").write_text("project\n", encoding="utf-8")
+    git(path, "add", "README.md")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+def read_bytes_of(directory: Path) -> dict[str, bytes]:
+    """Every file under `directory` (recursively) with its bytes: to assert nothing changed."""
+    return {
+        str(p.relative_to(directory)): p.read_bytes()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(directory).parts
+    }
