@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from .credentials import refuse_secrets
 from .errors import InputError
 from .table import Document, Table, escape, row_cells
 
@@ -404,6 +405,7 @@ def new_record(kind: Kind, values: Mapping[str, str]) -> Record:
             continue
         value = values.get(column.key, "").strip()
         escape(value, single_line=column.single_line, field=column.name)
+        refuse_secrets(column.name, value)
         problem = check_value(kind, column.key, value)
         if problem:
             shown = f" '{value}'" if value else ""

@@ -9,6 +9,7 @@ import typer
 
 from . import setup_commands
 from .context import Context
+from .groups import GROUPS
 
 app = typer.Typer(
     name="legion-memory",
@@ -48,6 +49,9 @@ def global_options(
     _ = context.root, context.today
     ctx.obj = context
 
+
+for name, group in GROUPS.items():
+    app.add_typer(group, name=name)
 
 for module in (setup_commands,):
     module.register(app)

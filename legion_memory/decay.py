@@ -1,0 +1,67 @@
+"""Recency decay, computed at recall time and never applied destructively (spec Sections 4-5)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .schema import Record
+
+# (days_old at most, weight): a record a week old or newer weighs 1.0, then 0.7, 0.4, 0.1.
+WEIGHT_TIERS = ((7, 1.0), (30, 0.7), (90, 0.4))
+OLDEST_WEIGHT = 0.1
+UNPARSEABLE_DATE_WEIGHT = 0.4
+EXCLUDE_BELOW = 0.2
+
+
+def days_old(day: dt.date | None, today: dt.date) -> int | None:
+    """Whole days since `day`; a future date counts as 0; None when the date is unknown."""
+    return None if day is None else max(0, (today - day).days)
+
+
+def recency_weight(day: dt.date | None, today: dt.date) -> float:
+    age = days_old(day, today)
+    if age is None:
+        return UNPARSEABLE_DATE_WEIGHT
+    return next((weight for limit, weight in WEIGHT_TIERS if age <= limit), OLDEST_WEIGHT)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A record with its decay: what recall sorts on and prints under --json."""
+
+    record: Record
+    days_old: int | None
+    recency_weight: float
+    decay_score: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            **self.record.to_json(),
+            "days_old": self.days_old,
+            "recency_weight": self.recency_weight,
+            "decay_score": round(self.decay_score, 6),
+        }
+
+
+def scored(record: Record, today: dt.date, *, importance: int | None = None) -> Scored:
+    """Decay of one record; `importance` overrides the record's (patterns weigh 1 each)."""
+    weight = recency_weight(record.day, today)
+    value = record.importance if importance is None else importance
+    return Scored(record, days_old(record.day, today), weight, value * weight)
+
+
+def newest_first(record: Record) -> tuple[str, int]:
+    """Sort key, used with reverse=True: date desc, then ID number desc."""
+    return (record["date"], record.number)
+
+
+def rank(records: Iterable[Record], today: dt.date, *, keep_all: bool = False) -> list[Scored]:
+    """Decay-score records, drop those under the 0.2 floor (unless `keep_all`), best first;
+    ties go to the newer date, then the higher ID."""
+    results = [scored(record, today) for record in records]
+    if not keep_all:
+        results = [result for result in results if result.decay_score >= EXCLUDE_BELOW]
+    results.sort(key=lambda s: (s.decay_score, *newest_first(s.record)), reverse=True)
+    return results
