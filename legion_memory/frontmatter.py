@@ -1,0 +1,104 @@
+"""YAML-ish front-matter of Legion planning files, read as plain data and never executed.
+
+Legion's SUMMARY files open with a `---` block of nested keys, block lists (`- item`) and flow lists
+(`[a, b]`). This reads exactly that subset (strings, lists and mappings, by indentation) so that no
+YAML library, and nothing able to construct objects, ever sees project files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Value = str | list["Value"] | dict[str, "Value"]
+
+
+@dataclass(frozen=True)
+class _Line:
+    indent: int
+    text: str
+
+
+def split_front_matter(text: str) -> tuple[dict[str, Value], str]:
+    """The front-matter mapping (empty when there is none) and the body after it."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return {}, text
+    for end in range(1, len(lines)):
+        if lines[end].strip() in {"---", "..."}:
+            block = [_Line(_indent(raw), raw.strip()) for raw in lines[1:end] if _meaningful(raw)]
+            data, _ = _mapping(block, 0, 0)
+            return data, "\n".join(lines[end + 1 :])
+    return {}, text
+
+
+def _meaningful(raw: str) -> bool:
+    stripped = raw.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def _indent(raw: str) -> int:
+    return len(raw) - len(raw.lstrip(" "))
+
+
+def _mapping(lines: list[_Line], start: int, indent: int) -> tuple[dict[str, Value], int]:
+    result: dict[str, Value] = {}
+    index = start
+    while index < len(lines) and lines[index].indent >= indent:
+        line = lines[index]
+        key, _, rest = line.text.partition(":")
+        if line.text.startswith("- ") or not _:
+            index += 1  # not a `key: value` line at this level: skip what cannot be read
+            continue
+        index += 1
+        if rest.strip():
+            result[key.strip()] = scalar_or_flow(rest.strip())
+        elif index < len(lines) and lines[index].indent > line.indent:
+            result[key.strip()], index = _block(lines, index, lines[index].indent)
+        elif index < len(lines) and lines[index].text.startswith("- "):
+            result[key.strip()], index = _list(lines, index, lines[index].indent)
+        else:
+            result[key.strip()] = ""
+    return result, index
+
+
+def _block(lines: list[_Line], start: int, indent: int) -> tuple[Value, int]:
+    if lines[start].text.startswith("- ") or lines[start].text == "-":
+        return _list(lines, start, indent)
+    return _mapping(lines, start, indent)
+
+
+def _list(lines: list[_Line], start: int, indent: int) -> tuple[list[Value], int]:
+    items: list[Value] = []
+    index = start
+    while index < len(lines) and lines[index].indent == indent:
+        text = lines[index].text
+        if not (text.startswith("- ") or text == "-"):
+            break
+        items.append(scalar_or_flow(text[1:].strip()))
+        index += 1
+    return items, index
+
+
+def scalar_or_flow(text: str) -> Value:
+    """`[a, "b"]` as a list, a quoted or plain scalar as a string."""
+    if text.startswith("[") and text.endswith("]"):
+        inner = text[1:-1].strip()
+        return [_unquote(part.strip()) for part in inner.split(",")] if inner else []
+    return _unquote(text)
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in {'"', "'"}:
+        return text[1:-1]
+    return text
+
+
+def strings(value: Value | None) -> list[str]:
+    """Every string inside a value, depth first: what `key_files` or `requirements` list."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, list):
+        return [text for item in value for text in strings(item)]
+    return [text for item in value.values() for text in strings(item)]
