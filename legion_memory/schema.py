@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from .credentials import refuse_secrets
 from .errors import InputError
-from .table import Document, Table, escape, row_cells
+from .table import Document, Table, canonical, escape, row_cells
 
 Rule = Callable[[str], str | None]
 """A field rule returns None when the value is fine, else what is wrong with it."""
@@ -410,7 +410,7 @@ def new_record(kind: Kind, values: Mapping[str, str]) -> Record:
         if problem:
             shown = f" '{value}'" if value else ""
             raise InputError(f"{column.name}{shown} {problem}", hint="fix the value and retry")
-        clean[column.key] = value
+        clean[column.key] = canonical(value)
     return Record(kind, {"id": "", **clean})
 
 

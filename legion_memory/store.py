@@ -253,12 +253,20 @@ def insert_row(document: Document, table: Table, cells: list[str]) -> tuple[str,
     """The text with one row line after the table's last row, and that row's line number."""
     anchor = table.end - 1
     lines = list(document.lines)
-    style = RowStyle.of(lines[anchor])
+    style = _row_style(document, table)
     if not style.ending:
         # The anchor is the file's last line and has no newline: it gains one, the new row doesn't.
         lines[anchor] += document.dominant_ending()
     lines.insert(table.end, style.format(cells))
     return render(Document(lines, bom=document.bom)), table.end + 1
+
+
+def _row_style(document: Document, table: Table) -> RowStyle:
+    """The last row's style; for an empty table the header's, which the delimiter cannot show."""
+    last = document.lines[table.end - 1]
+    if table.rows:
+        return RowStyle.of(last)
+    return replace(RowStyle.of(document.lines[table.header]), ending=RowStyle.of(last).ending)
 
 
 def verify_append(path: Path, before: Document, text: str, table: Table, record: Record) -> None:

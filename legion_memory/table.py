@@ -224,7 +224,8 @@ class RowStyle:
         # A cell ending in a backslash would escape the next pipe without a space between them.
         cells = [cell + " " if not pad and cell.endswith("\\") else cell for cell in cells]
         body = f"{pad}|{pad}".join(cells)
-        if self.outer_pipes:
+        # Without outer pipes an empty first or last cell would vanish when read back.
+        if self.outer_pipes or len(cells) == 1 or not cells[0] or not cells[-1]:
             body = f"|{pad}{body}{pad}|"
         return f"{self.indent}{body}{self.ending}"
 

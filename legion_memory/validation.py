@@ -124,7 +124,10 @@ def check_table(document: Document, table: Table, kind: Kind, name: str) -> Iter
     yield from _duplicate_ids(records, name)
     if len(good_rows) != len(table.rows) or not _renders_as_table(document, table):
         yield Problem(
-            name, table.header + 1, WARNING, "GitHub would not render this table (a bad row)"
+            name,
+            table.header + 1,
+            WARNING,
+            "GitHub would show this table as plain text (a bad row)",
         )
 
 

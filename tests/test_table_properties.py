@@ -1,0 +1,113 @@
+"""Properties of the lossless model, over arbitrary text and values."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from legion_memory.schema import OUTCOME, new_record
+from legion_memory.store import Memory, append, load_records
+from legion_memory.table import RowStyle, escape, parse, render, split_cells, unescape
+
+# Text rich in what breaks naive markdown handling: pipes, backslashes, CR/LF, fences, BOMs.
+MARKDOWN_ALPHABET = st.sampled_from(
+    [
+        "|",
+        "\\",
+        "\r",
+        "\n",
+        "\r\n",
+        "-",
+        ":",
+        " ",
+        "\t",
+        "`",
+        "~",
+        "#",
+        "a",
+        "é",
+        "日",
+        "\ufeff",
+        "<br>",
+    ]
+)
+markdown_text = st.lists(st.one_of(MARKDOWN_ALPHABET, st.text(max_size=5)), max_size=60).map(
+    "".join
+)
+values = st.text(max_size=40)
+
+
+def expected_value(value: str) -> str:
+    """What a value must read back as: trimmed, any line break (or <br>) a single newline."""
+    trimmed = re.sub(r"\r\n|\r|\n", "\n", value.strip())
+    return re.sub(r"<br\s*/?>", "\n", trimmed, flags=re.IGNORECASE)
+
+
+@given(markdown_text)
+def test_render_parse_is_identity(text: str) -> None:
+    assert render(parse(text)) == text
+
+
+@given(
+    st.lists(st.sampled_from(["| a | b |", "|---|---|", "| 1 | 2 |", "```", "", "x"]), max_size=30)
+)
+def test_render_parse_is_identity_on_table_like_lines(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert render(parse(text)) == text
+
+
+@given(values)
+def test_escape_then_unescape_round_trips(value: str) -> None:
+    assert unescape(escape(value)) == expected_value(value)
+
+
+@given(st.lists(values, min_size=1, max_size=6), st.sampled_from([" ", ""]), st.booleans())
+def test_a_formatted_row_splits_back_into_its_values(
+    cells: list[str], padding: str, outer: bool
+) -> None:
+    style = RowStyle(outer_pipes=outer, padding=padding)
+    line = style.format([escape(cell) for cell in cells]).rstrip("\n")
+    assert [unescape(cell) for cell in split_cells(line)] == [expected_value(c) for c in cells]
+
+
+free_text = st.text(
+    alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00"),
+    min_size=1,
+    max_size=30,
+).filter(lambda text: text.strip() != "")
+
+
+single_line_text = st.text(max_size=15).filter(lambda text: not re.search(r"[\r\n]|<br", text))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(free_text, single_line_text), min_size=1, max_size=5))
+def test_appended_records_read_back_equal(entries: list[tuple[str, str]]) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        memory = Memory(Path(directory))
+        for summary, tags in entries:
+            append(memory, new_record(OUTCOME, outcome_values(summary, tags)))
+        records = load_records(memory, OUTCOME)
+    assert [(r["summary"], r["tags"]) for r in records] == [
+        (expected_value(summary), expected_value(tags)) for summary, tags in entries
+    ]
+    assert [r.id for r in records] == [f"O-{n:03d}" for n in range(1, len(entries) + 1)]
+
+
+def outcome_values(summary: str, tags: str) -> dict[str, str]:
+    return {
+        "date": "2026-03-01",
+        "branch": "main",
+        "phase": "1",
+        "plan": "01-01",
+        "agent": "autonomous",
+        "task_type": "general",
+        "outcome": "success",
+        "importance": "2",
+        "tags": tags,
+        "summary": summary,
+    }
