@@ -4,94 +4,37 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from .credentials import refuse_secrets
 from .errors import InputError
-from .table import Document, Table, canonical, escape, row_cells
-
-Rule = Callable[[str], str | None]
-"""A field rule returns None when the value is fine, else what is wrong with it."""
-
-OUTCOMES = ("success", "partial", "failed")
-SIGNALS = ("positive", "negative", "corrective")
-DECISION_POINTS = (
-    "review-verdict",
-    "review-override",
-    "agent-selection",
-    "manual-edit",
-    "fix-acceptance",
+from .fields import (
+    DECISION_POINTS,
+    OUTCOMES,
+    SIGNALS,
+    Rule,
+    agents_rule,
+    date_rule,
+    free_rule,
+    id_rule,
+    importance_rule,
+    one_of,
+    phase_rule,
+    plan_rule,
+    resolved_rule,
+    token_rule,
 )
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_PLAN = re.compile(r"^(\d{2,}-\d{2,}|board|-)$")
-_TOKEN = re.compile(r"^[^\s,|]+$")
-
-
-def _one_of(choices: tuple[str, ...]) -> Rule:
-    def rule(value: str) -> str | None:
-        return None if value in choices else f"must be one of {', '.join(choices)}"
-
-    return rule
-
-
-def _date(value: str) -> str | None:
-    if not _DATE.match(value):
-        return "must be a date YYYY-MM-DD"
-    try:
-        dt.date.fromisoformat(value)
-    except ValueError:
-        return "is not a real calendar date"
-    return None
-
-
-def _phase(value: str) -> str | None:
-    return None if value.isdigit() or value == "N/A" else "must be an integer or N/A"
-
-
-def _plan(value: str) -> str | None:
-    return None if _PLAN.match(value) else "must be NN-PP (e.g. 05-01), board or -"
-
-
-def _importance(value: str) -> str | None:
-    return None if value in {"1", "2", "3", "4", "5"} else "must be an integer from 1 to 5"
-
-
-def _resolved(value: str) -> str | None:
-    return None if value in {"true", "false"} else "must be true or false"
-
-
-def _token(value: str) -> str | None:
-    return None if _TOKEN.match(value) else "must be one word without spaces or commas"
-
-
-def _agents(value: str) -> str | None:
-    names = [name.strip() for name in value.split(",")]
-    if all(name and _TOKEN.match(name) for name in names):
-        return None
-    return "must be an agent ID or a comma-separated list of agent IDs"
-
-
-def _free(value: str) -> str | None:
-    return None
+from .table import Document, Table, canonical, escape, row_cells
 
 
 @dataclass(frozen=True)
 class Column:
     name: str
     key: str
-    rule: Rule = _free
+    rule: Rule = free_rule
     required: bool = True
     single_line: bool = True
-
-
-def _id_rule(prefix: str) -> Rule:
-    pattern = re.compile(rf"^{prefix}-\d{{3,}}$")
-
-    def rule(value: str) -> str | None:
-        return None if pattern.match(value) else f"must look like {prefix}-001"
-
-    return rule
 
 
 @dataclass(frozen=True)
@@ -138,14 +81,14 @@ _SPEC_DELIMITER_WIDTHS = {"Decision Point": 15}
 
 
 def _text(name: str, key: str, *, required: bool = True) -> Column:
-    return Column(name, key, _free, required=required, single_line=False)
+    return Column(name, key, free_rule, required=required, single_line=False)
 
 
 def _common(prefix: str) -> tuple[Column, ...]:
     return (
-        Column("ID", "id", _id_rule(prefix)),
-        Column("Date", "date", _date),
-        Column("Branch", "branch", _token),
+        Column("ID", "id", id_rule(prefix)),
+        Column("Date", "date", date_rule),
+        Column("Branch", "branch", token_rule),
     )
 
 
@@ -162,12 +105,12 @@ OUTCOME = Kind(
     ),
     columns=(
         *_common("O"),
-        Column("Phase", "phase", _phase),
-        Column("Plan", "plan", _plan),
-        Column("Agent", "agent", _agents),
-        Column("Task Type", "task_type", _token),
-        Column("Outcome", "outcome", _one_of(OUTCOMES)),
-        Column("Importance", "importance", _importance),
+        Column("Phase", "phase", phase_rule),
+        Column("Plan", "plan", plan_rule),
+        Column("Agent", "agent", agents_rule),
+        Column("Task Type", "task_type", token_rule),
+        Column("Outcome", "outcome", one_of(OUTCOMES)),
+        Column("Importance", "importance", importance_rule),
         Column("Tags", "tags", required=False),
         _text("Summary", "summary"),
     ),
@@ -211,8 +154,8 @@ ERROR_FIX = Kind(
         *_common("E"),
         _text("Error Signature", "error_signature"),
         _text("Fix", "fix"),
-        Column("Agent", "agent", _agents),
-        Column("Resolved", "resolved", _resolved),
+        Column("Agent", "agent", agents_rule),
+        Column("Resolved", "resolved", resolved_rule),
         Column("Tags", "tags", required=False),
     ),
 )
@@ -232,12 +175,12 @@ PREFERENCE = Kind(
     ),
     columns=(
         *_common("D"),
-        Column("Decision Point", "decision_point", _one_of(DECISION_POINTS)),
+        Column("Decision Point", "decision_point", one_of(DECISION_POINTS)),
         _text("Context", "context"),
         _text("Proposed", "proposed"),
         _text("User Choice", "user_choice"),
-        Column("Signal", "signal", _one_of(SIGNALS)),
-        Column("Agent", "agent", _agents),
+        Column("Signal", "signal", one_of(SIGNALS)),
+        Column("Agent", "agent", agents_rule),
         Column("Tags", "tags", required=False),
     ),
 )

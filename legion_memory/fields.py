@@ -1,0 +1,80 @@
+"""Field rules: what a valid value of each memory column looks like."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+
+Rule = Callable[[str], str | None]
+"""A field rule returns None when the value is fine, else what is wrong with it."""
+
+OUTCOMES = ("success", "partial", "failed")
+SIGNALS = ("positive", "negative", "corrective")
+DECISION_POINTS = (
+    "review-verdict",
+    "review-override",
+    "agent-selection",
+    "manual-edit",
+    "fix-acceptance",
+)
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_PLAN = re.compile(r"^(\d{2,}-\d{2,}|board|-)$")
+_TOKEN = re.compile(r"^[^\s,|]+$")
+
+
+def one_of(choices: tuple[str, ...]) -> Rule:
+    def rule(value: str) -> str | None:
+        return None if value in choices else f"must be one of {', '.join(choices)}"
+
+    return rule
+
+
+def date_rule(value: str) -> str | None:
+    if not _DATE.match(value):
+        return "must be a date YYYY-MM-DD"
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return "is not a real calendar date"
+    return None
+
+
+def phase_rule(value: str) -> str | None:
+    return None if value.isdigit() or value == "N/A" else "must be an integer or N/A"
+
+
+def plan_rule(value: str) -> str | None:
+    return None if _PLAN.match(value) else "must be NN-PP (e.g. 05-01), board or -"
+
+
+def importance_rule(value: str) -> str | None:
+    return None if value in {"1", "2", "3", "4", "5"} else "must be an integer from 1 to 5"
+
+
+def resolved_rule(value: str) -> str | None:
+    return None if value in {"true", "false"} else "must be true or false"
+
+
+def token_rule(value: str) -> str | None:
+    return None if _TOKEN.match(value) else "must be one word without spaces or commas"
+
+
+def agents_rule(value: str) -> str | None:
+    names = [name.strip() for name in value.split(",")]
+    if all(name and _TOKEN.match(name) for name in names):
+        return None
+    return "must be an agent ID or a comma-separated list of agent IDs"
+
+
+def free_rule(value: str) -> str | None:
+    return None
+
+
+def id_rule(prefix: str) -> Rule:
+    pattern = re.compile(rf"^{prefix}-\d{{3,}}$")
+
+    def rule(value: str) -> str | None:
+        return None if pattern.match(value) else f"must look like {prefix}-001"
+
+    return rule
