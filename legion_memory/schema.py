@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from .credentials import refuse_secrets
 from .errors import InputError
-from .table import Document, Table, escape, row_cells
+from .table import Document, Table, escape, row_cells, unescape
 
 Rule = Callable[[str], str | None]
 """A field rule returns None when the value is fine, else what is wrong with it."""
@@ -403,8 +403,10 @@ def new_record(kind: Kind, values: Mapping[str, str]) -> Record:
     for column in kind.columns:
         if column.key == "id":
             continue
-        value = values.get(column.key, "").strip()
-        escape(value, single_line=column.single_line, field=column.name)
+        cell = escape(values.get(column.key, ""), single_line=column.single_line, field=column.name)
+        # The value as it will read back (CRLF and a typed `<br>` become a line break), so the
+        # check that re-reads the written file compares like with like.
+        value = unescape(cell)
         refuse_secrets(column.name, value)
         problem = check_value(kind, column.key, value)
         if problem:
