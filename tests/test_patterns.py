@@ -93,8 +93,20 @@ def test_ids_continue_after_archived_patterns(cli: CLI, repo: Path) -> None:
 
 
 def test_tags_are_trimmed_and_deduplicated(cli: CLI, repo: Path) -> None:
-    run(cli, repo, "store", "pattern", "--pattern", "p", "--context", "c", "--reuse", "r",
-        "--tags", " testing,, wave ,testing")  # fmt: skip
+    run(
+        cli,
+        repo,
+        "store",
+        "pattern",
+        "--pattern",
+        "p",
+        "--context",
+        "c",
+        "--reuse",
+        "r",
+        "--tags",
+        " testing,, wave ,testing",
+    )
     last = (repo / MEMORY / "PATTERNS.md").read_text(encoding="utf-8").splitlines()[-1]
     assert last == "| P-001 | 2026-04-01 | main | p | c | r |  | testing, wave |"
 
@@ -102,8 +114,18 @@ def test_tags_are_trimmed_and_deduplicated(cli: CLI, repo: Path) -> None:
 def test_pipes_backticks_backslashes_and_line_breaks_round_trip(cli: CLI, repo: Path) -> None:
     pattern = r"Run `grep -E 'a|b' \| sort` then C:\tmp\ cleanup"
     context = "First line\r\nsecond line with a typed <br> break"
-    code, _, _ = run(cli, repo, "store", "pattern", "--pattern", pattern, "--context", context,
-                     "--reuse", "| leading and trailing |")  # fmt: skip
+    code, _, _ = run(
+        cli,
+        repo,
+        "store",
+        "pattern",
+        "--pattern",
+        pattern,
+        "--context",
+        context,
+        "--reuse",
+        "| leading and trailing |",
+    )
     assert code == 0
     row = (repo / MEMORY / "PATTERNS.md").read_text(encoding="utf-8").splitlines()[-1]
     assert row == (
@@ -119,8 +141,20 @@ def test_pipes_backticks_backslashes_and_line_breaks_round_trip(cli: CLI, repo: 
 
 def test_a_legacy_table_without_branch_gets_rows_of_its_own_shape(cli: CLI, repo: Path) -> None:
     memory = project_with(repo, "PATTERNS-legacy.md:PATTERNS.md")
-    code, out, _ = run(cli, repo, "store", "pattern", "--pattern", "p", "--context", "c",
-                       "--reuse", "r", "--source", "notes")  # fmt: skip
+    code, out, _ = run(
+        cli,
+        repo,
+        "store",
+        "pattern",
+        "--pattern",
+        "p",
+        "--context",
+        "c",
+        "--reuse",
+        "r",
+        "--source",
+        "notes",
+    )
     assert (code, out) == (0, "Stored P-002 in .planning/memory/PATTERNS.md:8\n")
     lines = (memory / "PATTERNS.md").read_text(encoding="utf-8").splitlines()
     assert lines[-1] == "| P-002 | 2026-04-01 | p | c | r | notes |  |"
