@@ -196,6 +196,7 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(
         ),
         (("--decision-point", "manual-edit"), ["D-004", "D-002", "D-008"]),
         (("--agent", "design-ui-designer"), ["D-003"]),
+        (("--agent", "design-ui-designer, system"), ["D-007", "D-003"]),
         (("--agent", "testing-qa-verification-specialist"), ["D-003", "D-001"]),
         (("--tag", "review"), ["D-007", "D-006", "D-003", "D-001"]),
         (("--branch", "feature/ui"), ["D-007", "D-004"]),
@@ -365,3 +366,27 @@ def test_a_cluster_needs_three_correctives_that_are_half_the_tag() -> None:
 def test_category_tags_do_not_make_clusters() -> None:
     records = [signal(n, "corrective", "manual-edit, corrective") for n in (1, 2, 3)]
     assert preferences.corrective_clusters(records) == []
+
+
+def test_an_agent_named_notes_in_the_file_is_left_out_with_a_note(cli: CLI, repo: Path) -> None:
+    memory = project_with(repo, "PREFERENCES.md")
+    path = memory / "PREFERENCES.md"
+    path.write_text(path.read_text().replace("| positive | system |", "| positive | notes |"))
+    data = scores(cli, repo, "--agent", "system,engineering-backend-architect")
+    assert data == {"engineering-backend-architect": -0.5, "notes": []}
+    data = scores(cli, repo)
+    assert data["notes"] == [
+        "agent 'notes' is not scored: its ID is the JSON notes key",
+        FRONTEND_ADVICE,
+    ]
+    assert "system" not in data
+
+
+def test_an_invalid_setting_is_a_warning_not_a_failure(cli: CLI, repo: Path) -> None:
+    project_with(repo, "PREFERENCES.md")
+    (repo / "settings.json").write_text('{"memory": {"enabled": "no"}}', encoding="utf-8")
+    code, out, err = run(cli, repo, "--json", "recall", "preferences", "--limit", "1")
+    assert (code, [r["id"] for r in json.loads(out)["records"]]) == (0, ["D-007"])
+    assert err == (
+        f"Warning: {repo / 'settings.json'}: memory.enabled = 'no' is invalid; using True\n"
+    )

@@ -142,7 +142,7 @@ def recall_preferences(
     preferences.require_choice("--decision-point", decision_point, DECISION_POINTS)
     keep = _keep(context, tags, branch, limit)
     records, notes = _live(context, PREFERENCE)
-    wanted = [agent] if agent else None
+    wanted = _split(agent) if agent else None
     kept = [
         record
         for record in records
@@ -162,6 +162,9 @@ def score_preferences(context: Context, *, agents: Sequence[str] = ()) -> None:
     records, notes = _live(context, PREFERENCE)
     scoped = [record for record in records if preferences.credits_any(record, wanted)]
     found = preferences.tallies(scoped, wanted)
+    if any(tally.agent == _RESERVED_KEY for tally in found):
+        notes.append(f"agent '{_RESERVED_KEY}' is not scored: its ID is the JSON notes key")
+        found = [tally for tally in found if tally.agent != _RESERVED_KEY]
     advice = [cluster.note() for cluster in preferences.corrective_clusters(scoped)]
     data: dict[str, object] = {**preferences.boosts(found), _RESERVED_KEY: [*notes, *advice]}
     rows = [(t.agent, f"{t.boost:g}", t.positive, t.corrective, t.negative) for t in found]
@@ -183,9 +186,13 @@ def tags_cell(tags: str) -> str:
     return ", ".join(dict.fromkeys(tag.strip() for tag in tags.split(",") if tag.strip()))
 
 
-def _enabled(context: Context) -> bool:
+def _settings_warnings(context: Context) -> None:
     for message in context.settings.notes:
         note(f"Warning: {message}")
+
+
+def _enabled(context: Context) -> bool:
+    _settings_warnings(context)
     if context.settings.enabled:
         return True
     note(DISABLED_NOTICE)
@@ -196,6 +203,7 @@ def _enabled(context: Context) -> bool:
 def _live(context: Context, kind: Kind) -> tuple[list[Record], list[str]]:
     """A kind's live records for reading: none when memory is disabled or the file is missing;
     none plus the spec's one-line warning (stderr and notes) when the file cannot be parsed."""
+    _settings_warnings(context)
     if not context.settings.enabled:
         return [], []
     try:
@@ -224,8 +232,12 @@ def _keep(
     )
 
 
+def _split(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
 def _agent_names(agents: Sequence[str]) -> list[str] | None:
-    names = [name.strip() for value in agents for name in value.split(",") if name.strip()]
+    names = [name for value in agents for name in _split(value)]
     if _RESERVED_KEY in names:
         raise InputError(
             f"agent ID '{_RESERVED_KEY}' would clash with the notes key of the JSON output",
@@ -251,7 +263,6 @@ def _unknown_outcome(context: Context, source: str) -> str | None:
 
 # ---- typer wiring ------------------------------------------------------------------------------
 
-Text = typer.Option
 TagsOption = Annotated[str, typer.Option(help="Comma-separated keywords.")]
 TagFilter = Annotated[
     list[str] | None, typer.Option("--tag", help="Keep records with this tag (repeatable).")
@@ -273,10 +284,12 @@ def register(app: typer.Typer) -> None:
 
 def _store_pattern(
     ctx: typer.Context,
-    pattern: Annotated[str, Text(help="What was done that worked.")],
-    situation: Annotated[str, Text("--context", help="The situation where it worked.")],
-    reuse: Annotated[str, Text(help="When future agents should apply it again.")],
-    source: Annotated[str, Text(help="The outcome it came from (O-NNN) or a description.")] = "",
+    pattern: Annotated[str, typer.Option(help="What was done that worked.")],
+    situation: Annotated[str, typer.Option("--context", help="The situation where it worked.")],
+    reuse: Annotated[str, typer.Option(help="When future agents should apply it again.")],
+    source: Annotated[
+        str, typer.Option(help="The outcome it came from (O-NNN) or a description.")
+    ] = "",
     tags: TagsOption = "",
 ) -> None:
     """Store a pattern in PATTERNS.md."""
@@ -287,11 +300,11 @@ def _store_pattern(
 
 def _store_error(
     ctx: typer.Context,
-    signature: Annotated[str, Text(help="The error message or pattern, enough to match.")],
-    fix: Annotated[str, Text(help="What resolved the error (specific actions).")],
-    agent: Annotated[str, Text(help="The agent that resolved it.")],
+    signature: Annotated[str, typer.Option(help="The error message or pattern, enough to match.")],
+    fix: Annotated[str, typer.Option(help="What resolved the error (specific actions).")],
+    agent: Annotated[str, typer.Option(help="The agent that resolved it.")],
     resolved: Annotated[
-        bool, Text("--resolved/--unresolved", help="Whether the fix was verified to work.")
+        bool, typer.Option("--resolved/--unresolved", help="Whether the fix was verified to work.")
     ],
     tags: TagsOption = "",
 ) -> None:
@@ -301,12 +314,12 @@ def _store_error(
 
 def _store_preference(
     ctx: typer.Context,
-    decision_point: Annotated[str, Text(help=f"One of {', '.join(DECISION_POINTS)}.")],
-    situation: Annotated[str, Text("--context", help="Phase, plan, cycle and situation.")],
-    proposed: Annotated[str, Text(help="What the agent or system proposed.")],
-    choice: Annotated[str, Text(help="What the user actually did.")],
-    signal: Annotated[str, Text(help=f"One of {', '.join(SIGNALS)}.")],
-    agent: Annotated[str, Text(help="The agent whose proposal was judged, or system.")],
+    decision_point: Annotated[str, typer.Option(help=f"One of {', '.join(DECISION_POINTS)}.")],
+    situation: Annotated[str, typer.Option("--context", help="Phase, plan, cycle and situation.")],
+    proposed: Annotated[str, typer.Option(help="What the agent or system proposed.")],
+    choice: Annotated[str, typer.Option(help="What the user actually did.")],
+    signal: Annotated[str, typer.Option(help=f"One of {', '.join(SIGNALS)}.")],
+    agent: Annotated[str, typer.Option(help="The agent whose proposal was judged, or system.")],
     tags: TagsOption = "",
 ) -> None:
     """Store a user preference signal in PREFERENCES.md."""
@@ -326,7 +339,7 @@ def _recall_patterns(
     ctx: typer.Context,
     tag: TagFilter = None,
     branch: BranchFilter = ALL_BRANCHES,
-    limit: Annotated[int, Text(help="At most this many patterns.")] = 10,
+    limit: Annotated[int, typer.Option(help="At most this many patterns.")] = 10,
 ) -> None:
     """Recall patterns, most recent first."""
     recall_patterns(ctx.obj, tags=tag or (), branch=branch, limit=limit)
@@ -334,10 +347,10 @@ def _recall_patterns(
 
 def _recall_errors(
     ctx: typer.Context,
-    error_text: Annotated[str | None, Text(help="The error message to match.")] = None,
+    error_text: Annotated[str | None, typer.Option(help="The error message to match.")] = None,
     tag: TagFilter = None,
     branch: BranchFilter = ALL_BRANCHES,
-    limit: Annotated[int, Text(help="At most this many fixes.")] = 5,
+    limit: Annotated[int, typer.Option(help="At most this many fixes.")] = 5,
 ) -> None:
     """Recall known fixes: resolved first, then by keywords shared with --error-text."""
     recall_errors(ctx.obj, error_text=error_text, tags=tag or (), branch=branch, limit=limit)
@@ -345,12 +358,12 @@ def _recall_errors(
 
 def _recall_preferences(
     ctx: typer.Context,
-    signal: Annotated[str, Text(help=f"{', '.join(SIGNALS)} or all.")] = preferences.ALL,
-    decision_point: Annotated[str, Text(help="A decision point or all.")] = preferences.ALL,
+    signal: Annotated[str, typer.Option(help=f"{', '.join(SIGNALS)} or all.")] = preferences.ALL,
+    decision_point: Annotated[str, typer.Option(help="A decision point or all.")] = preferences.ALL,
     tag: TagFilter = None,
-    agent: Annotated[str | None, Text(help="Only signals about this agent.")] = None,
+    agent: Annotated[str | None, typer.Option(help="Only signals about this agent.")] = None,
     branch: BranchFilter = ALL_BRANCHES,
-    limit: Annotated[int, Text(help="At most this many signals.")] = 10,
+    limit: Annotated[int, typer.Option(help="At most this many signals.")] = 10,
 ) -> None:
     """Recall preference signals, most recent first."""
     recall_preferences(
@@ -367,7 +380,7 @@ def _recall_preferences(
 def _score_preferences(
     ctx: typer.Context,
     agent: Annotated[
-        list[str] | None, Text("--agent", help="Agents to score (default: every agent).")
+        list[str] | None, typer.Option("--agent", help="Agents to score (default: every agent).")
     ] = None,
 ) -> None:
     """Preference boosts as {"agent-id": boost} plus advisory notes on corrective clusters."""
