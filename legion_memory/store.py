@@ -245,12 +245,19 @@ def append_or_update(
     path = memory.path(kind)
     with locked(memory):
         document = load(path)
-        found = None if document is None else dedupe(records_of(path, document, kind))
+        records = [] if document is None else records_of(path, document, kind)
+        found = dedupe(records)
         if found is None:
             return None, _append_held(memory, record)
         existing, changes = found
         if not changes:
             return existing, existing
+        if not existing.id or [r.id for r in records].count(existing.id) > 1:
+            raise ParseError(
+                f"the row to update has {'a repeated' if existing.id else 'no'} ID",
+                where=f"{path}:{existing.line}",
+                hint="run `legion-memory doctor --fix` to give every row its own ID, then retry",
+            )
         return _update_held(memory, kind, existing.id, changes)
 
 

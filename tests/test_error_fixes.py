@@ -319,6 +319,21 @@ def test_a_malformed_errors_file_is_never_written(cli: CLI, repo: Path) -> None:
     assert run(cli, repo, "recall", "errors", "--error-text", "TypeError") == (0, "", warning)
 
 
+def test_a_duplicate_whose_id_is_repeated_is_not_updated(cli: CLI, repo: Path) -> None:
+    memory = project_with(repo, "ERRORS.md")
+    path = memory / "ERRORS.md"
+    # A merge made without the merge driver left two rows numbered E-002.
+    path.write_text(path.read_text().replace("| E-004 |", "| E-002 |"))
+    before = files_of(repo)
+    code, out, err = store_error(cli, repo, WEBPACK_AGAIN, PIPEFAIL, "--agent", "a", "--resolved")
+    assert (code, out) == (1, "")
+    assert err == (
+        f"Error: {path}:11: the row to update has a repeated ID (run `legion-memory doctor --fix` "
+        "to give every row its own ID, then retry)\n"
+    )
+    assert files_of(repo) == before
+
+
 # ---- recall errors -------------------------------------------------------------------------------
 
 
