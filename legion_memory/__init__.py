@@ -22,7 +22,7 @@ from .schema import (
     kind_named,
     new_record,
 )
-from .store import Memory, append, load_records, update
+from .store import Memory, append, append_or_update, load_records, update
 from .table import Document, Table, escape, parse, render, unescape
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "Table",
     "WriteError",
     "append",
+    "append_or_update",
     "escape",
     "kind_named",
     "load_records",

@@ -25,7 +25,7 @@ from .fields import (
     resolved_rule,
     token_rule,
 )
-from .table import Document, Table, canonical, escape, row_cells
+from .table import Document, Table, escape, row_cells, unescape
 
 
 @dataclass(frozen=True)
@@ -346,14 +346,16 @@ def new_record(kind: Kind, values: Mapping[str, str]) -> Record:
     for column in kind.columns:
         if column.key == "id":
             continue
-        value = values.get(column.key, "").strip()
-        escape(value, single_line=column.single_line, field=column.name)
+        cell = escape(values.get(column.key, ""), single_line=column.single_line, field=column.name)
+        # The value as it will read back (CRLF and a typed `<br>` become a line break), so the
+        # check that re-reads the written file compares like with like.
+        value = unescape(cell)
         refuse_secrets(column.name, value)
         problem = check_value(kind, column.key, value)
         if problem:
             shown = f" '{value}'" if value else ""
             raise InputError(f"{column.name}{shown} {problem}", hint="fix the value and retry")
-        clean[column.key] = canonical(value)
+        clean[column.key] = value
     return Record(kind, {"id": "", **clean})
 
 

@@ -210,17 +210,55 @@ def _fsync_directory(directory: Path) -> None:
 
 def append(memory: Memory, record: Record) -> Record:
     """Store a new record with the next free ID; returns it with its ID and line number."""
+    with locked(memory):
+        return _append_held(memory, record)
+
+
+def _append_held(memory: Memory, record: Record) -> Record:
+    kind = record.kind
+    path = memory.path(kind)
+    document = load(path) or parse(kind.template())
+    table = require_table(path, document, kind)
+    _require_id_column(path, table)
+    stored = replace(record, values={**record.values, "id": _next_id(memory, kind, document)})
+    text, line = insert_row(document, table, row_for(stored, table.columns))
+    verify_append(path, document, text, table, stored)
+    _write(path, text, stored)
+    return replace(stored, line=line)
+
+
+Dedupe = Callable[[list[Record]], tuple[Record, Mapping[str, str]] | None]
+"""Given the live records of a kind, the existing record a new one duplicates and the changes to
+make to it (none: leave it alone), or None when the new record is not a duplicate."""
+
+
+def append_or_update(
+    memory: Memory, record: Record, dedupe: Dedupe
+) -> tuple[Record | None, Record]:
+    """Append `record`, unless `dedupe` names an existing row: then change that row in place.
+
+    The duplicate check and the write happen under one lock, so two writers storing the same
+    record cannot both append it. Returns (the existing record before, the record now stored):
+    (None, new) when appended, (existing, existing) when nothing needed changing.
+    """
     kind = record.kind
     path = memory.path(kind)
     with locked(memory):
-        document = load(path) or parse(kind.template())
-        table = require_table(path, document, kind)
-        _require_id_column(path, table)
-        stored = replace(record, values={**record.values, "id": _next_id(memory, kind, document)})
-        text, line = insert_row(document, table, row_for(stored, table.columns))
-        verify_append(path, document, text, table, stored)
-        _write(path, text, stored)
-    return replace(stored, line=line)
+        document = load(path)
+        records = [] if document is None else records_of(path, document, kind)
+        found = dedupe(records)
+        if found is None:
+            return None, _append_held(memory, record)
+        existing, changes = found
+        if not changes:
+            return existing, existing
+        if not existing.id or [r.id for r in records].count(existing.id) > 1:
+            raise ParseError(
+                f"the row to update has {'a repeated' if existing.id else 'no'} ID",
+                where=f"{path}:{existing.line}",
+                hint="run `legion-memory doctor --fix` to give every row its own ID, then retry",
+            )
+        return _update_held(memory, kind, existing.id, changes)
 
 
 def _next_id(memory: Memory, kind: Kind, document: Document) -> str:
@@ -299,20 +337,26 @@ def update(
     memory: Memory, kind: Kind, record_id: str, changes: Mapping[str, str]
 ) -> tuple[Record, Record]:
     """Change fields of one row in place (the rest of the file stays byte-identical)."""
-    path = memory.path(kind)
     with locked(memory):
-        document = load(path)
-        if document is None:
-            raise ParseError(f"{kind.filename} does not exist", where=str(path))
-        table = require_table(path, document, kind)
-        old = _find(path, document, table, kind, record_id)
-        new = replace(old, values={**old.values, **changes})
-        lines = list(document.lines)
-        style = RowStyle.of(lines[old.line - 1])
-        lines[old.line - 1] = style.format(row_for(new, table.columns))
-        text = render(Document(lines, bom=document.bom))
-        _verify_update(path, document, text, table, new)
-        _write(path, text, new)
+        return _update_held(memory, kind, record_id, changes)
+
+
+def _update_held(
+    memory: Memory, kind: Kind, record_id: str, changes: Mapping[str, str]
+) -> tuple[Record, Record]:
+    path = memory.path(kind)
+    document = load(path)
+    if document is None:
+        raise ParseError(f"{kind.filename} does not exist", where=str(path))
+    table = require_table(path, document, kind)
+    old = _find(path, document, table, kind, record_id)
+    new = replace(old, values={**old.values, **changes})
+    lines = list(document.lines)
+    style = RowStyle.of(lines[old.line - 1])
+    lines[old.line - 1] = style.format(row_for(new, table.columns))
+    text = render(Document(lines, bom=document.bom))
+    _verify_update(path, document, text, table, new)
+    _write(path, text, new)
     return old, new
 
 

@@ -1,0 +1,90 @@
+"""What the knowledge commands print: markdown for people, stable JSON under --json."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import error_fixes
+from ..decay import Scored
+from ..schema import Kind, Record
+from .context import Context
+from .output import emit, markdown_table, note
+
+
+def location(context: Context, kind: Kind, record: Record) -> str:
+    """`.planning/memory/FILE.md:LINE`, relative to the project root."""
+    return f"{context.memory.path(kind).relative_to(context.root)}:{record.line}"
+
+
+def report_stored(context: Context, record: Record, notes: list[str]) -> None:
+    for message in notes:
+        note(message)
+    where = location(context, record.kind, record)
+    data = {"action": "stored", "where": where, "record": record.to_json(), "notes": notes}
+    emit(context, data, f"Stored {record.id} in {where}")
+
+
+def report_duplicate(context: Context, before: Record, after: Record, alike: float) -> None:
+    where = location(context, after.kind, after)
+    percent = f"signature {round(alike * 100)}% alike"
+    if error_fixes.is_resolved(before):
+        action = "skipped"
+        human = f"Skipped: {before.id} already holds a resolved fix for this error ({percent})"
+        human += f"\nFix: {before['fix']}"
+    elif before is after:
+        action = "unchanged"
+        human = f"Unchanged: {before.id} already records this fix ({percent})"
+    else:
+        action = "updated"
+        changed = [c.name for c in after.kind.columns if before[c.key] != after[c.key]]
+        human = f"Updated {after.id} in place ({' and '.join(changed)}) in {where} ({percent})"
+    data = {
+        "action": action,
+        "where": where,
+        "similarity": round(alike, 6),
+        "record": after.to_json(),
+        "previous": before.to_json(),
+        "notes": [],
+    }
+    emit(context, data, human)
+
+
+def recalled_table(kind: Kind, columns: Sequence[str], ranked: Sequence[Scored]) -> str:
+    if not ranked:
+        return ""
+    key_of = {column.name: column.key for column in kind.columns}
+    return markdown_table(columns, [[s.record[key_of[name]] for name in columns] for s in ranked])
+
+
+def report_recalled(
+    context: Context, ranked: Sequence[Scored], human: str, notes: list[str]
+) -> None:
+    data = {"records": [scored.to_json() for scored in ranked], "notes": notes}
+    emit_recall(context, data, human, notes)
+
+
+def emit_recall(context: Context, data: object, human: str, notes: list[str]) -> None:
+    if not context.json:
+        # The parse warning has already gone to stderr, as the spec asks of every recall.
+        for message in notes:
+            if not message.startswith("Warning: "):
+                note(message)
+    emit(context, data, human)
+
+
+def error_block(match: error_fixes.ErrorMatch) -> str:
+    """One recalled fix in markdown, the Fix first and prominent."""
+    record = match.record
+    status = "resolved" if error_fixes.is_resolved(record) else "unresolved (fix not verified)"
+    details = [f"Agent: {record['agent']}", f"Date: {record['date']}"]
+    details += [f"Branch: {record['branch'] or '-'}", f"Tags: {record['tags'] or '-'}"]
+    if match.matched:
+        details.append(f"Matched: {', '.join(match.matched)}")
+    return "\n".join(
+        [
+            f"### {record.id} · {status}",
+            f"**Fix:** {record['fix']}",
+            f"**Error:** {record['error_signature']}",
+            " · ".join(details),
+        ]
+    )
