@@ -36,6 +36,7 @@ _DOTFILE = re.compile(r"^\.[\w-]+(?:\.[\w-]+)*$")
 _VERSION = re.compile(r"^v?\d+(?:\.\d+)*$")
 _LOCATION = re.compile(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$")
 _NEW_MARK = re.compile(r"^\((?:new|created)\)[\s:\u2014\u2013-]*|^(?=(?:new|created)\b)", re.I)
+_ABBREVIATIONS = {"e.g", "i.e", "E.g", "I.e"}
 _EXTENSIONLESS = {"Makefile", "Dockerfile", "LICENSE", "Procfile", "Gemfile", "Jenkinsfile"}
 
 
@@ -186,7 +187,7 @@ def looks_like_path(token: str, *, listed: bool) -> bool:
         return False
     if token.startswith("-") or any(ch in token for ch in "*?{}<>|()[]\"'"):
         return False
-    if _VERSION.match(token) or not re.search(r"[A-Za-z]", token):
+    if _VERSION.match(token) or not re.search(r"[A-Za-z]", token) or token in _ABBREVIATIONS:
         return False
     if "/" in token or _EXTENSION.match(token) or _DOTFILE.match(token):
         return True

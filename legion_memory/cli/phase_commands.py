@@ -73,21 +73,23 @@ def _require_combination(
 def _compact(context: Context, number: int, *, dry_run: bool, force: bool) -> None:
     done = compaction.compact(context.root, number, context.today, force=force, dry_run=dry_run)
     shown = _shown(context, done.path)
-    data = {"file": shown, "written": done.written, "text": done.text}
+    check = {**done.report.to_json(), "file": shown}
+    data = {"file": shown, "written": done.written, "text": done.text, "check": check}
     report = _report_lines(done.report, shown)
     if dry_run:
-        emit(context, {**data, "check": done.report.to_json()}, done.text)
+        emit(context, data, done.text)
         if not context.json:
             for line in [f"dry run: {shown} not written", *report[1:]]:
                 note(line)
         return
     human = "\n".join([f"wrote {shown}", *report[1:]])
-    emit(context, {**data, "check": done.report.to_json()}, human)
+    emit(context, data, human)
 
 
 def _check(context: Context, number: int) -> None:
     report = compaction.check(context.root, number)
-    emit(context, report.to_json(), "\n".join(_report_lines(report, _shown(context, report.path))))
+    shown = _shown(context, report.path)
+    emit(context, {**report.to_json(), "file": shown}, "\n".join(_report_lines(report, shown)))
     if not report.ok:
         raise typer.Exit(1)
 
