@@ -28,9 +28,9 @@ def planning_project(root: Path, *phases: str) -> Path:
     for name in ("ROADMAP.md", "STATE.md"):
         shutil.copyfile(PHASE_FIXTURES / name, planning / name)
     for directory in sorted(PHASE_FIXTURES.iterdir()):
-        if directory.is_dir() and directory.name[:2].isdigit():
-            if not phases or directory.name in phases:
-                shutil.copytree(directory, planning / "phases" / directory.name)
+        wanted = not phases or directory.name in phases
+        if wanted and directory.is_dir() and directory.name[:2].isdigit():
+            shutil.copytree(directory, planning / "phases" / directory.name)
     return root
 
 

@@ -1,19 +1,23 @@
-"""`compact`, `phase-context` and `detect-edits`: commands that read a project's phase files."""
+"""`compact`, `phase-context` and `detect-edits`: commands that read a project's phase files.
+
+The phase modules are imported inside the commands: every other command starts without them.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .. import compaction, edits
 from ..errors import InputError
-from ..phases import phase_number
 from ..project import current_phase
 from .context import Context
 from .output import emit, markdown_table, note
+
+if TYPE_CHECKING:
+    from ..compaction import CheckReport
 
 
 def register(app: typer.Typer) -> None:
@@ -40,6 +44,8 @@ def compact(
     ] = False,
 ) -> None:
     """Write a phase's {NN}-COMPACTED.md from its SUMMARY files (spec Section 12)."""
+    from ..phases import phase_number
+
     context: Context = ctx.obj
     _require_combination(phase, check, list_uncompacted, exclude_current, dry_run, force)
     if list_uncompacted:
@@ -71,6 +77,8 @@ def _require_combination(
 
 
 def _compact(context: Context, number: int, *, dry_run: bool, force: bool) -> None:
+    from .. import compaction
+
     done = compaction.compact(context.root, number, context.today, force=force, dry_run=dry_run)
     shown = _shown(context, done.path)
     check = {**done.report.to_json(), "file": shown}
@@ -87,6 +95,8 @@ def _compact(context: Context, number: int, *, dry_run: bool, force: bool) -> No
 
 
 def _check(context: Context, number: int) -> None:
+    from .. import compaction
+
     report = compaction.check(context.root, number)
     shown = _shown(context, report.path)
     emit(context, {**report.to_json(), "file": shown}, "\n".join(_report_lines(report, shown)))
@@ -94,7 +104,7 @@ def _check(context: Context, number: int) -> None:
         raise typer.Exit(1)
 
 
-def _report_lines(report: compaction.CheckReport, shown: str) -> list[str]:
+def _report_lines(report: CheckReport, shown: str) -> list[str]:
     found_ids = report.requirements_total - len(report.missing_requirements)
     found_files = report.files_total - len(report.missing_files)
     lines = [
@@ -114,6 +124,8 @@ def _report_lines(report: compaction.CheckReport, shown: str) -> list[str]:
 
 
 def _list_uncompacted(context: Context, exclude_current: bool) -> None:
+    from .. import compaction
+
     exclude = current_phase(context.root) if exclude_current else None
     if exclude_current and exclude is None:
         note("note: no current phase found in .planning/STATE.md; none excluded")
@@ -133,6 +145,9 @@ def phase_context(
     ctx: typer.Context, phase: Annotated[str, typer.Argument(help="Phase number.")]
 ) -> None:
     """A phase's COMPACTED.md when present, else its SUMMARY files in plan order."""
+    from .. import compaction
+    from ..phases import phase_number
+
     context: Context = ctx.obj
     number = phase_number(phase)
     files, text = compaction.phase_context(context.root, number)
@@ -156,6 +171,9 @@ def detect_edits(
     ] = False,
 ) -> None:
     """Files changed in the working tree (git diff) that the phase's agents modified."""
+    from .. import edits
+    from ..phases import phase_number
+
     context: Context = ctx.obj
     number = phase_number(phase)
     found = edits.detect(context.root, number)
@@ -195,7 +213,9 @@ def _divisions(context: Context) -> dict[str, str]:
     ]
     for path in candidates:
         if path is not None and path.is_file():
-            return edits.agent_divisions(path.read_text(encoding="utf-8", errors="replace"))
+            from ..edits import agent_divisions
+
+            return agent_divisions(path.read_text(encoding="utf-8", errors="replace"))
     return {}
 
 
