@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import store
-from .errors import LegionMemoryError
+from .errors import LegionMemoryError, WriteError
 from .frontmatter import Value, split_front_matter, strings
 from .phase_files import FileChange, phase_files
 from .phases import (
@@ -298,7 +298,10 @@ def compact(
         raise LegionMemoryError(
             "a compacted summary already exists", where=str(path), hint="use --force to replace it"
         )
-    store.atomic_write(path, text)
+    try:
+        store.atomic_write(path, text)
+    except WriteError as exc:
+        raise WriteError(exc.message, where=exc.where, record=text.rstrip("\n")) from exc
     return Compaction(path, text, report, written=True)
 
 

@@ -141,10 +141,7 @@ class PlanDocument:
 
 
 def read_document(path: Path, plan: str, kind: str) -> PlanDocument:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ParseError("file is not valid UTF-8", where=str(path)) from exc
+    text = read_planning_file(path)
     front, body = split_front_matter(text)
     return PlanDocument(plan, kind, path, text, front, tuple(outline(body)))
 
@@ -157,6 +154,16 @@ def summaries(phase: Phase) -> list[PlanDocument]:
 def plan_documents(phase: Phase) -> dict[str, PlanDocument]:
     """The phase's PLAN documents by plan ID."""
     return {plan.id: read_document(plan.plan, plan.id, PLAN) for plan in phase.plans if plan.plan}
+
+
+def read_planning_file(path: Path) -> str:
+    """A planning file's text; one clear error when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseError("file is not valid UTF-8", where=str(path)) from exc
+    except OSError as exc:
+        raise ParseError(f"cannot read: {exc.strerror or exc}", where=str(path)) from exc
 
 
 @dataclass(frozen=True)
@@ -187,12 +194,9 @@ def normalise_status(cell: str) -> str:
 
 def read_roadmap(root: Path) -> dict[int, RoadmapEntry]:
     """Phase entries from ROADMAP.md (progress table + phase details); {} when there is none."""
-    try:
-        text = (root / ROADMAP_FILE).read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not (root / ROADMAP_FILE).is_file():
         return {}
-    except UnicodeDecodeError as exc:
-        raise ParseError("file is not valid UTF-8", where=str(root / ROADMAP_FILE)) from exc
+    text = read_planning_file(root / ROADMAP_FILE)
     progress = _progress(text)
     details = _details(text)
     entries: dict[int, RoadmapEntry] = {}

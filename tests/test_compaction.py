@@ -451,3 +451,34 @@ def test_the_real_legion_phases(cli: CLI, tmp_path: Path) -> None:
     ):
         del after[f"{name}-COMPACTED.md"]
     assert after == originals
+
+
+def test_a_failed_write_prints_the_whole_text(
+    cli: CLI, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from legion_memory import store
+    from legion_memory.errors import WriteError
+
+    def refuse(path: Path, text: str) -> None:
+        raise WriteError("could not write: No space left on device", where=str(path))
+
+    monkeypatch.setattr(store, "atomic_write", refuse)
+    result = cli("--root", str(project), "--today", TODAY, "compact", "1")
+    assert result.code == 3
+    assert result.stdout == (
+        "The record was not stored. Here it is in full, to add by hand:\n" + _golden(1)
+    )
+    assert result.stderr == (
+        f"Error: {compacted(project, 1)}: could not write: No space left on device\n"
+    )
+    assert not compacted(project, 1).exists()
+
+
+def test_a_summary_that_is_not_utf8_is_one_clear_error(cli: CLI, project: Path) -> None:
+    summary = phase_dir(project, "01-project-skeleton") / "01-02-SUMMARY.md"
+    summary.write_bytes(b"# Plan 01-02 Summary\n\xff\xfe broken\n")
+    before = read_bytes_of(project)
+    result = cli("--root", str(project), "compact", "1")
+    assert (result.code, result.stdout) == (1, "")
+    assert result.stderr == f"Error: {summary}: file is not valid UTF-8\n"
+    assert read_bytes_of(project) == before
