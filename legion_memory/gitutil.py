@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 UNKNOWN_BRANCH = "unknown"
@@ -78,3 +79,31 @@ def default_branch(start: Path) -> str:
     if remote_head:
         return remote_head.removeprefix("refs/remotes/origin/")
     return run_git(["config", "--get", "init.defaultBranch"], start) or "main"
+
+
+@dataclass(frozen=True)
+class NumStat:
+    """One file changed in the working tree; line counts are None for a binary file."""
+
+    path: str
+    added: int | None
+    deleted: int | None
+
+
+def diff_numstat(cwd: Path) -> list[NumStat] | None:
+    """The files `git diff --name-only` lists (unstaged changes under `cwd`, paths relative to
+    it) with their added and deleted line counts; None when git cannot answer."""
+    output = run_git(["diff", "--numstat", "-z", "--no-renames", "--relative"], cwd)
+    if output is None:
+        return None
+    stats = []
+    for entry in output.split("\0"):
+        added, _, rest = entry.partition("\t")
+        deleted, _, path = rest.partition("\t")
+        if path:
+            stats.append(NumStat(path, _count(added), _count(deleted)))
+    return stats
+
+
+def _count(text: str) -> int | None:
+    return int(text) if text.isdigit() else None

@@ -1,0 +1,158 @@
+"""Manual edits to agent output: files changed in the working tree that a phase's agents modified.
+
+Legion's build workflow intersects `git diff --name-only` with the files the phase's SUMMARY and
+PLAN files list, and stores one corrective `manual-edit` preference per file, worded exactly as
+its callers word it, with a `+N/-N lines` summary instead of the diff itself.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from . import store
+from .errors import GitError
+from .gitutil import diff_numstat
+from .phase_files import agent_files
+from .phases import Phase, find_phase, plan_agents, plan_documents, summaries
+from .schema import PREFERENCE, Record, new_record
+
+DECISION_POINT = "manual-edit"
+UNKNOWN_AGENT = "system"
+_DIVISION_HEADING = re.compile(r"^#{2,4}\s+(.+?)\s+Division\b")
+_CATALOG_ROW = re.compile(r"^\|\s*`?([a-z0-9][a-z0-9._-]*)`?\s*\|")
+
+
+@dataclass(frozen=True)
+class ManualEdit:
+    """A file the user changed after an agent of `plan` modified it."""
+
+    path: str
+    plan: str
+    agents: tuple[str, ...]
+    added: int | None
+    deleted: int | None
+
+    @property
+    def agent(self) -> str:
+        return ", ".join(self.agents) or UNKNOWN_AGENT
+
+    @property
+    def lines(self) -> str:
+        if self.added is None or self.deleted is None:
+            return "binary file changed"
+        return f"+{self.added}/-{self.deleted} lines"
+
+    def preference(
+        self, phase: int, today: dt.date, branch: str, divisions: Mapping[str, str]
+    ) -> dict[str, str]:
+        """The preference's field values, in the words Legion's build workflow uses."""
+        extension = PurePosixPath(self.path).suffix.lstrip(".").lower()
+        tags = [DECISION_POINT, extension, *(divisions.get(agent, "") for agent in self.agents)]
+        return {
+            "date": today.isoformat(),
+            "branch": branch,
+            "decision_point": DECISION_POINT,
+            "context": f"Phase {phase}, post-build manual edit to {self.path}",
+            "proposed": f"Agent output for {self.path} (see plan SUMMARY.md)",
+            "user_choice": f"User edited {self.path} — {self.lines}",
+            "signal": "corrective",
+            "agent": self.agent,
+            "tags": ", ".join(dict.fromkeys(tag for tag in tags if tag)),
+        }
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "file": self.path,
+            "plan": self.plan,
+            "agent": self.agent,
+            "added": self.added,
+            "deleted": self.deleted,
+            "change": self.lines,
+        }
+
+
+def owners(phase: Phase) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Each agent-modified file -> (plan, agents) of the last plan that lists it."""
+    documents = {document.plan: document for document in summaries(phase)}
+    plans = plan_documents(phase)
+    found: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for plan_files in phase.plans:
+        summary, plan = documents.get(plan_files.id), plans.get(plan_files.id)
+        agents = plan_agents(summary, plan)
+        for document in (summary, plan):
+            for change in agent_files(document) if document else []:
+                found[change.path] = (plan_files.id, agents)
+    return found
+
+
+def detect(root: Path, number: int) -> list[ManualEdit]:
+    """Files changed in the working tree (unstaged) that the phase's agents modified."""
+    phase = find_phase(root, number)
+    modified = owners(phase)
+    stats = diff_numstat(root)
+    if stats is None:
+        raise GitError(
+            "git diff failed", where=str(root), hint="run detect-edits inside a git repository"
+        )
+    return [
+        ManualEdit(stat.path, *modified[stat.path], stat.added, stat.deleted)
+        for stat in stats
+        if stat.path in modified
+    ]
+
+
+@dataclass(frozen=True)
+class Recorded:
+    edit: ManualEdit
+    record: Record
+    new: bool
+
+
+def record(
+    memory: store.Memory,
+    edits: list[ManualEdit],
+    phase: int,
+    today: dt.date,
+    branch: str,
+    divisions: Mapping[str, str],
+) -> list[Recorded]:
+    """Store one corrective preference per edit; an identical one already stored is reused."""
+    existing = store.load_records(memory, PREFERENCE)
+    results = []
+    for edit in edits:
+        values = edit.preference(phase, today, branch, divisions)
+        same = next((r for r in existing if _same_edit(r, values)), None)
+        if same is not None:
+            results.append(Recorded(edit, same, new=False))
+            continue
+        stored = store.append(memory, new_record(PREFERENCE, values))
+        existing.append(stored)
+        results.append(Recorded(edit, stored, new=True))
+    return results
+
+
+def _same_edit(record: Record, values: Mapping[str, str]) -> bool:
+    keys = ("decision_point", "context", "user_choice")
+    return all(record[key] == values[key] for key in keys)
+
+
+def agent_divisions(catalog: str) -> dict[str, str]:
+    """Agent ID -> division (`project-management`) from the tables under CATALOG.md's
+    `### X Division` headings."""
+    divisions: dict[str, str] = {}
+    division = ""
+    for line in catalog.split("\n"):
+        heading = _DIVISION_HEADING.match(line)
+        if heading:
+            division = "-".join(heading.group(1).lower().split())
+            continue
+        if line.startswith("#"):
+            division = ""
+        row = _CATALOG_ROW.match(line)
+        if division and row and row.group(1) != "id":
+            divisions[row.group(1)] = division
+    return divisions

@@ -1,0 +1,185 @@
+"""A planning document as an outline: headed sections holding paragraphs, lists, tables and code.
+
+SUMMARY and PLAN files are free-form markdown written by agents in many styles. mistune reads them
+into an AST (so tables, nested lists and code fences are understood the way GitHub renders them),
+and this module flattens that AST into sections whose blocks keep their inline markup as markdown
+text (`code`, **bold**), which is what the readers of these files look for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+Token = dict[str, Any]
+
+_COUNT_SUFFIX = re.compile(r"\s*\(\d+\)\s*$")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One list item: its own text (paragraphs joined by spaces) and its nested items."""
+
+    text: str
+    children: tuple[Item, ...] = ()
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A paragraph's text; its soft line breaks stay line breaks (`**Status:** x` lines)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ListBlock:
+    items: tuple[Item, ...]
+    ordered: bool = False
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    text: str
+
+
+Block = Paragraph | ListBlock | TableBlock | CodeBlock
+
+
+@dataclass
+class Section:
+    """A heading and the blocks up to the next heading; `level` 0 is the text before any heading.
+
+    `path` holds the titles of the enclosing headings, outermost first, then this one."""
+
+    title: str
+    level: int
+    path: tuple[str, ...] = ()
+    blocks: list[Block] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """The title lowercased without a trailing count: `Files (25)` -> `files`."""
+        return _COUNT_SUFFIX.sub("", plain(self.title)).strip().lower()
+
+    def paragraphs(self) -> Iterator[str]:
+        """Each paragraph on one line."""
+        return (_one_line(b.text) for b in self.blocks if isinstance(b, Paragraph))
+
+    def lines(self) -> Iterator[str]:
+        """Each line of each paragraph, as written."""
+        for block in self.blocks:
+            if isinstance(block, Paragraph):
+                yield from (line.strip() for line in block.text.split("\n") if line.strip())
+
+    def items(self) -> Iterator[Item]:
+        """The top-level items of every list in the section."""
+        for block in self.blocks:
+            if isinstance(block, ListBlock):
+                yield from block.items
+
+    def tables(self) -> Iterator[TableBlock]:
+        return (block for block in self.blocks if isinstance(block, TableBlock))
+
+
+def outline(markdown: str) -> list[Section]:
+    """The sections of a markdown text (front-matter already removed), in document order."""
+    import mistune  # lazily: never on a hot path
+
+    parse = mistune.create_markdown(renderer=None, plugins=["table"])
+    # Emphasis stays literal text: mistune (like GitHub) would read the underscores of
+    # `src/__init__.py` as bold markers and lose them, and readers want `**x**` as written anyway.
+    parse.inline.rules.remove("emphasis")
+    tokens: list[Token] = parse(markdown)  # type: ignore[assignment]
+    sections = [Section("", 0)]
+    for token in tokens:
+        if token["type"] == "heading":
+            level = int(token["attrs"]["level"])
+            title = inline(token.get("children", [])).strip()
+            sections.append(Section(title, level, (*_enclosing(sections, level), title)))
+            continue
+        block = _block(token)
+        if block is not None:
+            sections[-1].blocks.append(block)
+    return sections
+
+
+def _enclosing(sections: list[Section], level: int) -> tuple[str, ...]:
+    """Titles of the headings that enclose a new heading of `level`, outermost first."""
+    for section in reversed(sections):
+        if 0 < section.level < level:
+            return section.path
+    return ()
+
+
+def _block(token: Token) -> Block | None:
+    kind = token["type"]
+    if kind == "paragraph":
+        return Paragraph(inline(token.get("children", [])).strip())
+    if kind == "list":
+        items = tuple(_item(child) for child in token.get("children", []))
+        return ListBlock(items, bool(token.get("attrs", {}).get("ordered")))
+    if kind == "table":
+        return _table(token)
+    if kind == "block_code":
+        return CodeBlock(str(token.get("raw", "")))
+    return None
+
+
+def _item(token: Token) -> Item:
+    texts: list[str] = []
+    children: list[Item] = []
+    for child in token.get("children", []):
+        if child["type"] in {"block_text", "paragraph"}:
+            texts.append(_one_line(inline(child.get("children", []))))
+        elif child["type"] == "list":
+            children.extend(_item(grandchild) for grandchild in child.get("children", []))
+    return Item(" ".join(text for text in texts if text), tuple(children))
+
+
+def _table(token: Token) -> TableBlock:
+    header: tuple[str, ...] = ()
+    rows: list[tuple[str, ...]] = []
+    for part in token.get("children", []):
+        if part["type"] == "table_head":
+            header = tuple(_cell(cell) for cell in part.get("children", []))
+        elif part["type"] == "table_body":
+            for row in part.get("children", []):
+                rows.append(tuple(_cell(cell) for cell in row.get("children", [])))
+    return TableBlock(header, tuple(rows))
+
+
+def _cell(token: Token) -> str:
+    return _one_line(inline(token.get("children", [])))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split("\n")).strip()
+
+
+def inline(tokens: list[Token]) -> str:
+    """Inline tokens back to markdown text: code spans keep their backticks."""
+    parts: list[str] = []
+    for token in tokens:
+        kind = token["type"]
+        if kind == "codespan":
+            parts.append(f"`{token.get('raw', '')}`")
+        elif kind in {"softbreak", "linebreak"}:
+            parts.append("\n")
+        elif "children" in token:
+            parts.append(inline(token["children"]))
+        else:
+            parts.append(str(token.get("raw", "")))
+    return "".join(parts)
+
+
+def plain(text: str) -> str:
+    """Markdown inline text without code and emphasis markers."""
+    return text.replace("`", "").replace("**", "").strip()

@@ -1,0 +1,38 @@
+"""The phase fixture project (fixtures/phases/) laid out as a real project under a directory."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conftest import FIXTURES, REPO_ROOT, SAMPLES
+
+PHASE_FIXTURES = FIXTURES / "phases"
+EXPECTED = PHASE_FIXTURES / "expected"
+TODAY = "2026-03-10"
+# The shared samples sit beside the main checkout, or two levels up from a worktree of it.
+REAL_SAMPLES = next(
+    (
+        path
+        for path in (SAMPLES, REPO_ROOT.parent.parent / "shared" / "legion-samples")
+        if path.is_dir()
+    ),
+    SAMPLES,
+)
+
+
+def planning_project(root: Path, *phases: str) -> Path:
+    """Copy ROADMAP.md, STATE.md and the phase directories (all when none named) into `root`."""
+    planning = root / ".planning"
+    (planning / "phases").mkdir(parents=True, exist_ok=True)
+    for name in ("ROADMAP.md", "STATE.md"):
+        shutil.copyfile(PHASE_FIXTURES / name, planning / name)
+    for directory in sorted(PHASE_FIXTURES.iterdir()):
+        wanted = not phases or directory.name in phases
+        if wanted and directory.is_dir() and directory.name[:2].isdigit():
+            shutil.copytree(directory, planning / "phases" / directory.name)
+    return root
+
+
+def phase_dir(root: Path, name: str) -> Path:
+    return root / ".planning" / "phases" / name
