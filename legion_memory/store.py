@@ -394,7 +394,10 @@ def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Pat
         if not ordered:
             return changes
         record = journal.build(memory.directory, current, changes)
-        atomic_write(memory.journal_path, journal.encode(record))
+        try:
+            atomic_write(memory.journal_path, journal.encode(record))
+        except WriteError as exc:
+            raise WriteError(f"{exc.message}; nothing was changed", where=exc.where) from exc
         try:
             for path in ordered:
                 atomic_write(path, changes[path])
