@@ -11,6 +11,7 @@ from .errors import (
     SchemaError,
     WriteError,
 )
+from .prune import auto_prune
 from .schema import (
     ERROR_FIX,
     KINDS,
@@ -46,6 +47,7 @@ __all__ = [
     "Table",
     "WriteError",
     "append",
+    "auto_prune",
     "escape",
     "kind_named",
     "load_records",

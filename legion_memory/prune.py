@@ -12,6 +12,7 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from . import store
@@ -118,11 +119,13 @@ class Snapshot:
         outcomes, archive = memory.path(OUTCOME), memory.archive
         return cls(outcomes, _parsed(texts[outcomes]), archive, _parsed(texts[archive]))
 
+    @cached_property
     def outcomes_table(self) -> Table | None:
         if self.outcomes is None:
             return None
         return store.require_table(self.outcomes_path, self.outcomes, OUTCOME)
 
+    @cached_property
     def archived(self) -> list[Record]:
         if self.archive is None or records_table(self.archive, OUTCOME, archived=True) is None:
             return []
@@ -148,6 +151,10 @@ class Plan:
     def total(self) -> int:
         return len(self.candidates) + len(self.kept)
 
+    def over(self, threshold: int | None) -> bool:
+        """Whether the live count exceeds `threshold` (None: no threshold applies)."""
+        return threshold is None or self.total > threshold
+
     def report(self, *, applied: bool) -> Report:
         """The numbers after pruning the candidates (`applied`) or after leaving all in place."""
         remaining = self.kept if applied else (*self.candidates, *self.kept)
@@ -165,15 +172,16 @@ class Plan:
 
 
 def plan(snapshot: Snapshot, criteria: Criteria) -> Plan:
-    table = snapshot.outcomes_table()
+    table = snapshot.outcomes_table
     document = snapshot.outcomes
-    records = [] if table is None or document is None else list(_records(document, table))
-    candidates = tuple(record for record in records if criteria.eligible(record))
+    records = [] if table is None or document is None else _records(document, table)
+    eligible = [criteria.eligible(record) for record in records]
+    candidates = tuple(record for record, going in zip(records, eligible, strict=True) if going)
     return Plan(
         criteria=criteria,
         candidates=candidates,
-        kept=tuple(record for record in records if not criteria.eligible(record)),
-        archived_before=len(snapshot.archived()),
+        kept=tuple(record for record, going in zip(records, eligible, strict=True) if not going),
+        archived_before=len(snapshot.archived),
         header=_header(document, table),
         rows=tuple(document.text(r.line - 1) for r in candidates) if document else (),
     )
@@ -197,7 +205,7 @@ def preview(memory: store.Memory, criteria: Criteria) -> Plan:
 
 def moved(snapshot: Snapshot, plan: Plan, default_branch: str) -> dict[Path, str]:
     """The new text of both files with the candidates moved; {} when nothing is eligible."""
-    document, table = snapshot.outcomes, snapshot.outcomes_table()
+    document, table = snapshot.outcomes, snapshot.outcomes_table
     if not plan.candidates or document is None or table is None:
         return {}
     _require_id_column(snapshot.outcomes_path, table)
@@ -235,7 +243,8 @@ def _require_columns(path: Path, archive: Table, columns: Sequence[str]) -> None
     missing = [name for name in columns if column_key(name) not in have]
     if missing:
         raise SchemaError(
-            f"the archive table has no {', '.join(missing)} column, so archived rows would lose it",
+            f"the archive table lacks the column(s) {', '.join(missing)}; moving rows into it "
+            "would lose their values",
             where=f"{path}:{archive.header + 1}",
             hint="add the column to ARCHIVE.md's Archived Records table",
         )
@@ -289,13 +298,13 @@ def _verify(snapshot: Snapshot, plan: Plan, texts: Mapping[Path, str], rows: lis
     every record exactly once across the two files."""
     outcomes = _reread(snapshot.outcomes_path, texts, archived=False)
     archive = _reread(snapshot.archive_path, texts, archived=True)
-    old_rows = [record.line for record in snapshot.archived()]
+    old_rows = [record.line for record in snapshot.archived]
     old_archive_rows = [snapshot.archive.text(n - 1) for n in old_rows] if snapshot.archive else []
     kept_rows = [snapshot.outcomes.text(r.line - 1) for r in plan.kept] if snapshot.outcomes else []
     expected = [*old_archive_rows, *rows]
     if [row for _, row in outcomes] != kept_rows or [row for _, row in archive] != expected:
         raise _bug(snapshot.archive_path)
-    before = Counter(r.id for r in (*plan.candidates, *plan.kept, *snapshot.archived()))
+    before = Counter(r.id for r in (*plan.candidates, *plan.kept, *snapshot.archived))
     after = Counter(record.id for record, _ in (*outcomes, *archive))
     moved_back = [record for record, _ in archive[len(old_archive_rows) :]]
     if before != after or any(
@@ -339,17 +348,25 @@ class PruneFailed(WriteError):
         self.listing = plan.listing()
 
 
-def prune(memory: store.Memory, criteria: Criteria, *, default_branch: str) -> Report:
+def prune(
+    memory: store.Memory, criteria: Criteria, *, default_branch: str, threshold: int | None = None
+) -> Plan:
     """Move every eligible outcome into ARCHIVE.md (created when missing), all or nothing.
 
-    The files are re-read and re-planned under the lock. `default_branch` fills the Branch cell of
-    rows from a table that has no Branch column. Raises PruneFailed when a write or a check fails.
+    The files are re-read and planned under the lock; with a `threshold`, nothing moves unless
+    the live count exceeds it (`Plan.over`). `default_branch` fills the Branch cell of rows from
+    a table without a Branch column. Returns the plan it carried out; PruneFailed when a write or
+    a check fails, with both files as they were.
     """
+    if not memory.path(OUTCOME).is_file():
+        return preview(memory, criteria)  # nothing to move, and no memory directory to create
     plans: list[Plan] = []
 
     def mutate(texts: Mapping[Path, str | None]) -> dict[Path, str]:
         snapshot = Snapshot.of(memory, texts)
         plans.append(plan(snapshot, criteria))
+        if not plans[-1].over(threshold):
+            return {}
         return moved(snapshot, plans[-1], default_branch)
 
     try:
@@ -358,7 +375,7 @@ def prune(memory: store.Memory, criteria: Criteria, *, default_branch: str) -> R
         if not plans:
             raise
         raise PruneFailed(failure, plans[-1]) from failure
-    return plans[-1].report(applied=True)
+    return plans[-1]
 
 
 def archive_shown(memory: store.Memory) -> str:
@@ -383,13 +400,15 @@ def auto_prune(
     """
     if not (settings.enabled and settings.auto_prune):
         return None
+    criteria = Criteria(today, settings.prune_age_days, current_phase)
     try:
-        if len(store.load_records(memory, OUTCOME)) <= settings.prune_threshold:
-            return None
-        criteria = Criteria(today, settings.prune_age_days, current_phase)
-        report = prune(memory, criteria, default_branch=default_branch)
+        done = prune(
+            memory, criteria, default_branch=default_branch, threshold=settings.prune_threshold
+        )
     except (LegionMemoryError, OSError) as error:
         detail = error.line() if isinstance(error, LegionMemoryError) else str(error)
         return f"Warning: auto-prune failed, nothing was archived: {detail}"
+    if not done.over(settings.prune_threshold):
+        return None
     warning = [NO_PHASE_WARNING] if current_phase is None else []
-    return "\n".join([*warning, report.text(archive_shown(memory))])
+    return "\n".join([*warning, done.report(applied=True).text(archive_shown(memory))])

@@ -90,7 +90,7 @@ def test_dry_run_lists_the_candidates_and_changes_nothing(cli: CLI, repo: Path) 
 
 def test_at_or_under_the_threshold_it_prunes_only_with_yes(cli: CLI, repo: Path) -> None:
     project_from(repo, "mixed")
-    before = read_bytes_of(repo)
+    before = without_lock(read_bytes_of(repo))
     for extra in ([], ["--threshold", "14"]):
         result = cli("--today", TODAY, "prune", *extra, cwd=repo)
         assert (result.code, result.stderr) == (0, "")
@@ -99,7 +99,7 @@ def test_at_or_under_the_threshold_it_prunes_only_with_yes(cli: CLI, repo: Path)
             f"{extra[1] if extra else 200}: nothing was pruned (6 eligible). Run "
             "`legion-memory prune --yes` to prune anyway, or `--dry-run` to list them.\n"
         )
-        assert read_bytes_of(repo) == before
+        assert without_lock(read_bytes_of(repo)) == before
 
 
 def test_over_the_threshold_it_prunes_without_yes(cli: CLI, repo: Path) -> None:
@@ -275,3 +275,40 @@ def test_eligibility_rules(record: Record, eligible: bool) -> None:
 def test_without_a_current_phase_no_phase_is_protected() -> None:
     criteria = Criteria(dt.date.fromisoformat(TODAY), 90, None)
     assert criteria.eligible(_record("2025-01-01", phase="7"))
+
+
+def test_an_archive_without_the_outcomes_table_gains_it_at_the_end(cli: CLI, repo: Path) -> None:
+    memory = project_from(repo, "mixed")
+    patterns_only = (
+        "# Memory — Archived Outcomes\n\n"
+        "## Archived Patterns\n\n"
+        "| ID | Date | Branch | Pattern | Context | Reuse Criteria | Source | Tags |\n"
+        "|----|------|--------|---------|---------|----------------|--------|------|\n"
+        "| P-001 | 2025-06-03 | main | Small PRs | Early phases | Always | O-001 | process |"
+    )
+    memory.archive.write_text(patterns_only, encoding="utf-8")
+    result = cli("--today", TODAY, "prune", "--yes", cwd=repo)
+    assert result.code == 0
+    rows = listing("mixed", ARCHIVED_MIXED)
+    assert (
+        memory.archive.read_text(encoding="utf-8")
+        == f"{patterns_only}\n\n## Archived Records\n\n{rows}\n"
+    )
+
+
+def test_an_archive_table_missing_a_column_is_refused(cli: CLI, repo: Path) -> None:
+    memory = project_from(repo, "mixed")
+    memory.archive.write_text(
+        "## Archived Records\n\n| ID | Date | Branch | Phase | Importance | Summary |\n"
+        "|----|------|--------|-------|------------|---------|\n",
+        encoding="utf-8",
+    )
+    before = without_lock(read_bytes_of(repo))
+    result = cli("--today", TODAY, "prune", "--yes", cwd=repo)
+    assert (result.code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: {memory.archive}:3: the archive table lacks the column(s) Plan, Agent, Task "
+        "Type, Outcome, Tags; moving rows into it would lose their values (add the column to "
+        "ARCHIVE.md's Archived Records table)\n"
+    )
+    assert without_lock(read_bytes_of(repo)) == before

@@ -32,9 +32,9 @@ REPORT = (
 )
 def test_auto_prune_does_not_run(repo: Path, settings: Settings) -> None:
     memory = project_from(repo, "mixed")
-    before = read_bytes_of(repo)
+    before = without_lock(read_bytes_of(repo))
     assert auto_prune(memory, settings, DAY, 7) is None
-    assert read_bytes_of(repo) == before
+    assert without_lock(read_bytes_of(repo)) == before
 
 
 def test_auto_prune_over_the_threshold_prunes_and_reports(repo: Path) -> None:
@@ -92,10 +92,10 @@ def test_auto_prune_failure_is_a_warning_and_changes_nothing(
 def test_auto_prune_on_an_unreadable_file_is_a_warning(repo: Path) -> None:
     memory = project_from(repo, "mixed")
     memory.path(OUTCOME).write_bytes(b"| ID | Date |\n|----|------|\n| O-001 | \xff |\n")
-    before = read_bytes_of(repo)
+    before = without_lock(read_bytes_of(repo))
     text = auto_prune(memory, Settings(auto_prune=True, prune_threshold=0), DAY, 7)
     assert text == (
         f"Warning: auto-prune failed, nothing was archived: {memory.path(OUTCOME)}:3: "
         "file is not valid UTF-8 (re-save it as UTF-8)"
     )
-    assert read_bytes_of(repo) == before
+    assert without_lock(read_bytes_of(repo)) == before

@@ -56,39 +56,56 @@ def prune(
     if phase is None:
         note(pruning.NO_PHASE_WARNING)
     age = settings.prune_age_days if age_days is None else age_days
-    plan = pruning.preview(context.memory, pruning.Criteria(context.today, age, phase))
+    criteria = pruning.Criteria(context.today, age, phase)
     limit = settings.prune_threshold if threshold is None else threshold
-    facts: dict[str, object] = {
-        "record_count": plan.total,
-        "threshold": limit,
-        "age_days": age,
-        "current_phase": phase,
-        "candidates": [record.id for record in plan.candidates],
-    }
+    facts: dict[str, object] = {"threshold": limit, "age_days": age, "current_phase": phase}
     if dry_run:
-        _dry_run(context, plan, facts, needs_yes=plan.total <= limit)
-    elif plan.total <= limit and not yes:
+        _dry_run(context, pruning.preview(context.memory, criteria), facts, limit)
+        return
+    applies = None if yes else limit
+    try:
+        plan = pruning.prune(
+            context.memory, criteria, default_branch=context.default_branch, threshold=applies
+        )
+    except pruning.PruneFailed as failed:
+        human = "Prune failed; nothing was archived. The records that were to be archived:\n\n"
+        rows = {"not_archived": list(failed.ids), "rows": failed.listing.splitlines()}
+        emit(context, {"status": "failed", **facts, **rows}, human + failed.listing)
+        raise
+    facts = _facts(plan, facts)
+    if not plan.over(applies):
         _under_threshold(context, plan, facts)
-    elif not plan.candidates:
-        emit(context, {"status": "nothing-eligible", **facts, **_unchanged(plan)}, _no_eligible())
-    else:
-        _apply(context, plan.criteria, facts)
+        return
+    report = plan.report(applied=True)
+    emit(
+        context,
+        {
+            "status": "pruned" if report.archived else "nothing-eligible",
+            **facts,
+            **report.to_json(),
+        },
+        report.text(pruning.archive_shown(context.memory)),
+    )
 
 
-def _dry_run(
-    context: Context, plan: pruning.Plan, facts: dict[str, object], needs_yes: bool
-) -> None:
+def _facts(plan: pruning.Plan, facts: dict[str, object]) -> dict[str, object]:
+    candidates = [record.id for record in plan.candidates]
+    return {"record_count": plan.total, **facts, "candidates": candidates}
+
+
+def _dry_run(context: Context, plan: pruning.Plan, facts: dict[str, object], limit: int) -> None:
+    facts = _facts(plan, facts)
     if not plan.candidates:
-        human = _no_eligible()
+        human = pruning.NO_ELIGIBLE
     else:
         count = len(plan.candidates)
         shown = pruning.archive_shown(context.memory)
         human = f"Would prune {count} records → {shown} (dry run: nothing changed)\n\n"
         human += plan.listing()
-        if needs_yes:
+        if not plan.over(limit):
             human += (
                 f"\n\nOUTCOMES.md has {plan.total} records, at or under the prune threshold of "
-                f"{facts['threshold']}: a real run prunes only with --yes."
+                f"{limit}: a real run prunes only with --yes."
             )
     emit(context, {"status": "dry-run", **facts, **_unchanged(plan)}, human)
 
@@ -102,25 +119,5 @@ def _under_threshold(context: Context, plan: pruning.Plan, facts: dict[str, obje
     emit(context, {"status": "under-threshold", **facts, **_unchanged(plan)}, human)
 
 
-def _apply(context: Context, criteria: pruning.Criteria, facts: dict[str, object]) -> None:
-    try:
-        report = pruning.prune(context.memory, criteria, default_branch=context.default_branch)
-    except pruning.PruneFailed as failed:
-        human = "Prune failed; nothing was archived. The records that were to be archived:\n\n"
-        rows = {"not_archived": list(failed.ids), "rows": failed.listing.splitlines()}
-        emit(context, {"status": "failed", **facts, **rows}, human + failed.listing)
-        raise
-    status = "pruned" if report.archived else "nothing-eligible"
-    emit(
-        context,
-        {"status": status, **facts, **report.to_json()},
-        report.text(pruning.archive_shown(context.memory)),
-    )
-
-
 def _unchanged(plan: pruning.Plan) -> dict[str, object]:
     return plan.report(applied=False).to_json()
-
-
-def _no_eligible() -> str:
-    return pruning.NO_ELIGIBLE
