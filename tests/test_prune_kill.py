@@ -91,6 +91,7 @@ def watch(process: subprocess.Popen[bytes], journal: Path) -> tuple[float, float
         if journal.exists():
             seen.append(time.monotonic())
         time.sleep(0.0005)
+    assert process.returncode == 0
     window = seen[-1] - seen[0] if seen else 0.0
     return time.monotonic() - begin, window
 
@@ -148,7 +149,8 @@ def test_sigkill_at_random_moments_never_loses_or_duplicates_a_record(cli: CLI, 
             assert files(memory) == after
         else:
             assert files(memory) in (before, after)
-    print(f"kills landed: {dict(landed)}")
+    strays = len(list(memory.directory.glob(".legion-memory-*.tmp")))
+    print(f"kills landed: {dict(landed)}; temporary files left by kills: {strays}")
 
 
 def _where(memory: store.Memory, before: tuple[bytes, bytes], after: tuple[bytes, bytes]) -> str:

@@ -62,7 +62,12 @@ def prune(
     if dry_run:
         _dry_run(context, pruning.preview(context.memory, criteria), facts, limit)
         return
-    applies = None if yes else limit
+    _apply(context, criteria, facts, None if yes else limit)
+
+
+def _apply(
+    context: Context, criteria: pruning.Criteria, facts: dict[str, object], applies: int | None
+) -> None:
     try:
         plan = pruning.prune(
             context.memory, criteria, default_branch=context.default_branch, threshold=applies
@@ -77,15 +82,9 @@ def prune(
         _under_threshold(context, plan, facts)
         return
     report = plan.report(applied=True)
-    emit(
-        context,
-        {
-            "status": "pruned" if report.archived else "nothing-eligible",
-            **facts,
-            **report.to_json(),
-        },
-        report.text(pruning.archive_shown(context.memory)),
-    )
+    status = "pruned" if report.archived else "nothing-eligible"
+    human = report.text(pruning.archive_shown(context.memory))
+    emit(context, {"status": status, **facts, **report.to_json()}, human)
 
 
 def _facts(plan: pruning.Plan, facts: dict[str, object]) -> dict[str, object]:
