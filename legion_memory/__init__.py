@@ -11,6 +11,7 @@ from .errors import (
     SchemaError,
     WriteError,
 )
+from .prune import auto_prune
 from .schema import (
     ERROR_FIX,
     KINDS,
@@ -47,6 +48,7 @@ __all__ = [
     "WriteError",
     "append",
     "append_or_update",
+    "auto_prune",
     "escape",
     "kind_named",
     "load_records",

@@ -2,7 +2,8 @@
 
 Every change happens under an exclusive lock on a separate lock file, re-reads the files inside the
 lock, and replaces a file only after re-parsing the exact text about to be written and checking that
-its records are the intended ones.
+its records are the intended ones. A change to several files (`transact`) is journaled first, so
+a failure or a killed process never leaves it half done: taking the lock rolls back a leftover one.
 """
 
 from __future__ import annotations
@@ -16,7 +17,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .errors import IntegrityError, LockError, ParseError, SchemaError, WriteError
+from . import journal
+from .errors import (
+    IntegrityError,
+    LegionMemoryError,
+    LockError,
+    ParseError,
+    SchemaError,
+    WriteError,
+)
 from .schema import (
     ARCHIVE_FILENAME,
     KINDS,
@@ -33,7 +42,7 @@ from .table import Document, RowStyle, Table, parse, render, split_cells, strip_
 
 MEMORY_DIR = Path(".planning") / "memory"
 LOCK_NAME = ".legion-memory.lock"
-GITIGNORE = f"{LOCK_NAME}\n.legion-memory-*.tmp\n"
+GITIGNORE = f"{LOCK_NAME}\n{journal.JOURNAL_NAME}\n.legion-memory-*.tmp\n"
 LOCK_TIMEOUT_SECONDS = 30.0
 
 
@@ -57,6 +66,10 @@ class Memory:
     @property
     def lock_path(self) -> Path:
         return self.directory / LOCK_NAME
+
+    @property
+    def journal_path(self) -> Path:
+        return self.directory / journal.JOURNAL_NAME
 
     def exists(self, kind: Kind) -> bool:
         return self.path(kind).is_file()
@@ -142,8 +155,11 @@ def max_id_number(memory: Memory, kind: Kind, live: Document | None) -> int:
 
 
 @contextmanager
-def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
-    """Hold the memory directory's exclusive lock (a separate file, never a data file)."""
+def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[list[str]]:
+    """Hold the memory directory's exclusive lock (a separate file, never a data file).
+
+    A change interrupted by a killed process is rolled back first; yields the files it restored.
+    """
     ensure_directory(memory)
     handle = os.open(memory.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
@@ -160,9 +176,17 @@ def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[No
                         hint="retry when the other legion-memory command has finished",
                     ) from None
                 time.sleep(0.005)
-        yield
+        yield journal.roll_back_leftover(memory.journal_path, _files())
     finally:
         os.close(handle)  # closing releases the lock
+
+
+def recover(memory: Memory) -> list[str]:
+    """Roll back a change a killed process left half done; the files restored (relative paths)."""
+    if not memory.journal_path.exists():
+        return []
+    with locked(memory) as restored:
+        return restored
 
 
 def ensure_directory(memory: Memory) -> None:
@@ -403,13 +427,68 @@ Mutation = Callable[[Mapping[Path, str | None]], Mapping[Path, str]]
 
 
 def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Path, str]:
-    """Read `paths` under the lock, let `mutate` compute new texts, write each atomically.
+    """Read `paths` under the lock, let `mutate` compute new texts, write them all or none.
 
-    Multi-file changes that must survive a crash between writes (prune) journal on top of this.
+    The previous text of every path is journaled before the first write; the files are then written
+    in the order of `paths`, read back and compared, and the journal is removed last. Any failure
+    puts every file back as it was and raises RollbackError (a failure to write the journal itself
+    changes nothing and raises WriteError). A killed process leaves the journal: `locked` undoes it.
     """
     with locked(memory):
         current = {path: read_text(path) for path in paths}
         changes = mutate(current)
-        for path, text in changes.items():
-            atomic_write(path, text)
+        ordered = [path for path in paths if path in changes]
+        if len(ordered) != len(changes):
+            raise IntegrityError(
+                "a change tried to write a file it did not read first (this is a bug)",
+                where=", ".join(str(path) for path in changes if path not in current),
+            )
+        if not ordered:
+            return changes
+        record = journal.build(memory.directory, current, changes)
+        try:
+            atomic_write(memory.journal_path, journal.encode(record))
+        except WriteError as exc:
+            raise WriteError(f"{exc.message}; nothing was changed", where=exc.where) from exc
+        try:
+            for path in ordered:
+                atomic_write(path, changes[path])
+            _verify_written(ordered, changes)
+            _drop_journal(memory)
+        except LegionMemoryError as failure:
+            journal.undo(memory.journal_path, record, _files(), failure)
         return changes
+
+
+def _verify_written(paths: list[Path], changes: Mapping[Path, str]) -> None:
+    for path in paths:
+        if _read_bytes(path) != changes[path].encode("utf-8"):
+            raise IntegrityError(
+                "the file does not read back as what was just written", where=str(path)
+            )
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise WriteError(f"could not read back: {exc.strerror or exc}", where=str(path)) from exc
+
+
+def _drop_journal(memory: Memory) -> None:
+    _remove(memory.journal_path)
+
+
+def _files() -> journal.Files:
+    # Looked up on every call, so that replacing `atomic_write` reaches the journal's writes too.
+    return journal.Files(read=_read_bytes, write=atomic_write, remove=_remove)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+        _fsync_directory(path.parent)
+    except OSError as exc:
+        raise WriteError(f"could not remove: {exc.strerror or exc}", where=str(path)) from exc

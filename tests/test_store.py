@@ -178,7 +178,7 @@ def test_new_file_gets_the_template_and_one_row(tmp_path: Path) -> None:
         "| first |\n"
     )
     assert (memory.directory / ".gitignore").read_text(encoding="utf-8") == (
-        ".legion-memory.lock\n.legion-memory-*.tmp\n"
+        ".legion-memory.lock\n.legion-memory.journal\n.legion-memory-*.tmp\n"
     )
     assert parse(text).tables[0].heading == "Records"
 
