@@ -18,8 +18,8 @@ demo: $(STAMP)
 	$(BIN)/legion-memory demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check legion_memory tests bench
-	$(BIN)/ruff format --check legion_memory tests bench
+	$(BIN)/ruff check legion_memory tests $(wildcard bench)
+	$(BIN)/ruff format --check legion_memory tests $(wildcard bench)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

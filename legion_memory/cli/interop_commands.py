@@ -1,4 +1,5 @@
-"""`import` and `export`."""
+"""`import` and `export`. The import machinery loads only when one of them runs, so that the hot
+commands (store, recall, score, briefing) never pay for it."""
 
 from __future__ import annotations
 
@@ -7,10 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..exchange import check_format, render_export
-from ..interop import ImportRequest, export_records, import_source
 from ..schema import KINDS, kind_named
-from ..sources import SOURCES
 from .context import Context
 from .output import emit, note
 
@@ -22,7 +20,9 @@ def register(app: typer.Typer) -> None:
 
 def import_command(
     ctx: typer.Context,
-    source: Annotated[str, typer.Argument(help=f"One of: {', '.join(SOURCES)}.")],
+    source: Annotated[
+        str, typer.Argument(help="bullpen, memory-system, memory-broker, learn or json.")
+    ],
     path: Annotated[
         str | None,
         typer.Argument(
@@ -39,6 +39,8 @@ def import_command(
     ] = False,
 ) -> None:
     """Import memory written by another tool, or by `export`. Importing twice adds nothing."""
+    from ..interop import ImportRequest, import_source
+
     context: Context = ctx.obj
     if not context.settings.enabled:
         note("memory is disabled in settings.json (memory.enabled = false); nothing imported")
@@ -69,6 +71,9 @@ def export(
     ] = False,
 ) -> None:
     """Print every record with its kind and ID; `import json` reads the json format back."""
+    from ..exchange import check_format, render_export
+    from ..interop import export_records
+
     context: Context = ctx.obj
     check_format(fmt)
     kinds = list(KINDS.values()) if file == "all" else [kind_named(file)]
