@@ -75,12 +75,13 @@ def plan_batch(
         mine = [removal for removal in removals if removal.path == path]
         documents[path] = _remove_lines(path, _existing(path), mine)
     for group, archive in ((live_stored, False), (archived_stored, True)):
-        for kind in dict.fromkeys(record.kind for record in group):
+        # Kinds are keyed by name: hashing a Kind hashes all its columns, per record.
+        for kind in {record.kind.name: record.kind for record in group}.values():
             path = memory.archive if archive else memory.path(kind)
             if path not in documents:
                 template = archive_template() if archive else kind.template()
                 documents[path] = load(path) or parse(template)
-            records = [record for record in group if record.kind == kind]
+            records = [record for record in group if record.kind.name == kind.name]
             documents[path] = _add_rows(path, documents[path], records, archived=archive)
     return Batch(tuple(numbered), {path: render(doc) for path, doc in documents.items()})
 
@@ -105,7 +106,7 @@ def _existing(path: Path) -> Document:
 def _assign_ids(memory: Memory, records: Sequence[Record]) -> list[Record]:
     taken: dict[str, set[str]] = {}
     top: dict[str, int] = {}
-    for kind in dict.fromkeys(record.kind for record in records):
+    for kind in {record.kind.name: record.kind for record in records}.values():
         ids = [r.id for r in live_records(memory, kind)] + [
             r.id for r in load_archived(memory, kind)
         ]

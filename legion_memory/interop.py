@@ -148,7 +148,7 @@ def _select(
 
 
 def _present_by_id(memory: Memory, items: Sequence[Item]) -> dict[tuple[str, str], Record]:
-    kinds = dict.fromkeys(item.record.kind for item in items if not item.key)
+    kinds = {item.record.kind.name: item.record.kind for item in items if not item.key}.values()
     present = {}
     for kind in kinds:
         for record in [*live_records(memory, kind), *store.load_archived(memory, kind)]:
@@ -210,12 +210,15 @@ def _report_lines(report: ImportReport) -> list[str]:
 
 def _tables(added: Sequence[Added]) -> list[str]:
     lines: list[str] = []
-    order = list(KINDS.values())
-    groups = {(a.record.kind, a.item.archived) for a in added}
-    for kind, archived in sorted(groups, key=lambda group: (group[1], order.index(group[0]))):
+    order = list(KINDS)
+    groups = {(a.record.kind.name, a.item.archived) for a in added}
+    for name, archived in sorted(groups, key=lambda group: (group[1], order.index(group[0]))):
+        kind = KINDS[name]
         title = f"ARCHIVE.md ({kind.name})" if archived else kind.filename
         names = [column.name for column in kind.columns]
-        rows = [a.record for a in added if a.record.kind == kind and a.item.archived == archived]
+        rows = [
+            a.record for a in added if (a.record.kind.name, a.item.archived) == (name, archived)
+        ]
         lines += ["", f"### {title}", "", "| " + " | ".join(names) + " |"]
         lines.append("|" + "|".join("---" for _ in names) + "|")
         lines += ["| " + " | ".join(row_for(record, tuple(names))) + " |" for record in rows]

@@ -1,5 +1,5 @@
 """Import items: a record to add, where it came from, and the content hash that makes imports
-idempotent. Shared by every importer, with the helpers that turn foreign values into field values.
+idempotent. Shared by every importer, with the functions that turn foreign values into fields.
 """
 
 from __future__ import annotations

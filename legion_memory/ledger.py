@@ -58,11 +58,17 @@ def with_entries(text: str | None, entries: Sequence[Entry]) -> str:
     ending = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += ending
+    listed = [index for index, line in enumerate(lines) if _key_at(line)]
+    hashes = [_key_at(lines[index]) for index in listed]
+    inserts: dict[int, list[str]] = {}
     for entry in sorted(entries, key=lambda entry: entry.key):
-        keys = [_key_at(line) for line in lines]
-        position = _position(keys, entry.key)
-        lines.insert(position, entry.line() + ending)
-    return "".join(lines)
+        inserts.setdefault(_position(listed, hashes, entry.key, len(lines)), []).append(
+            entry.line() + ending
+        )
+    merged: list[str] = []
+    for index, line in enumerate(lines):
+        merged += [*inserts.get(index, []), line]
+    return "".join(merged + inserts.get(len(lines), []))
 
 
 def _key_at(line: str) -> str:
@@ -70,11 +76,10 @@ def _key_at(line: str) -> str:
     return match.group(1) if match else ""
 
 
-def _position(keys: list[str], key: str) -> int:
-    """After the last line whose hash sorts before `key`, else after the leading comments."""
-    listed = [index for index, found in enumerate(keys) if found]
+def _position(listed: list[int], hashes: list[str], key: str, end: int) -> int:
+    """Index of the line to insert before: after the last listed hash sorting before `key`,
+    before the first one when none does, at the end when nothing is listed yet."""
     if not listed:
-        return len(keys)
-    hashes = [keys[index] for index in listed]
+        return end
     at = bisect.bisect_right(hashes, key)
     return listed[at - 1] + 1 if at else listed[0]

@@ -1,4 +1,4 @@
-"""Helpers for the import/export tests: fixture sources copied into a project, seeded memory."""
+"""Support for the import/export tests: fixture sources copied into a project, seeded memory."""
 
 from __future__ import annotations
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import CLI, git, read_bytes_of
+from conftest import CLI, REPO_ROOT, git, read_bytes_of
 from interop_support import MEMORY, TODAY, copy_source, memory_text, seed_memory
 
 from legion_memory.schema import KINDS, OUTCOME, PATTERN, PREFERENCE, archive_template
@@ -263,3 +266,38 @@ def test_json_needs_a_path(cli: CLI, repo: Path) -> None:
         "Error: json needs a PATH (give the file written by `export`)\n",
     )
     assert len(KINDS) == 4
+
+
+def test_dry_run_writes_nothing(cli: CLI, repo: Path) -> None:
+    new_project(repo / "p", cli)
+    project = repo / "p"
+    copy_source(project, "json")
+    before = read_bytes_of(project)
+    result = cli("--json", "import", "json", "json/export.json", "--dry-run", cwd=project)
+    data = json.loads(result.stdout)
+    assert (result.code, data["dry_run"], data["skipped"]) == (0, True, [])
+    assert [(a["id"], a["archived"]) for a in data["added"]] == [
+        ("O-007", False),
+        ("P-003", False),
+        ("E-004", False),
+        ("D-001", False),
+        ("O-002", True),
+    ]
+    assert read_bytes_of(project) == before
+
+
+def test_a_real_pipe_from_export_to_import(cli: CLI, repo: Path, tmp_path: Path) -> None:
+    busy_project(cli, repo)
+    target = new_project(tmp_path / "other", cli)
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    exported = subprocess.run(
+        [sys.executable, "-m", "legion_memory", "export", "--include-archive"],
+        cwd=repo, env=env, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "legion_memory", "--root", str(target), "import", "json", "-"],
+        cwd=repo, env=env, input=exported, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[0] == "Imported 21 records from json (-)."
+    assert tables(target) == tables(repo)

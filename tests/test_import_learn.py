@@ -198,3 +198,22 @@ def test_move_is_refused_for_other_sources(cli: CLI, repo: Path) -> None:
         "Error: --move only applies to the learn source (drop --move)\n",
     )
     assert not (repo / ".planning").exists()
+
+
+def test_an_entry_in_another_kinds_file_moves_to_its_own_table(cli: CLI, repo: Path) -> None:
+    learn_project(repo)
+    patterns = repo / MEMORY / "PATTERNS.md"
+    pitfall = "\n## PIT-002: Never force-push main\n- **Date**: 2026-03-08\n\nIt rewrites CI.\n"
+    patterns.write_text(fixture("PATTERNS.md") + pitfall, encoding="utf-8")
+    code, _, _ = run_import(cli, repo, ".planning/memory/PATTERNS.md", "--move")
+    assert code == 0
+    head = fixture("ERRORS.md").split(ERRORS_LAST_ROW)[0]
+    assert memory_text(repo, "ERRORS.md") == fixture("ERRORS.md").replace(
+        head + ERRORS_LAST_ROW,
+        head
+        + ERRORS_LAST_ROW
+        + "| E-002 | 2026-03-08 | main | Never force-push main | It rewrites CI. | user | true "
+        + "|  |\n",
+    )
+    assert "PIT-002" not in memory_text(repo, "PATTERNS.md")
+    assert pattern_rows(memory_text(repo, "PATTERNS.md")) == PATTERN_CELLS
