@@ -75,11 +75,11 @@ def import_source(memory: Memory, request: ImportRequest) -> ImportReport:
     if request.move and request.source != "learn":
         raise InputError("--move only applies to the learn source", hint="drop --move")
     conversion = _convert(request)
-    report, _batch, _ledger = _plan(memory, request, conversion)
-    if request.dry_run:
+    report, batch, _ledger = _plan(memory, request, conversion)
+    if request.dry_run or batch is None:
         return report
-    # Planned once without the lock so that a refusal creates nothing, not even the lock file;
-    # planned again under it, where IDs are final.
+    # Planned once without the lock so that a refusal, or nothing to do, creates nothing (not even
+    # the lock file); planned again under it, where IDs are final.
     with store.locked(memory):
         if request.source == "learn":
             conversion = _convert(request)  # memory files: read them again under the lock

@@ -300,3 +300,16 @@ def test_the_branch_option_is_recorded(cli: CLI, repo: Path) -> None:
     cli("--branch", "feature/forms", "--today", TODAY, "import", "bullpen", SOURCE, cwd=repo)
     rows = added_lines(repo, "PATTERNS.md", seeded["patterns"])
     assert [row.split(" | ")[2] for row in rows] == ["feature/forms", "feature/forms"]
+
+
+def test_nothing_to_import_creates_no_memory_directory(cli: CLI, repo: Path) -> None:
+    (repo / "b.json").write_text('{"namespaces": {"qa": [{"text": "t", "type": "note"}]}}')
+    before = read_bytes_of(repo)
+    code, out, _ = run_import(cli, repo, "b.json")
+    assert (code, out) == (
+        0,
+        "Nothing new to import from bullpen (b.json).\n\n"
+        "Skipped 1:\n- type 'note' has no memory table: b.json at namespaces.qa[0]\n",
+    )
+    assert read_bytes_of(repo) == before
+    assert not (repo / ".planning").exists()
