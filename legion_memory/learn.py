@@ -25,6 +25,8 @@ class LearnEntry:
     line: int
     fields: dict[str, str] = field(default_factory=dict)
     body: str = ""
+    end: int = 0
+    """Index of the line after the entry (its `---` rule or the next heading)."""
 
     @property
     def type(self) -> str:
@@ -76,4 +78,5 @@ def _entry(document: Document, match: re.Match[str], start: int, end: int) -> Le
         line=start + 1,
         fields=fields,
         body="\n".join(body).strip(),
+        end=end,
     )

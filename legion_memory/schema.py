@@ -277,7 +277,8 @@ class Record:
             data["importance"] = int(self["importance"])
         if "resolved" in data and self["resolved"] in {"true", "false"}:
             data["resolved"] = self["resolved"] == "true"
-        if "phase" in data and self["phase"].isdigit():
+        # Only a canonical number becomes an integer: `05` stays text so it reads back as written.
+        if "phase" in data and self["phase"].isdigit() and str(int(self["phase"])) == self["phase"]:
             data["phase"] = int(self["phase"])
         return data
 

@@ -7,7 +7,13 @@ from typing import Annotated
 
 import typer
 
-from . import knowledge_commands, phase_commands, prune_commands, setup_commands
+from . import (
+    interop_commands,
+    knowledge_commands,
+    phase_commands,
+    prune_commands,
+    setup_commands,
+)
 from .context import Context
 from .groups import GROUPS
 
@@ -53,5 +59,12 @@ def global_options(
 for name, group in GROUPS.items():
     app.add_typer(group, name=name)
 
-for module in (setup_commands, knowledge_commands, phase_commands, prune_commands):
+COMMAND_MODULES = (
+    setup_commands,
+    knowledge_commands,
+    phase_commands,
+    prune_commands,
+    interop_commands,
+)
+for module in COMMAND_MODULES:
     module.register(app)
