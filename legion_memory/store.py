@@ -29,7 +29,16 @@ from .schema import (
     records_table,
     row_for,
 )
-from .table import Document, RowStyle, Table, parse, render, split_cells, strip_ending
+from .table import (
+    Document,
+    RowStyle,
+    Table,
+    ending_of,
+    parse,
+    render,
+    split_cells,
+    strip_ending,
+)
 
 MEMORY_DIR = Path(".planning") / "memory"
 LOCK_NAME = ".legion-memory.lock"
@@ -253,7 +262,9 @@ def insert_row(document: Document, table: Table, cells: list[str]) -> tuple[str,
     """The text with one row line after the table's last row, and that row's line number."""
     anchor = table.end - 1
     lines = list(document.lines)
-    style = RowStyle.of(lines[anchor])
+    # A first row copies the header's padding: the delimiter row (`|----|`) has none to copy.
+    styled_on = lines[anchor] if table.rows else lines[table.header]
+    style = replace(RowStyle.of(styled_on), ending=ending_of(lines[anchor]))
     if not style.ending:
         # The anchor is the file's last line and has no newline: it gains one, the new row doesn't.
         lines[anchor] += document.dominant_ending()
