@@ -4,8 +4,8 @@ Legacy tables predate some columns (most often Branch). Migration inserts each m
 its spec position, in the header, the delimiter and every row, and fills it: Branch with the
 repository's default branch (where the spec says such rows belong), a new ID for rows that never
 had one, and the spec's own fallbacks for outcomes (Phase `N/A`, Plan `-`, Task Type `general`,
-Importance from the outcome, Summary `-`). Existing cells keep their exact text and padding, so the diff shows
-only the inserted cells. Everything outside the tables stays byte-identical.
+Importance from the outcome, Summary `-`). Existing cells keep their exact text and padding, so
+the diff shows only the inserted cells. Everything outside the tables stays byte-identical.
 """
 
 from __future__ import annotations

@@ -77,9 +77,20 @@ def store_outcome(
 ) -> None:
     """Store one outcome with the next free ID; prints the stored row."""
     run_store_outcome(
-        ctx.obj, phase, plan, agent, outcome, summary, task_type, tags, importance, event,
-        blockers, from_summary, dry_run,
-    )  # fmt: skip
+        ctx.obj,
+        phase,
+        plan,
+        agent,
+        outcome,
+        summary,
+        task_type,
+        tags,
+        importance,
+        event,
+        blockers,
+        from_summary,
+        dry_run,
+    )
 
 
 def run_store_outcome(
@@ -103,10 +114,15 @@ def run_store_outcome(
     values = {"phase": phase, "plan": plan, "agent": agent, "outcome": outcome, "summary": summary}
     if from_summary is not None:
         values = _with_summary_facts(context, from_summary, values)
+    required = _required(values, from_summary is not None)
     given = OutcomeInput(
-        **_required(values, from_summary is not None), task_type=task_type, tags=tags, importance=importance,
-        event=event, blockers=blockers,
-    )  # fmt: skip
+        **required,
+        task_type=task_type,
+        tags=tags,
+        importance=importance,
+        event=event,
+        blockers=blockers,
+    )
     history, columns = _history(context, needed=importance is None)
     catalog = _catalog(context)
     built = build_outcome(
