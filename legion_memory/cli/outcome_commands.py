@@ -18,7 +18,7 @@ from ..errors import InputError, ParseError
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from ..outcomes import BuiltOutcome, OutcomeInput, build_outcome, unstored_fields
 from ..project import confine
-from ..schema import OUTCOME, Record, column_key, records_table, split_list
+from ..schema import OUTCOME, Record, column_key, split_list
 from ..scoring import (
     EMPTY_BRIEFING,
     UNPARSEABLE_WARNING,
@@ -176,11 +176,11 @@ def _history(context: Context, *, needed: bool) -> tuple[list[Record], tuple[str
     memory = context.memory
     path = memory.path(OUTCOME)
     document = store.load(path)
-    if document is None:
-        return ([], tuple(c.name for c in OUTCOME.columns))
-    live = store.records_of(path, document, OUTCOME)
-    table = records_table(document, OUTCOME)
-    columns = table.columns if table else ()
+    live: list[Record] = []
+    columns = tuple(column.name for column in OUTCOME.columns)
+    if document is not None:
+        live = store.records_of(path, document, OUTCOME)
+        columns = store.require_table(path, document, OUTCOME).columns
     return ([*live, *store.load_archived(memory, OUTCOME)] if needed else [], columns)
 
 
