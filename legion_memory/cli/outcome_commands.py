@@ -48,6 +48,16 @@ def register(app: typer.Typer) -> None:
 # --- store outcome ---------------------------------------------------------------------------
 
 
+_TASK_TYPE = typer.Option(help="Task type (default: the agent's first in CATALOG.md).")
+_IMPORTANCE = typer.Option(help="1-5; skips the importance calculation.")
+_EVENT = typer.Option(
+    help="plan-success, plan-partial, plan-failed, review-pass, review-multi-cycle, "
+    "review-escalated or trivial: the base of the importance."
+)
+_BLOCKERS = typer.Option(help="Blockers the review found (3 or more add one).")
+_FROM_SUMMARY = typer.Option(help="Fill plan, phase, agent, outcome, summary from a SUMMARY file.")
+
+
 def store_outcome(
     ctx: typer.Context,
     phase: Annotated[str | None, typer.Option(help="Phase number, or N/A.")] = None,
@@ -55,42 +65,19 @@ def store_outcome(
     agent: Annotated[str | None, typer.Option(help="Agent ID, or a comma-separated list.")] = None,
     outcome: Annotated[str | None, typer.Option(help="success, partial or failed.")] = None,
     summary: Annotated[str | None, typer.Option(help="One line on what happened.")] = None,
-    task_type: Annotated[
-        str | None, typer.Option(help="Task type (default: the agent's first in CATALOG.md).")
-    ] = None,
+    task_type: Annotated[str | None, _TASK_TYPE] = None,
     tags: Annotated[str, typer.Option(help="Comma-separated keywords.")] = "",
-    importance: Annotated[
-        int | None, typer.Option(help="1-5; skips the importance calculation.")
-    ] = None,
-    event: Annotated[
-        str | None,
-        typer.Option(
-            help="plan-success, plan-partial, plan-failed, review-pass, review-multi-cycle, "
-            "review-escalated or trivial: the base of the importance."
-        ),
-    ] = None,
-    blockers: Annotated[int, typer.Option(help="Blockers the review found (3+ adds one).")] = 0,
-    from_summary: Annotated[
-        Path | None, typer.Option(help="Fill plan, phase, agent, outcome from a SUMMARY file.")
-    ] = None,
+    importance: Annotated[int | None, _IMPORTANCE] = None,
+    event: Annotated[str | None, _EVENT] = None,
+    blockers: Annotated[int, _BLOCKERS] = 0,
+    from_summary: Annotated[Path | None, _FROM_SUMMARY] = None,
     dry_run: Annotated[bool, typer.Option(help="Show the record without storing it.")] = False,
 ) -> None:
     """Store one outcome with the next free ID; prints the stored row."""
     run_store_outcome(
-        ctx.obj,
-        phase,
-        plan,
-        agent,
-        outcome,
-        summary,
-        task_type,
-        tags,
-        importance,
-        event,
-        blockers,
-        from_summary,
-        dry_run,
-    )
+        ctx.obj, phase, plan, agent, outcome, summary, task_type, tags, importance, event,
+        blockers, from_summary, dry_run,
+    )  # fmt: skip
 
 
 def run_store_outcome(
@@ -115,18 +102,20 @@ def run_store_outcome(
     if from_summary is not None:
         values = _with_summary_facts(context, from_summary, values)
     required = _required(values, from_summary is not None)
-    given = OutcomeInput(
-        **required,
-        task_type=task_type,
-        tags=tags,
-        importance=importance,
-        event=event,
-        blockers=blockers,
-    )
-    history, columns = _history(context, needed=importance is None)
-    catalog = _catalog(context)
+    given = OutcomeInput(**required, task_type=task_type, tags=tags, importance=importance,
+                         event=event, blockers=blockers)  # fmt: skip
+    store_given(context, given, dry_run)
+
+
+def store_given(context: Context, given: OutcomeInput, dry_run: bool) -> None:
+    """Infer, validate and store (or only show) one outcome."""
+    history, columns = _history(context, needed=given.importance is None)
     built = build_outcome(
-        given, today=context.today, branch=context.branch, catalog=catalog, history=history
+        given,
+        today=context.today,
+        branch=context.branch,
+        catalog=_catalog(context),
+        history=history,
     )
     for line in built.notes:
         note(line)

@@ -1,0 +1,85 @@
+"""Cold-process timings of the outcome hot paths on a 1,000-row OUTCOMES.md.
+
+Run: `.venv/bin/python bench/outcomes.py [--runs N]`. Prints the median wall time of each command
+as a fresh `python -m legion_memory` process, next to the floor measured in the same run
+(`python -c pass`), and their ratio. A benchmark, never a test: nothing here asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from legion_memory.schema import OUTCOME  # noqa: E402
+
+AGENTS = ("engineering-backend-architect", "testing-api-tester", "engineering-frontend-developer")
+TYPES = ("backend", "api-testing", "frontend")
+BUDGET_MS = 80.0
+
+
+def outcomes_file(rows: int) -> str:
+    lines = [OUTCOME.template().rstrip("\n")]
+    for n in range(1, rows + 1):
+        month, day = 1 + n % 12, 1 + n % 28
+        lines.append(
+            f"| O-{n:03d} | 2025-{month:02d}-{day:02d} | main | {n % 40} | {n % 40:02d}-01 "
+            f"| {AGENTS[n % 3]} | {TYPES[n % 3]} | {('success', 'partial', 'failed')[n % 3]} "
+            f"| {1 + n % 5} | api, bench | Outcome number {n} of the benchmark |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def timed(args: list[str], cwd: Path, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(args, cwd=cwd, env=env, check=True, capture_output=True)
+    return (time.perf_counter() - start) * 1000
+
+
+def median_ms(args: list[str], cwd: Path, env: dict[str, str], runs: int) -> float:
+    timed(args, cwd, env)  # warm the file system cache, as every later run is
+    return statistics.median(timed(args, cwd, env) for _ in range(runs))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=15)
+    runs = parser.parse_args().runs
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    with tempfile.TemporaryDirectory() as temp:
+        project = Path(temp)
+        subprocess.run(["git", "init", "-q", "-b", "main"], cwd=project, check=True)
+        memory = project / ".planning" / "memory"
+        memory.mkdir(parents=True)
+        (memory / "OUTCOMES.md").write_text(outcomes_file(1000), encoding="utf-8")
+        tool = [sys.executable, "-m", "legion_memory", "--today", "2026-03-31"]
+        catalog = str(REPO_ROOT / "fixtures" / "catalog" / "CATALOG.md")
+        commands = {
+            "store outcome": [*tool, "--catalog", catalog, "store", "outcome", "--phase", "5",
+                              "--plan", "05-01", "--agent", "testing-api-tester", "--outcome",
+                              "success", "--summary", "benchmark run"],
+            "recall outcomes --json": [*tool, "--json", "recall", "outcomes"],
+            "score agents --json": [*tool, "--json", "score", "agents", "--task-type", "backend"],
+            "briefing": [*tool, "briefing"],
+        }  # fmt: skip
+        floor = median_ms([sys.executable, "-c", "pass"], project, env, runs)
+        print(f"python -c pass: {floor:6.1f} ms (floor, median of {runs})")
+        for name, args in commands.items():
+            value = median_ms(args, project, env, runs)
+            verdict = "within" if value <= BUDGET_MS else "OVER"
+            print(
+                f"{name:24s} {value:6.1f} ms  {value / floor:5.1f}x floor  "
+                f"({verdict} the {BUDGET_MS:.0f} ms budget)"
+            )
+
+
+if __name__ == "__main__":
+    main()
