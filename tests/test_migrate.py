@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 from conftest import CLI, FIXTURES, Result, git, read_bytes_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from legion_memory.migrate import new_header, split_raw
+from legion_memory.migrate import new_header, plan_migration, split_raw
 from legion_memory.schema import OUTCOME, PATTERN, archive_template
+from legion_memory.store import Memory
 
 MEMORY = Path(".planning") / "memory"
 PRE_BRANCH = FIXTURES / "outcomes" / "pre-branch-OUTCOMES.md"
@@ -233,3 +236,34 @@ def test_new_header_places_missing_columns_after_their_spec_neighbour() -> None:
 def test_split_raw_joins_back_exactly(text: str) -> None:
     lead, cells, trail = split_raw(text)
     assert lead + "|".join(cells) + trail == text
+
+
+_VALUES = st.text(alphabet="abc xyz-|019", min_size=0, max_size=8).map(str.strip)
+
+
+@st.composite
+def legacy_outcome_files(draw: st.DrawFn) -> str:
+    keep = draw(st.lists(st.sampled_from(OUTCOME.columns), min_size=1, unique=True))
+    columns = [c for c in OUTCOME.columns if c in keep]
+    pad = draw(st.sampled_from(["", " ", "  "]))
+    ending = draw(st.sampled_from(["\n", "\r\n"]))
+
+    def row(cells: list[str]) -> str:
+        return "|" + "|".join(f"{pad}{cell}{pad}" for cell in cells) + "|" + ending
+
+    lines = ["## Records" + ending, ending, row([c.name for c in columns])]
+    lines.append(row(["---"] * len(columns)))
+    for _ in range(draw(st.integers(0, 4))):
+        lines.append(row([draw(_VALUES).replace("|", "\\|") for _ in columns]))
+    return "# Outcomes" + ending + "".join(lines) + draw(st.sampled_from(["", "tail" + ending]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(legacy_outcome_files())
+def test_any_legacy_outcome_table_migrates_once_and_keeps_every_value(text: str) -> None:
+    memory = Memory(Path("/project/.planning/memory"))
+    texts: dict[Path, str | None] = {memory.path(OUTCOME): text}
+    first = plan_migration(memory, texts, "main")  # verifies values and lines outside the table
+    migrated = first.new_texts.get(memory.path(OUTCOME), text)
+    assert not plan_migration(memory, {memory.path(OUTCOME): migrated}, "main").tables
+    assert migrated.count("\n") == text.count("\n")

@@ -18,7 +18,7 @@ from ..errors import InputError, ParseError
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from ..outcomes import BuiltOutcome, OutcomeInput, build_outcome, unstored_fields
 from ..project import confine
-from ..schema import OUTCOME, Record, column_key, split_list
+from ..schema import OUTCOME, Record, column_key, read_records, split_list
 from ..scoring import (
     EMPTY_BRIEFING,
     UNPARSEABLE_WARNING,
@@ -168,8 +168,8 @@ def _history(context: Context, *, needed: bool) -> tuple[list[Record], tuple[str
     live: list[Record] = []
     columns = tuple(column.name for column in OUTCOME.columns)
     if document is not None:
-        live = store.records_of(path, document, OUTCOME)
-        columns = store.require_table(path, document, OUTCOME).columns
+        table = store.require_table(path, document, OUTCOME)
+        live, columns = list(read_records(document, table, OUTCOME)), table.columns
     return ([*live, *store.load_archived(memory, OUTCOME)] if needed else [], columns)
 
 
