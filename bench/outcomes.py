@@ -24,6 +24,16 @@ from legion_memory.schema import OUTCOME  # noqa: E402
 AGENTS = ("engineering-backend-architect", "testing-api-tester", "engineering-frontend-developer")
 TYPES = ("backend", "api-testing", "frontend")
 BUDGET_MS = 80.0
+# The same recall without the command-line layer (typer): what a lean dispatcher would pay.
+CORE_RECALL = """
+import datetime, json, pathlib
+from legion_memory import store
+from legion_memory.schema import OUTCOME
+from legion_memory.scoring import recall
+records = store.load_records(store.Memory.of_project(pathlib.Path.cwd()), OUTCOME)
+found = recall(records, datetime.date(2026, 3, 31))
+print(json.dumps({"records": [s.to_json() for s in found], "notes": []}))
+"""
 
 
 def outcomes_file(rows: int) -> str:
@@ -69,6 +79,7 @@ def main() -> None:
             "recall outcomes --json": [*tool, "--json", "recall", "outcomes"],
             "score agents --json": [*tool, "--json", "score", "agents", "--task-type", "backend"],
             "briefing": [*tool, "briefing"],
+            "recall, core only": [sys.executable, "-c", CORE_RECALL],
         }  # fmt: skip
         floor = median_ms([sys.executable, "-c", "pass"], project, env, runs)
         print(f"python -c pass: {floor:6.1f} ms (floor, median of {runs})")

@@ -169,7 +169,8 @@ def _history(context: Context, *, needed: bool) -> tuple[list[Record], tuple[str
     columns = tuple(column.name for column in OUTCOME.columns)
     if document is not None:
         table = store.require_table(path, document, OUTCOME)
-        live, columns = list(read_records(document, table, OUTCOME)), table.columns
+        columns = table.columns
+        live = list(read_records(document, table, OUTCOME)) if needed else []
     return ([*live, *store.load_archived(memory, OUTCOME)] if needed else [], columns)
 
 
