@@ -67,14 +67,15 @@ def build_outcome(
     task_type, notes = resolve_task_type(given.task_type, agents, catalog)
     calculated = None
     if given.importance is None:
+        newcomers = new_to_task_type(agents, task_type, history)
         facts = Facts(
             outcome=given.outcome,
             event=given.event,
-            first_for_agent=first_for_agent(agents, task_type, history),
+            first_for_agent=bool(newcomers),
             cross_division=cross_division(agents, task_type, catalog),
             blockers=given.blockers,
         )
-        calculated = importance(facts, agents=", ".join(agents), task_type=task_type)
+        calculated = importance(facts, agents=", ".join(newcomers), task_type=task_type)
     value = given.importance if calculated is None else calculated.value
     record = new_record(OUTCOME, _values(given, today, branch, task_type, value))
     if catalog is None and (given.task_type is None or given.importance is None):
@@ -127,8 +128,10 @@ def resolve_task_type(
     return GENERAL, ()
 
 
-def first_for_agent(agents: tuple[str, ...], task_type: str, history: Iterable[Record]) -> bool:
-    """True when any listed agent has no earlier outcome of this task type."""
+def new_to_task_type(
+    agents: tuple[str, ...], task_type: str, history: Iterable[Record]
+) -> list[str]:
+    """The listed agents with no earlier outcome of this task type: their first is worth more."""
     wanted = task_type.casefold()
     seen = {
         agent
@@ -136,7 +139,7 @@ def first_for_agent(agents: tuple[str, ...], task_type: str, history: Iterable[R
         if record["task_type"].casefold() == wanted
         for agent in record.agents
     }
-    return any(agent not in seen for agent in agents)
+    return [agent for agent in agents if agent not in seen]
 
 
 def cross_division(agents: tuple[str, ...], task_type: str, catalog: Catalog | None) -> bool:

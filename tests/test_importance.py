@@ -132,6 +132,11 @@ def test_a_reviewer_list_is_first_time_when_any_reviewer_is_new() -> None:
     built = build_outcome(given, today=TODAY, branch="main", catalog=catalog, history=history)
     # 2 + 1 (testing-api-tester's first owasp outcome) + 1 (a Testing agent on Engineering work)
     assert built.record["importance"] == "4"
+    assert built.importance is not None
+    assert built.importance.explain() == (
+        "4 = base 2 (plan-success) + 1 (first owasp outcome for testing-api-tester) "
+        "+ 1 (cross-division work)"
+    )
 
 
 def test_an_explicit_importance_bypasses_the_calculation() -> None:
