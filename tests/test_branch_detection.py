@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 from conftest import CLI, git
 
-from legion_memory.gitutil import current_branch, default_branch
+from legion_memory.gitutil import (
+    branch_from_git_dir,
+    current_branch,
+    default_branch,
+    find_git_dir,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -53,6 +58,7 @@ def test_unborn_branch(tmp_path: Path) -> None:
     path.mkdir()
     git(path, "init", "-q", "-b", "trunk")
     assert current_branch(path) == "trunk"
+    assert branch_from_git_dir(path / ".git") == "trunk"  # read from HEAD, no git process
 
 
 def test_linked_worktree(repo: Path, tmp_path: Path) -> None:
@@ -60,6 +66,9 @@ def test_linked_worktree(repo: Path, tmp_path: Path) -> None:
     git(repo, "worktree", "add", "-q", "-b", "feature/linked", str(linked))
     assert (linked / ".git").is_file()
     assert current_branch(linked) == "feature/linked"
+    git_dir = find_git_dir(linked)
+    assert git_dir == (repo / ".git" / "worktrees" / "linked").resolve()
+    assert branch_from_git_dir(git_dir) == "feature/linked"
     assert current_branch(repo) == "main"
 
 
@@ -71,6 +80,7 @@ def test_submodule_checkout(repo: Path, tmp_path: Path) -> None:
     git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library), "lib")
     assert (repo / "lib" / ".git").is_file()
     assert current_branch(repo / "lib") == "lib-main"
+    assert find_git_dir(repo / "lib") == (repo / ".git" / "modules" / "lib").resolve()
 
 
 def test_rebase_in_progress_reports_the_branch_being_rebased(repo: Path) -> None:
@@ -90,6 +100,7 @@ def test_rebase_in_progress_reports_the_branch_being_rebased(repo: Path) -> None
 def test_not_a_repository_is_unknown(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
+    assert find_git_dir(plain) is None
     assert current_branch(plain) == "unknown"
 
 
