@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from .catalog import GENERAL
 from .decay import Scored, newest_first, rank, scored
@@ -128,9 +129,19 @@ def agent_scores(
     return dict(sorted(scores.items(), key=lambda item: (-item[1], item[0])))
 
 
+class Archetype(TypedDict):
+    """One task type of archetypeScores, with the keys Legion's recommendation engine reads."""
+
+    agents: list[str]
+    successRate: float
+    totalOutcomes: int
+    avgImportance: float
+    topAgent: str | None
+
+
 def archetype_scores(
     records: Iterable[Record], task_types: Sequence[str], today: dt.date
-) -> dict[str, dict[str, object]]:
+) -> dict[str, Archetype]:
     """archetypeScores: per Task Type (all of them when `task_types` is empty), decay-excluded;
     most outcomes first, then by name."""
     wanted = _folded(task_types)
@@ -142,7 +153,7 @@ def archetype_scores(
     return {name: _archetype(results) for name, results in ordered}
 
 
-def _archetype(results: list[Scored]) -> dict[str, object]:
+def _archetype(results: list[Scored]) -> Archetype:
     total = _Tally()
     for result in results:
         total.add(result)

@@ -254,11 +254,10 @@ def run_recall_outcomes(
     if too_many:
         note(too_many)
         notes.append(too_many)
-    wanted_tags = [tag for value in tags for tag in split_list(value)]
     results = recall(
         records,
         context.today,
-        tags=wanted_tags,
+        tags=_split_all(tags),
         agent=agent,
         task_type=task_type,
         keep=_branch_filter(context, branch),
@@ -287,8 +286,9 @@ def _branch_filter(context: Context, wanted: str) -> Callable[[Record], bool] | 
     return keep
 
 
-def _task_types(values: Sequence[str]) -> list[str]:
-    return [task_type for value in values for task_type in split_list(value)]
+def _split_all(values: Sequence[str]) -> list[str]:
+    """Repeated options, each possibly comma-separated: `--tag a --tag b,c`."""
+    return [item for value in values for item in split_list(value)]
 
 
 def score_agents(
@@ -303,7 +303,7 @@ def score_agents(
 
 def run_score_agents(context: Context, task_types: Sequence[str]) -> None:
     records, _ = _outcomes(context)
-    scores = agent_scores(records, _task_types(task_types), context.today)
+    scores = agent_scores(records, _split_all(task_types), context.today)
     rows = [[agent, f"{score:g}"] for agent, score in scores.items()]
     emit(context, scores, markdown_table(["Agent", "Score"], rows) if rows else "")
 
@@ -320,7 +320,7 @@ def score_archetypes(
 
 def run_score_archetypes(context: Context, task_types: Sequence[str]) -> None:
     records, _ = _outcomes(context)
-    scores = archetype_scores(records, _task_types(task_types), context.today)
+    scores = archetype_scores(records, _split_all(task_types), context.today)
     headers = ["Task Type", "Outcomes", "Success Rate", "Avg Importance", "Top Agent", "Agents"]
     rows = [
         [
@@ -329,7 +329,7 @@ def run_score_archetypes(context: Context, task_types: Sequence[str]) -> None:
             f"{data['successRate']:g}",
             f"{data['avgImportance']:g}",
             data["topAgent"] or "-",
-            ", ".join(str(agent) for agent in data["agents"]),  # type: ignore[attr-defined]
+            ", ".join(data["agents"]),
         ]
         for name, data in scores.items()
     ]
