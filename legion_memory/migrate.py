@@ -10,7 +10,6 @@ the diff shows only the inserted cells. Everything outside the tables stays byte
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,9 +28,8 @@ from .schema import (
     records_table,
 )
 from .store import Memory, records_of, require_table
-from .table import Document, Table, ending_of, escape, parse, render, strip_ending
+from .table import Document, Table, ending_of, escape, parse, render, split_raw, strip_ending
 
-_PIPE_SPLIT = re.compile(r"(?<!\\)\|")
 _OUTCOME_FILLS = {"phase": "N/A", "plan": "-", "task_type": GENERAL, "summary": "-"}
 
 
@@ -180,21 +178,6 @@ def _with_cells(
         key = column_key(name)
         result.append(own[key] if key in own else f"{pad}{inserted[key]}{pad}")
     return lead + "|".join(result) + trail + ending_of(line)
-
-
-def split_raw(text: str) -> tuple[str, list[str], str]:
-    """A row as (indent and opening pipe, raw cells with their padding, closing pipe and
-    trailing spaces): joining them with `|` gives the text back exactly."""
-    body = text.lstrip()
-    lead = text[: len(text) - len(body)]
-    if body.startswith("|"):
-        lead, body = lead + "|", body[1:]
-    trimmed = body.rstrip()
-    trail = ""
-    if trimmed.endswith("|") and not trimmed.endswith("\\|"):
-        trail = "|" + body[len(trimmed) :]
-        body = trimmed[:-1]
-    return lead, _PIPE_SPLIT.split(body), trail
 
 
 def verify(

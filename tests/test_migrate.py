@@ -11,9 +11,10 @@ from conftest import CLI, FIXTURES, Result, git, read_bytes_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from legion_memory.migrate import new_header, plan_migration, split_raw
+from legion_memory.migrate import new_header, plan_migration
 from legion_memory.schema import OUTCOME, PATTERN, archive_template
 from legion_memory.store import Memory
+from legion_memory.table import split_raw
 
 MEMORY = Path(".planning") / "memory"
 PRE_BRANCH = FIXTURES / "outcomes" / "pre-branch-OUTCOMES.md"
