@@ -1,5 +1,6 @@
 """legion-memory: the executable memory layer for Legion's `.planning/memory/` tables."""
 
+from .catalog import Catalog, load_catalog
 from .errors import (
     GitError,
     InputError,
@@ -11,6 +12,7 @@ from .errors import (
     SchemaError,
     WriteError,
 )
+from .outcomes import OutcomeInput, build_outcome
 from .prune import auto_prune
 from .schema import (
     ERROR_FIX,
@@ -23,6 +25,7 @@ from .schema import (
     kind_named,
     new_record,
 )
+from .scoring import agent_scores, archetype_scores, briefing
 from .store import Memory, append, append_or_update, load_records, update
 from .table import Document, Table, escape, parse, render, unescape
 
@@ -32,6 +35,7 @@ __all__ = [
     "OUTCOME",
     "PATTERN",
     "PREFERENCE",
+    "Catalog",
     "Document",
     "GitError",
     "InputError",
@@ -40,17 +44,23 @@ __all__ = [
     "LegionMemoryError",
     "LockError",
     "Memory",
+    "OutcomeInput",
     "ParseError",
     "Record",
     "RollbackError",
     "SchemaError",
     "Table",
     "WriteError",
+    "agent_scores",
     "append",
     "append_or_update",
+    "archetype_scores",
     "auto_prune",
+    "briefing",
+    "build_outcome",
     "escape",
     "kind_named",
+    "load_catalog",
     "load_records",
     "new_record",
     "parse",

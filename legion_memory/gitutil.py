@@ -27,7 +27,8 @@ def find_git_dir(start: Path, env: Mapping[str, str] | None = None) -> Path | No
     """The git directory for `start`: $GIT_DIR, else walk up following `.git` files (worktrees)."""
     env = os.environ if env is None else env
     if env.get("GIT_DIR"):
-        return (start / env["GIT_DIR"]).resolve()
+        # Like git itself, a relative $GIT_DIR is relative to the working directory.
+        return Path(env["GIT_DIR"]).resolve()
     for directory in (start.resolve(), *start.resolve().parents):
         dotgit = directory / ".git"
         if dotgit.is_dir():

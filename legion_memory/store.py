@@ -38,7 +38,15 @@ from .schema import (
     records_table,
     row_for,
 )
-from .table import Document, RowStyle, Table, parse, render, split_cells, strip_ending
+from .table import (
+    Document,
+    RowStyle,
+    Table,
+    parse,
+    render,
+    split_cells,
+    strip_ending,
+)
 
 MEMORY_DIR = Path(".planning") / "memory"
 LOCK_NAME = ".legion-memory.lock"

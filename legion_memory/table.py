@@ -233,3 +233,18 @@ class RowStyle:
 def row_cells(document: Document, index: int) -> list[str]:
     """Unescaped cell values of line `index`."""
     return [unescape(cell) for cell in split_cells(document.text(index))]
+
+
+def split_raw(text: str) -> tuple[str, list[str], str]:
+    """A row as (indent and opening pipe, raw cells with their padding, closing pipe and
+    trailing spaces): joining them with `|` gives the text back exactly."""
+    body = text.lstrip()
+    lead = text[: len(text) - len(body)]
+    if body.startswith("|"):
+        lead, body = lead + "|", body[1:]
+    trimmed = body.rstrip()
+    trail = ""
+    if trimmed.endswith("|") and not trimmed.endswith("\\|"):
+        trail = "|" + body[len(trimmed) :]
+        body = trimmed[:-1]
+    return lead, _PIPE_SPLIT.split(body), trail

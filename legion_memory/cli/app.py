@@ -10,6 +10,7 @@ import typer
 from . import (
     interop_commands,
     knowledge_commands,
+    outcome_commands,
     phase_commands,
     prune_commands,
     setup_commands,
@@ -61,6 +62,7 @@ for name, group in GROUPS.items():
 
 COMMAND_MODULES = (
     setup_commands,
+    outcome_commands,
     knowledge_commands,
     phase_commands,
     prune_commands,
