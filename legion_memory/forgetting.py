@@ -1,0 +1,313 @@
+"""`forget` archives a record, never deletes it; `restore` brings it back.
+
+`forget ID` moves the row, byte-for-byte (its line ending follows the file it lands in), from its
+kind's file to the end of that kind's table in ARCHIVE.md: `## Archived Records` for outcomes,
+`## Archived Patterns|Errors|Preferences` for the others, appended to ARCHIVE.md (after a
+blank line) the first time that kind is archived. ARCHIVE.md itself is created from the spec's
+template when missing. `restore ID` moves the row back into its kind's table at its place in ID
+order: before the first row with a higher ID, so a table kept in ID order gets it back where it
+was.
+
+So that `forget` then `restore` leaves both files byte-identical, in whatever order records are
+restored: a file that ends without a newline still does after a move, and when `restore` empties an
+archive section that reads exactly as the tool writes it (a blank line, the heading, a blank line,
+the header, the delimiter, then a blank line or the end of the file), that section is removed
+again. `## Archived Records` is part of ARCHIVE.md's template and always stays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import store
+from .errors import InputError, IntegrityError, LegionMemoryError, SchemaError
+from .schema import (
+    OUTCOME,
+    Kind,
+    Record,
+    archive_section_lines,
+    archive_template,
+    column_key,
+    kind_of_id,
+    read_records,
+    records_table,
+)
+from .table import Document, Table, ending_of, parse, render, strip_ending
+
+_RECORD_ID = re.compile(r"^[OPED]-\d{3,}$")
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What a forget or restore did: the record, and the files it left and entered."""
+
+    record: Record
+    source: Path
+    target: Path
+    section: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.record.id,
+            "from": self.source.name,
+            "to": self.target.name,
+            "section": self.section,
+            "record": self.record.to_json(),
+        }
+
+
+def kind_for(record_id: str) -> Kind:
+    kind = kind_of_id(record_id)
+    if kind is None or not _RECORD_ID.match(record_id):
+        raise InputError(
+            f"'{record_id}' is not a record ID",
+            hint="IDs look like O-001, P-001, E-001 or D-001; learn and retro entries are "
+            "edited by hand",
+        )
+    return kind
+
+
+def forget(memory: store.Memory, record_id: str) -> Moved:
+    """Move the record's row from its kind's file into ARCHIVE.md."""
+    kind = kind_for(record_id)
+    live, archive = memory.path(kind), memory.archive
+    if not live.is_file():
+        raise _unknown(record_id, live)
+    found: list[Record] = []
+
+    def mutate(current: Mapping[Path, str | None]) -> dict[Path, str]:
+        live_text, archive_text, record = archive_row(
+            kind, record_id, Texts(live, current[live], archive, current[archive])
+        )
+        found.append(record)
+        # Archive first: a crash between the two writes leaves the row in both files, never in none.
+        return {archive: archive_text, live: live_text}
+
+    store.transact(memory, [live, archive], mutate)
+    return Moved(found[0], live, archive, kind.archive_section)
+
+
+def restore(memory: store.Memory, record_id: str) -> Moved:
+    """Move an archived record's row from ARCHIVE.md back into its kind's file."""
+    kind = kind_for(record_id)
+    live, archive = memory.path(kind), memory.archive
+    if not archive.is_file():
+        raise _unknown(record_id, archive, archived=True)
+    found: list[Record] = []
+
+    def mutate(current: Mapping[Path, str | None]) -> dict[Path, str]:
+        live_text, archive_text, record = unarchive_row(
+            kind, record_id, Texts(live, current[live], archive, current[archive])
+        )
+        found.append(record)
+        return {live: live_text, archive: archive_text}
+
+    store.transact(memory, [live, archive], mutate)
+    return Moved(found[0], archive, live, kind.section)
+
+
+@dataclass(frozen=True)
+class Texts:
+    """The two files a move touches and their current text (None when missing)."""
+
+    live: Path
+    live_text: str | None
+    archive: Path
+    archive_text: str | None
+
+
+def archive_row(kind: Kind, record_id: str, texts: Texts) -> tuple[str, str, Record]:
+    """New (live, archive) texts with the record's row moved to the archive, and the record."""
+    live_doc = parse(texts.live_text or "")
+    live_table = store.require_table(texts.live, live_doc, kind)
+    archive_doc = parse(archive_template() if texts.archive_text is None else texts.archive_text)
+    archive_table = records_table(archive_doc, kind, archived=True)
+    if archive_table is None:
+        archive_doc = parse(render(Document(with_section(archive_doc, kind), bom=archive_doc.bom)))
+    archive_table = store.require_table(texts.archive, archive_doc, kind, archived=True)
+    record = _find(live_doc, live_table, kind, record_id)
+    in_archive = _find(archive_doc, archive_table, kind, record_id)
+    if record is None:
+        if in_archive is not None:
+            raise LegionMemoryError(
+                f"{record_id} is already archived",
+                where=str(texts.archive),
+                hint=f"run `legion-memory restore {record_id}` to bring it back",
+            )
+        raise _unknown(record_id, texts.live)
+    _refuse_both(record_id, in_archive, texts)
+    _same_columns(live_table, archive_table, texts.archive)
+    row = live_doc.text(record.line - 1)
+    live_rows = _rows(live_doc, live_table)
+    archive_rows = _rows(archive_doc, archive_table)
+    live_text = _checked(
+        texts.live,
+        Document(remove_line(live_doc.lines, record.line - 1), bom=live_doc.bom),
+        kind,
+        _dropped(live_rows, record.line - 1 - live_table.rows.start),
+    )
+    archive_text = _checked(
+        texts.archive,
+        Document(insert_line(archive_doc, archive_table.end, row), bom=archive_doc.bom),
+        kind,
+        [*archive_rows, row],
+        archived=True,
+    )
+    return live_text, archive_text, record
+
+
+def unarchive_row(kind: Kind, record_id: str, texts: Texts) -> tuple[str, str, Record]:
+    """New (live, archive) texts with the record's row moved back to its kind's table."""
+    archive_doc = parse(texts.archive_text or "")
+    archive_table = records_table(archive_doc, kind, archived=True)
+    live_doc = parse(kind.template() if texts.live_text is None else texts.live_text)
+    live_table = store.require_table(texts.live, live_doc, kind)
+    in_live = _find(live_doc, live_table, kind, record_id)
+    record = None
+    if archive_table is not None:
+        archive_table = store.require_table(texts.archive, archive_doc, kind, archived=True)
+        record = _find(archive_doc, archive_table, kind, record_id)
+    if record is None or archive_table is None:
+        if in_live is not None:
+            raise LegionMemoryError(
+                f"{record_id} is not archived", where=f"{texts.live}:{in_live.line}"
+            )
+        raise _unknown(record_id, texts.archive, archived=True)
+    _refuse_both(record_id, in_live, texts)
+    _same_columns(live_table, archive_table, texts.archive)
+    row = archive_doc.text(record.line - 1)
+    archive_lines = remove_line(archive_doc.lines, record.line - 1)
+    if len(archive_table.rows) == 1 and kind is not OUTCOME:
+        archive_lines = without_empty_section(archive_lines, kind, archive_table.header)
+    at = restore_index(live_doc, live_table, kind, record.number)
+    live_rows = _rows(live_doc, live_table)
+    position = at - live_table.rows.start
+    archive_text = _checked(
+        texts.archive,
+        Document(archive_lines, bom=archive_doc.bom),
+        kind,
+        _dropped(_rows(archive_doc, archive_table), record.line - 1 - archive_table.rows.start),
+        archived=True,
+    )
+    live_text = _checked(
+        texts.live,
+        Document(insert_line(live_doc, at, row), bom=live_doc.bom),
+        kind,
+        [*live_rows[:position], row, *live_rows[position:]],
+    )
+    return live_text, archive_text, record
+
+
+def _find(document: Document, table: Table, kind: Kind, record_id: str) -> Record | None:
+    return next((r for r in read_records(document, table, kind) if r.id == record_id), None)
+
+
+def _unknown(record_id: str, path: Path, *, archived: bool = False) -> InputError:
+    what = "no archived record" if archived else "no record"
+    return InputError(
+        f"{what} {record_id}",
+        where=str(path),
+        hint="check the ID with `legion-memory search` or `legion-memory recall`",
+    )
+
+
+def _refuse_both(record_id: str, other: Record | None, texts: Texts) -> None:
+    if other is not None:
+        raise IntegrityError(
+            f"{record_id} is both live and archived",
+            where=f"{texts.live} and {texts.archive}",
+            hint="run `legion-memory doctor --fix`, then retry",
+        )
+
+
+def _same_columns(live: Table, archive: Table, archive_path: Path) -> None:
+    # The row moves as it is written, so both tables must have the same columns in the same order.
+    if [column_key(c) for c in live.columns] != [column_key(c) for c in archive.columns]:
+        raise SchemaError(
+            "the archive table's columns differ from the live table's, so the row cannot move "
+            "as it is",
+            where=f"{archive_path}:{archive.header + 1}",
+            hint="run `legion-memory migrate` so that both tables have the same columns",
+        )
+
+
+def restore_index(document: Document, table: Table, kind: Kind, number: int) -> int:
+    """Where a restored row goes: before the first row with a higher ID number, else at the end."""
+    later = (r for r in read_records(document, table, kind) if r.number > number)
+    first = next(later, None)
+    return table.end if first is None else first.line - 1
+
+
+def remove_line(lines: list[str], index: int) -> list[str]:
+    kept = lines[:index] + lines[index + 1 :]
+    if index == len(kept) and kept and not ending_of(lines[index]):
+        # The file ended without a newline on the removed line; it still ends without one.
+        kept[-1] = strip_ending(kept[-1])
+    return kept
+
+
+def insert_line(document: Document, index: int, text: str) -> list[str]:
+    """The document's lines with `text` as line `index`, taking the line ending of its neighbour."""
+    lines = list(document.lines)
+    if index == len(lines) and lines and not ending_of(lines[-1]):
+        lines[-1] += document.dominant_ending()
+        lines.append(text)
+        return lines
+    ending = ending_of(lines[index - 1]) if index else document.dominant_ending()
+    lines.insert(index, text + ending)
+    return lines
+
+
+def with_section(document: Document, kind: Kind) -> list[str]:
+    """ARCHIVE.md's lines with the kind's empty archive table appended after a blank line."""
+    ending = document.dominant_ending()
+    lines = list(document.lines)
+    block = ["", *archive_section_lines(kind)]
+    if lines and not ending_of(lines[-1]):
+        lines[-1] += ending
+        return [*lines, *(line + ending for line in block[:-1]), block[-1]]
+    return [*lines, *(line + ending for line in block)]
+
+
+def without_empty_section(lines: list[str], kind: Kind, header: int) -> list[str]:
+    """The lines without the kind's now empty archive section (its table header at `header`),
+    when it reads exactly as `with_section` writes it, wherever it is; otherwise unchanged."""
+    block = ["", *archive_section_lines(kind)]
+    start, end = header - 3, header + 2
+    if start < 0 or [strip_ending(line) for line in lines[start:end]] != block:
+        return lines
+    if end < len(lines) and strip_ending(lines[end]):
+        return lines  # text right under the table: not the tool's section
+    kept = lines[:start] + lines[end:]
+    if end == len(lines) and start and not ending_of(lines[-1]):
+        kept[-1] = strip_ending(kept[-1])
+    return kept
+
+
+def _rows(document: Document, table: Table) -> list[str]:
+    return [document.text(index) for index in table.rows]
+
+
+def _dropped(rows: list[str], position: int) -> list[str]:
+    return rows[:position] + rows[position + 1 :]
+
+
+def _checked(
+    path: Path, document: Document, kind: Kind, expected: list[str], *, archived: bool = False
+) -> str:
+    """The document's text, once re-parsing it shows exactly the expected rows of the kind."""
+    text = render(document)
+    after = parse(text)
+    table = records_table(after, kind, archived=archived)
+    rows = [] if table is None else _rows(after, table)
+    if rows != expected:
+        raise IntegrityError(
+            "the text about to be written does not read back as the intended rows; nothing was "
+            "written (this is a bug)",
+            where=str(path),
+            hint="please report it with the file attached",
+        )
+    return text
