@@ -21,9 +21,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .corpus import Corpus, Source
+from .entries import one_line
 from .errors import InputError
 from .scopes import GLOBAL, Marked, merge
-from .search import Boost, Entry, Hit, one_line, query_terms, rank
+from .search import Boost, Hit, query_terms, rank
 from .tokens import jaccard, tokens
 
 ITEM_TYPES = ("outcome", "pattern", "error-fix", "preference")
@@ -44,8 +46,8 @@ class Block:
 def role_boost(role: str) -> Boost:
     wanted = role.casefold()
 
-    def boost(entry: Entry) -> float:
-        named = {name.casefold() for name in (*entry.agents, *entry.tags)}
+    def boost(source: Source) -> float:
+        named = {name.strip().casefold() for name in source.names.split(",")}
         return ROLE_BOOST if wanted in named else 1.0
 
     return boost
@@ -68,15 +70,15 @@ def require_options(role: str, block_format: str, budget: int, limit: int) -> st
 
 
 def candidates(
-    tiers: Sequence[tuple[str, Sequence[Entry]]], role: str, task: str, today: dt.date
+    tiers: Sequence[tuple[str, Corpus]], role: str, task: str, today: dt.date
 ) -> list[Marked[Hit]]:
     """Every relevant item of every tier, project first, each tier ranked on its own."""
     query = query_terms(task)
     boost = role_boost(role)
     groups = []
-    for scope, entries in tiers:
-        usable = [entry for entry in entries if entry.type in ITEM_TYPES]
-        groups.append((scope, rank(usable, query, today, boost=boost)))
+    for scope, corpus in tiers:
+        hits = rank(corpus, query, today, boost=boost)
+        groups.append((scope, [hit for hit in hits if hit.source.type in ITEM_TYPES]))
     return merge(groups)
 
 
@@ -144,7 +146,7 @@ def _size(line: str) -> int:
 
 
 def build(
-    tiers: Sequence[tuple[str, Sequence[Entry]]],
+    tiers: Sequence[tuple[str, Corpus]],
     role: str,
     task: str,
     *,

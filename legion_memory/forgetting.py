@@ -18,7 +18,7 @@ again. `## Archived Records` is part of ARCHIVE.md's template and always stays.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,40 +73,45 @@ def kind_for(record_id: str) -> Kind:
 def forget(memory: store.Memory, record_id: str) -> Moved:
     """Move the record's row from its kind's file into ARCHIVE.md."""
     kind = kind_for(record_id)
-    live, archive = memory.path(kind), memory.archive
-    if not live.is_file():
-        raise _unknown(record_id, live)
-    found: list[Record] = []
-
-    def mutate(current: Mapping[Path, str | None]) -> dict[Path, str]:
-        live_text, archive_text, record = archive_row(
-            kind, record_id, Texts(live, current[live], archive, current[archive])
-        )
-        found.append(record)
-        # Archive first: a crash between the two writes leaves the row in both files, never in none.
-        return {archive: archive_text, live: live_text}
-
-    store.transact(memory, [live, archive], mutate)
-    return Moved(found[0], live, archive, kind.archive_section)
+    if not memory.path(kind).is_file():
+        raise _unknown(record_id, memory.path(kind))
+    record = _move(memory, kind, record_id, archive_row, archive_first=True)
+    return Moved(record, memory.path(kind), memory.archive, kind.archive_section)
 
 
 def restore(memory: store.Memory, record_id: str) -> Moved:
     """Move an archived record's row from ARCHIVE.md back into its kind's file."""
     kind = kind_for(record_id)
+    if not memory.archive.is_file():
+        raise _unknown(record_id, memory.archive, archived=True)
+    record = _move(memory, kind, record_id, unarchive_row, archive_first=False)
+    return Moved(record, memory.archive, memory.path(kind), kind.section)
+
+
+Plan = Callable[[Kind, str, "Texts"], tuple[str, str, Record]]
+
+
+def _move(
+    memory: store.Memory, kind: Kind, record_id: str, plan: Plan, *, archive_first: bool
+) -> Record:
     live, archive = memory.path(kind), memory.archive
-    if not archive.is_file():
-        raise _unknown(record_id, archive, archived=True)
+    # Plan once without the lock so that a refused move leaves the directory untouched (not even
+    # a lock file), then again under the lock on what is really there.
+    plan(kind, record_id, Texts(live, store.read_text(live), archive, store.read_text(archive)))
     found: list[Record] = []
 
     def mutate(current: Mapping[Path, str | None]) -> dict[Path, str]:
-        live_text, archive_text, record = unarchive_row(
-            kind, record_id, Texts(live, current[live], archive, current[archive])
-        )
+        texts = Texts(live, current[live], archive, current[archive])
+        live_text, archive_text, record = plan(kind, record_id, texts)
         found.append(record)
+        # The destination first: a crash between the two writes leaves the row in both files
+        # (which doctor repairs), never in neither.
+        if archive_first:
+            return {archive: archive_text, live: live_text}
         return {live: live_text, archive: archive_text}
 
     store.transact(memory, [live, archive], mutate)
-    return Moved(found[0], archive, live, kind.section)
+    return found[0]
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,25 @@
-"""`search`, `context`, `forget` and `restore`."""
+"""`search`, `context`, `forget` and `restore`.
+
+The core modules are imported inside the functions that use them: this module is imported by every
+command at start-up, and the others should not pay for search.
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .. import context_block, forgetting, scopes
-from ..search import Entry, Hit, file_choice, gather, hit_json, search, snippet
+from .. import scopes
 from .context import Context
 from .output import emit, markdown_table, note
 from .scope_option import ScopeOption, WriteScopeOption, target, tiers
+
+if TYPE_CHECKING:
+    from ..corpus import Corpus
+    from ..search import Hit
 
 DISABLED = "memory is disabled (memory.enabled is false in settings.json); nothing changed"
 
@@ -70,6 +77,8 @@ def restore_command(
 
 
 def run_search(context: Context, query: str, file: str, limit: int, scope: str) -> None:
+    from ..search import file_choice, hit_json, search, snippet
+
     file_choice(file)
     chosen = tiers(context, scope)
     result = search(
@@ -96,16 +105,20 @@ def run_search(context: Context, query: str, file: str, limit: int, scope: str) 
 def run_context(
     context: Context, agent: str, task: str, budget: int, block_format: str, limit: int, scope: str
 ) -> None:
+    from .. import context_block
+    from ..corpus import gather
+    from ..search import file_choice
+
     context_block.require_options(agent, block_format, budget, limit)
     chosen = tiers(context, scope) if context.settings.enabled else []
-    entries: list[tuple[str, list[Entry]]] = []
+    corpora: list[tuple[str, Corpus]] = []
     kinds, _ = file_choice("all")
     for tier in chosen:
         found, unreadable = gather(tier.memory, kinds, retro=False)
         _warn_unreadable(context, unreadable)
-        entries.append((tier.scope, found))
+        corpora.append((tier.scope, found))
     block = context_block.build(
-        entries,
+        corpora,
         agent,
         task,
         today=context.today,
@@ -137,6 +150,8 @@ def _item_json(context: Context, marked: scopes.Marked[Hit]) -> dict[str, object
 
 
 def run_forget(context: Context, record_id: str, scope: str) -> None:
+    from .. import forgetting
+
     forgetting.kind_for(record_id)
     tier = target(context, scope)
     if not context.settings.enabled:
@@ -148,6 +163,8 @@ def run_forget(context: Context, record_id: str, scope: str) -> None:
 
 
 def run_restore(context: Context, record_id: str, scope: str) -> None:
+    from .. import forgetting
+
     forgetting.kind_for(record_id)
     tier = target(context, scope)
     if not context.settings.enabled:
