@@ -11,6 +11,7 @@ from .errors import (
     SchemaError,
     WriteError,
 )
+from .forgetting import forget, restore
 from .schema import (
     ERROR_FIX,
     KINDS,
@@ -47,11 +48,13 @@ __all__ = [
     "WriteError",
     "append",
     "escape",
+    "forget",
     "kind_named",
     "load_records",
     "new_record",
     "parse",
     "render",
+    "restore",
     "unescape",
     "update",
 ]

@@ -124,17 +124,37 @@ class Texts:
     archive_text: str | None
 
 
+@dataclass(frozen=True)
+class Side:
+    """One end of a move: a file, its parsed text and the kind's table in it."""
+
+    path: Path
+    document: Document
+    table: Table
+    archived: bool
+
+    def rows(self) -> list[str]:
+        return [self.document.text(index) for index in self.table.rows]
+
+    def find(self, kind: Kind, record_id: str) -> Record | None:
+        records = read_records(self.document, self.table, kind)
+        return next((record for record in records if record.id == record_id), None)
+
+
+def _side(path: Path, document: Document, kind: Kind, *, archived: bool) -> Side:
+    return Side(
+        path, document, store.require_table(path, document, kind, archived=archived), archived
+    )
+
+
 def archive_row(kind: Kind, record_id: str, texts: Texts) -> tuple[str, str, Record]:
     """New (live, archive) texts with the record's row moved to the archive, and the record."""
-    live_doc = parse(texts.live_text or "")
-    live_table = store.require_table(texts.live, live_doc, kind)
+    live = _side(texts.live, parse(texts.live_text or ""), kind, archived=False)
     archive_doc = parse(archive_template() if texts.archive_text is None else texts.archive_text)
-    archive_table = records_table(archive_doc, kind, archived=True)
-    if archive_table is None:
+    if records_table(archive_doc, kind, archived=True) is None:
         archive_doc = parse(render(Document(with_section(archive_doc, kind), bom=archive_doc.bom)))
-    archive_table = store.require_table(texts.archive, archive_doc, kind, archived=True)
-    record = _find(live_doc, live_table, kind, record_id)
-    in_archive = _find(archive_doc, archive_table, kind, record_id)
+    archive = _side(texts.archive, archive_doc, kind, archived=True)
+    record, in_archive = live.find(kind, record_id), archive.find(kind, record_id)
     if record is None:
         if in_archive is not None:
             raise LegionMemoryError(
@@ -144,70 +164,57 @@ def archive_row(kind: Kind, record_id: str, texts: Texts) -> tuple[str, str, Rec
             )
         raise _unknown(record_id, texts.live)
     _refuse_both(record_id, in_archive, texts)
-    _same_columns(live_table, archive_table, texts.archive)
-    row = live_doc.text(record.line - 1)
-    live_rows = _rows(live_doc, live_table)
-    archive_rows = _rows(archive_doc, archive_table)
-    live_text = _checked(
-        texts.live,
-        Document(remove_line(live_doc.lines, record.line - 1), bom=live_doc.bom),
-        kind,
-        _dropped(live_rows, record.line - 1 - live_table.rows.start),
-    )
-    archive_text = _checked(
-        texts.archive,
-        Document(insert_line(archive_doc, archive_table.end, row), bom=archive_doc.bom),
-        kind,
-        [*archive_rows, row],
-        archived=True,
-    )
+    _same_columns(live.table, archive.table, texts.archive)
+    live_text, archive_text = _moved(kind, live, record.line - 1, archive, archive.table.end)
     return live_text, archive_text, record
 
 
 def unarchive_row(kind: Kind, record_id: str, texts: Texts) -> tuple[str, str, Record]:
     """New (live, archive) texts with the record's row moved back to its kind's table."""
-    archive_doc = parse(texts.archive_text or "")
-    archive_table = records_table(archive_doc, kind, archived=True)
     live_doc = parse(kind.template() if texts.live_text is None else texts.live_text)
-    live_table = store.require_table(texts.live, live_doc, kind)
-    in_live = _find(live_doc, live_table, kind, record_id)
-    record = None
-    if archive_table is not None:
-        archive_table = store.require_table(texts.archive, archive_doc, kind, archived=True)
-        record = _find(archive_doc, archive_table, kind, record_id)
-    if record is None or archive_table is None:
+    live = _side(texts.live, live_doc, kind, archived=False)
+    archive_doc = parse(texts.archive_text or "")
+    has_table = records_table(archive_doc, kind, archived=True) is not None
+    archive = _side(texts.archive, archive_doc, kind, archived=True) if has_table else None
+    record = archive.find(kind, record_id) if archive else None
+    in_live = live.find(kind, record_id)
+    if archive is None or record is None:
         if in_live is not None:
             raise LegionMemoryError(
                 f"{record_id} is not archived", where=f"{texts.live}:{in_live.line}"
             )
         raise _unknown(record_id, texts.archive, archived=True)
     _refuse_both(record_id, in_live, texts)
-    _same_columns(live_table, archive_table, texts.archive)
-    row = archive_doc.text(record.line - 1)
-    archive_lines = remove_line(archive_doc.lines, record.line - 1)
-    if len(archive_table.rows) == 1 and kind is not OUTCOME:
-        archive_lines = without_empty_section(archive_lines, kind, archive_table.header)
-    at = restore_index(live_doc, live_table, kind, record.number)
-    live_rows = _rows(live_doc, live_table)
-    position = at - live_table.rows.start
-    archive_text = _checked(
-        texts.archive,
-        Document(archive_lines, bom=archive_doc.bom),
-        kind,
-        _dropped(_rows(archive_doc, archive_table), record.line - 1 - archive_table.rows.start),
-        archived=True,
-    )
-    live_text = _checked(
-        texts.live,
-        Document(insert_line(live_doc, at, row), bom=live_doc.bom),
-        kind,
-        [*live_rows[:position], row, *live_rows[position:]],
-    )
+    _same_columns(live.table, archive.table, texts.archive)
+    at = restore_index(live.document, live.table, kind, record.number)
+    archive_text, live_text = _moved(kind, archive, record.line - 1, live, at)
     return live_text, archive_text, record
 
 
-def _find(document: Document, table: Table, kind: Kind, record_id: str) -> Record | None:
-    return next((r for r in read_records(document, table, kind) if r.id == record_id), None)
+def _moved(kind: Kind, source: Side, index: int, target: Side, at: int) -> tuple[str, str]:
+    """The (source, target) texts with line `index` of the source moved to line `at` of the
+    target; an archive section the move leaves empty goes too when the tool wrote it."""
+    row = source.document.text(index)
+    source_lines = remove_line(source.document.lines, index)
+    if source.archived and kind is not OUTCOME and len(source.table.rows) == 1:
+        source_lines = without_empty_section(source_lines, kind, source.table.header)
+    target_rows = target.rows()
+    position = at - target.table.rows.start
+    source_text = _checked(
+        source.path,
+        Document(source_lines, bom=source.document.bom),
+        kind,
+        _dropped(source.rows(), index - source.table.rows.start),
+        archived=source.archived,
+    )
+    target_text = _checked(
+        target.path,
+        Document(insert_line(target.document, at, row), bom=target.document.bom),
+        kind,
+        [*target_rows[:position], row, *target_rows[position:]],
+        archived=target.archived,
+    )
+    return source_text, target_text
 
 
 def _unknown(record_id: str, path: Path, *, archived: bool = False) -> InputError:
@@ -292,10 +299,6 @@ def without_empty_section(lines: list[str], kind: Kind, header: int) -> list[str
     return kept
 
 
-def _rows(document: Document, table: Table) -> list[str]:
-    return [document.text(index) for index in table.rows]
-
-
 def _dropped(rows: list[str], position: int) -> list[str]:
     return rows[:position] + rows[position + 1 :]
 
@@ -307,7 +310,7 @@ def _checked(
     text = render(document)
     after = parse(text)
     table = records_table(after, kind, archived=archived)
-    rows = [] if table is None else _rows(after, table)
+    rows = [] if table is None else [after.text(index) for index in table.rows]
     if rows != expected:
         raise IntegrityError(
             "the text about to be written does not read back as the intended rows; nothing was "
