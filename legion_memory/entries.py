@@ -3,6 +3,7 @@ with a one-line headline (what snippets and the context block show)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,5 +115,14 @@ def retro_entry(entry: RetroEntry, path: Path) -> Entry:
         date=entry.date,
         headline=one_line(entry.title),
         fields=(entry.title, entry.body),
-        prose=(entry.title, entry.body),
+        prose=(entry.title, _plain_markdown(entry.body)),
     )
+
+
+_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\|?[\s:|-]*-[\s:|-]*$)")
+
+
+def _plain_markdown(text: str) -> str:
+    """Body text for snippets: heading and bullet markers and table delimiter rows removed."""
+    lines = (_MARKUP.sub("", line) for line in text.split("\n"))
+    return "\n".join(line for line in lines if line.strip())

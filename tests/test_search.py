@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from legion_memory.corpus import Corpus, Source, cells_of
+from legion_memory.retro import retro_entries
 from legion_memory.search import SNIPPET_CHARS, bm25, window
-from legion_memory.table import split_cells
+from legion_memory.table import parse, split_cells
 
 TODAY = "2026-05-01"
 OUTCOMES_HEAD = (
@@ -343,3 +344,40 @@ def test_crlf_tables_and_escaped_cells_are_searched(cli: CLI, tmp_path: Path) ->
     result = cli("--root", str(root), "--today", TODAY, "--json", "search", "postgres")
     hit = json.loads(result.stdout)["results"][0]
     assert (hit["id"], hit["line"], hit["snippet"]) == ("O-001", 7, "Piped a | b then postgres")
+
+
+def test_retro_sections_are_entries_with_plain_snippets(cli: CLI, tmp_path: Path) -> None:
+    root = fixture_project(tmp_path)
+    result = cli(
+        "--root", str(root), "--today", TODAY, "--json", "search", "backfill", "--file", "retro"
+    )
+    [hit] = json.loads(result.stdout)["results"]
+    assert (hit["id"], hit["line"], hit["date"], hit["type"]) == (
+        "RETRO-2",
+        18,
+        "2026-03-20",
+        "retro",
+    )
+    assert hit["snippet"] == "Key Findings The sessions migration needed a manual backfill."
+
+
+def test_retro_entries_split_on_level_two_headings_outside_code() -> None:
+    text = (
+        "# Retrospective Log\n\nIntro.\n\n"
+        "## Phase 1: Setup — 2026-01-05\n\n### Key Findings\n- one\n\n```\n## not a heading\n```\n"
+        "---\n\nloose text\n\n"
+        "## Milestone 2 \u2013 2026-02-01 ##\nbody two\n"  # an en dash
+        "## Undated notes\nbody three"
+    )
+    found = [(e.id, e.title, e.date, e.line, e.body) for e in retro_entries(parse(text))]
+    assert found == [
+        (
+            "RETRO-1",
+            "Phase 1: Setup",
+            "2026-01-05",
+            5,
+            "### Key Findings\n- one\n\n```\n## not a heading\n```",
+        ),
+        ("RETRO-2", "Milestone 2", "2026-02-01", 17, "body two"),
+        ("RETRO-3", "Undated notes", "", 19, "body three"),
+    ]
