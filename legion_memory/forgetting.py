@@ -104,8 +104,8 @@ def _move(
         texts = Texts(live, current[live], archive, current[archive])
         live_text, archive_text, record = plan(kind, record_id, texts)
         found.append(record)
-        # The destination first: a crash between the two writes leaves the row in both files
-        # (which doctor repairs), never in neither.
+        # The destination first: should a crash ever split the two writes, the row is in both
+        # files, never in neither.
         if archive_first:
             return {archive: archive_text, live: live_text}
         return {live: live_text, archive: archive_text}

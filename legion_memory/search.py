@@ -175,7 +175,7 @@ def search(
     query = query_terms(text)
     groups: list[tuple[str, list[Hit]]] = []
     unreadable: list[Path] = []
-    for tier in tiers:
+    for tier in tiers if query else []:  # a query of stopwords alone finds nothing: read nothing
         corpus, bad = gather(tier.memory, kinds, retro=retro)
         unreadable.extend(bad)
         groups.append((tier.scope, rank(corpus, query, today)))

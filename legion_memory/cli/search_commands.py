@@ -107,10 +107,12 @@ def run_context(
 ) -> None:
     from .. import context_block
     from ..corpus import gather
-    from ..search import file_choice
+    from ..search import file_choice, query_terms
 
     context_block.require_options(agent, block_format, budget, limit)
-    chosen = tiers(context, scope) if context.settings.enabled else []
+    chosen = tiers(context, scope)
+    if not context.settings.enabled or not query_terms(task):
+        chosen = []  # nothing can be relevant: read nothing
     corpora: list[tuple[str, Corpus]] = []
     kinds, _ = file_choice("all")
     for tier in chosen:
