@@ -12,6 +12,7 @@ from .errors import (
     SchemaError,
     WriteError,
 )
+from .forgetting import forget, restore
 from .outcomes import OutcomeInput, build_outcome
 from .prune import auto_prune
 from .schema import (
@@ -59,12 +60,14 @@ __all__ = [
     "briefing",
     "build_outcome",
     "escape",
+    "forget",
     "kind_named",
     "load_catalog",
     "load_records",
     "new_record",
     "parse",
     "render",
+    "restore",
     "unescape",
     "update",
 ]

@@ -13,6 +13,7 @@ from . import (
     outcome_commands,
     phase_commands,
     prune_commands,
+    search_commands,
     setup_commands,
 )
 from .context import Context
@@ -67,6 +68,7 @@ COMMAND_MODULES = (
     phase_commands,
     prune_commands,
     interop_commands,
+    search_commands,
 )
 for module in COMMAND_MODULES:
     module.register(app)
