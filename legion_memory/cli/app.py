@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from . import setup_commands
+from . import git_commands, setup_commands
 from .context import Context
 from .groups import GROUPS
 
@@ -53,5 +53,5 @@ def global_options(
 for name, group in GROUPS.items():
     app.add_typer(group, name=name)
 
-for module in (setup_commands,):
+for module in (setup_commands, git_commands):
     module.register(app)
