@@ -83,8 +83,15 @@ def _shown(path: Path, top: Path) -> str:
         return str(path)
 
 
+def _read_attributes(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8") if path.exists() else ""
+    except UnicodeDecodeError as exc:
+        raise GitError("file is not valid UTF-8", where=str(path), hint="edit it by hand") from exc
+
+
 def _add_attribute(path: Path) -> list[str]:
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    text = _read_attributes(path)
     lines = split_lines(text)
     if any(strip_ending(line).strip() == ATTRIBUTE for line in lines):
         return []
@@ -93,14 +100,14 @@ def _add_attribute(path: Path) -> list[str]:
         text += _ending(lines) + ATTRIBUTE
     else:
         text += ATTRIBUTE + _ending(lines)
-    path.write_text(text, encoding="utf-8", newline="")
+    path.write_bytes(text.encode("utf-8"))
     return [f"added `{ATTRIBUTE}` to .gitattributes"]
 
 
 def _remove_attribute(path: Path) -> list[str]:
     if not path.exists():
         return []
-    lines = split_lines(path.read_text(encoding="utf-8"))
+    lines = split_lines(_read_attributes(path))
     index = next(
         (i for i, line in enumerate(lines) if strip_ending(line).strip() == ATTRIBUTE), None
     )
@@ -110,7 +117,7 @@ def _remove_attribute(path: Path) -> list[str]:
     if strip_ending(removed) == removed and lines:
         lines[-1] = strip_ending(lines[-1])  # install added that line break before ours
     if lines:
-        path.write_text("".join(lines), encoding="utf-8", newline="")
+        path.write_bytes("".join(lines).encode("utf-8"))
     else:
         path.unlink()
     return [f"removed `{ATTRIBUTE}` from .gitattributes"]

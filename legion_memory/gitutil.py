@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import GitError
+from .errors import GitError, InputError
 
 if TYPE_CHECKING:
     import git
@@ -134,7 +134,7 @@ def _commit(repo: git.Repo, rev: str) -> git.Commit:
     try:
         return repo.commit(rev)
     except (git.BadName, git.BadObject, ValueError) as exc:
-        raise GitError(
+        raise InputError(
             f"unknown revision '{rev}'", hint="give a branch, tag or commit (see `git log`)"
         ) from exc
 

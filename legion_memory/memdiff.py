@@ -156,8 +156,13 @@ def _updates(updates: Sequence[Update]) -> list[str]:
     return [*lines, ""]
 
 
+def _label(label: str) -> str:
+    """A revision in code style; descriptions ("working tree") as they are."""
+    return label if " " in label else f"`{label}`"
+
+
 def render_markdown(diff: MemoryDiff) -> str:
-    title = f"## Memory changes: {diff.old_label} → {diff.new_label}"
+    title = f"## Memory changes: {_label(diff.old_label)} → {_label(diff.new_label)}"
     lines = [title, ""]
     changed = [changes for changes in diff.kinds if changes]
     if not changed:
@@ -169,7 +174,7 @@ def render_markdown(diff: MemoryDiff) -> str:
         lines += _updates(changes.updated)
         lines += _section("Archived", kind, changes.archived)
         lines += _section("Restored from the archive", kind, changes.restored)
-        lines += _section("Removed (not archived)", kind, changes.removed)
+        lines += _section("Removed without archiving", kind, changes.removed)
     lines += ["### Validation", ""]
     errors = sum(1 for problem in diff.problems if problem.severity == ERROR)
     if not diff.problems:

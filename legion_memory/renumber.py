@@ -80,7 +80,8 @@ def _rows(path: Path, document: Document, kind: Kind, archived: bool) -> Iterato
 
 @dataclass(frozen=True)
 class Move:
-    """An outcome whose ID changed, with the Branch of its row and of the row that kept the ID."""
+    """An outcome whose ID changed, with the Branch of its row and of the row that kept the ID
+    (None when no row holds the old ID any more)."""
 
     old: str
     new: str
@@ -181,8 +182,8 @@ def _target(cited: str, pattern: Occurrence, moves: Mapping[str, list[Move]], al
     same_branch = [new for branch, new in holders if branch == pattern["branch"]]
     if len(same_branch) == 1:
         return same_branch[0]
-    if along and len(candidates) == 1:
-        return candidates[0].new
+    if len(candidates) == 1 and (along or candidates[0].kept_branch is None):
+        return candidates[0].new  # it came with the renumbered row, or no row has the old ID
     return cited
 
 

@@ -176,8 +176,15 @@ def repair_conflicts(memory: Memory) -> list[str]:
         _verify_union(current, changed)
         return changed
 
+    if not any(conflict.end for conflict in _all_conflicts(memory)):
+        return []  # nothing to do: no lock taken, nothing written
     changed = store.transact(memory, memory_files(memory), mutate)
     return [f"{path}: resolved conflict markers, both sides kept" for path in changed]
+
+
+def _all_conflicts(memory: Memory) -> Iterator[_Conflict]:
+    for path in memory_files(memory):
+        yield from _conflicts(split_lines(store.read_text(path) or ""))
 
 
 # Duplicate IDs, and references that must follow a renumbered outcome ----------------------------
@@ -228,6 +235,8 @@ def _apply(memory: Memory, planner: Callable[[Mapping[Path, str | None]], Plan])
         repairs.extend(plan.repairs)
         return changed
 
+    if not planner(_current(memory)).edits:
+        return []  # nothing to do: no lock taken, nothing written
     store.transact(memory, memory_files(memory), mutate)
     return repairs
 

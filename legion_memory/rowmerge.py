@@ -220,25 +220,28 @@ class _RowMerger:
         return out
 
     def theirs_rows(self) -> list[str]:
-        out: list[str] = []
+        """Theirs's new rows after ours's. If one's ID is taken, all of them are renumbered, in
+        their order, so that they follow ours's rows in one sequence."""
+        new_rows = []
         for row in self.theirs.rows if self.theirs else ():
             if row.key in self.base_rows:
                 continue
             mine = self.our_rows.get(row.key)
             if mine is not None and mine.content == row.content:
                 self.ledger.identical += 1
-                continue
-            out.append(self.arrive(row, taken=mine is not None or row.id in self.ledger.reserved))
-        return out
+            else:
+                new_rows.append(row)
+        taken = any(r.key in self.our_rows or r.id in self.ledger.reserved for r in new_rows)
+        if not taken:
+            self.ledger.see(row.id for row in new_rows)
+        return [self.arrive(row, renumber=taken) for row in new_rows]
 
-    def arrive(self, row: Row, *, taken: bool) -> str:
+    def arrive(self, row: Row, *, renumber: bool) -> str:
         raw = self.fit(row, self.theirs)
-        renumber = taken and row.id and "id" in self.columns
-        new_id = self.ledger.renumber(row.id) if renumber else None
+        can_renumber = renumber and row.id and "id" in self.columns
+        new_id = self.ledger.renumber(row.id) if can_renumber else None
         if new_id:
             raw = set_cell(raw, self.columns.index("id"), row.id, new_id)
-        final = Incoming(
-            new_id or row.id, strip_ending(raw), self.columns, row.id if new_id else ""
-        )
+        final = Incoming(new_id or row.id, strip_ending(raw), self.columns, row.id if new_id else "")
         self.ledger.incoming.append(final)
         return raw

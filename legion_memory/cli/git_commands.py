@@ -119,13 +119,13 @@ def diff(
         raise InputError("diff takes at most two revisions", hint="legion-memory diff REV [REV]")
     root, directory = context.root, context.memory.directory
     if revisions:
-        old_label, old_rev = f"`{revisions[0]}`", revisions[0]
+        old_label = old_rev = revisions[0]
     else:
         old_rev = merge_base(root, _default_ref(context), "HEAD")
-        old_label = f"merge base with `{context.default_branch}`"
+        old_label = f"merge base with {context.default_branch}"
     old = files_at(root, old_rev, directory, FILE_NAMES)
     if len(revisions) == 2:
-        new_label, new = f"`{revisions[1]}`", files_at(root, revisions[1], directory, FILE_NAMES)
+        new_label, new = revisions[1], files_at(root, revisions[1], directory, FILE_NAMES)
     else:
         new_label = "working tree"
         new = {name: store.read_text(directory / name) for name in FILE_NAMES}
