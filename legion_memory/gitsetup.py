@@ -67,7 +67,7 @@ def uninstall(start: Path) -> list[str]:
     """Remove what install added and put chained hooks back; returns what changed."""
     top = toplevel(start)
     done = _remove_attribute(top / ".gitattributes")
-    if config_get(top, f"{DRIVER}.driver") is not None or config_get(top, f"{DRIVER}.name"):
+    if any(config_get(top, f"{DRIVER}.{key}") is not None for key in ("driver", "name")):
         config_remove_section(top, DRIVER)
         done.append(f"removed git config {DRIVER}")
     hooks = git_path(top, "hooks")

@@ -55,10 +55,8 @@ def merge(
     versions = [items_of(document) for document in documents]
     ending = next((d.dominant_ending() for d in documents[1:] if d.lines), "\n")
     ledger = Ledger(marker_size=marker_size, ending=ending, reserved=frozenset(reserved))
-    theirs_new = {row.id for row in _rows(versions[2])} - {row.id for row in _rows(versions[0])}
-    # Theirs's new IDs count only once kept: renumbered rows follow base's and ours's highest.
+    # Theirs's new IDs count once kept as they are: renumbered ones follow base's and ours's.
     ledger.see(row.id for items in versions[:2] for row in _rows(items))
-    ledger.see(row.id for row in _rows(versions[2]) if row.id not in theirs_new)
     ledger.see(ledger.reserved)
     lines = _Merge(ledger).items(*versions)
     bom = _pick(*(document.bom for document in documents))

@@ -7,8 +7,9 @@ the next free number of its kind (live and archive together).
 
 When an outcome changes its ID, a pattern citing the old ID in `Source` is made to follow it when
 it belongs with the renumbered row rather than with the one that kept the ID: its Branch is the
-renumbered row's and not the other's, or else it arrived together with it (it was renumbered too,
-or the merge driver logged it as brought in from the same side). Otherwise it is left alone.
+renumbered row's and not the other's; or else it arrived together with it (it was renumbered too,
+or the merge driver logged it as brought in from the same side); or no row has the old ID any
+more. Otherwise it is left alone.
 """
 
 from __future__ import annotations

@@ -30,9 +30,6 @@ class Finding:
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
 
-    def to_json(self) -> dict[str, str]:
-        return {"where": self.where, "message": self.message}
-
 
 @dataclass(frozen=True)
 class Check:
@@ -116,7 +113,7 @@ def union(conflict: _Conflict) -> list[str]:
     theirs = [
         line
         for line in conflict.theirs
-        if not (is_row(strip_ending(line)) and strip_ending(line).strip() in ours_rows)
+        if not (is_row(line) and strip_ending(line).strip() in ours_rows)
     ]
     lines = [*conflict.ours, *theirs]
     ending = next(

@@ -112,8 +112,15 @@ def split_id(record_id: str) -> tuple[str, int] | None:
 
 def cell(raw: str, index: int) -> str:
     """The unescaped value of cell `index` of a row line ('' when the row is shorter)."""
-    cells = split_cells(strip_ending(raw))
-    return unescape(cells[index]) if index < len(cells) else ""
+    inner = strip_ending(raw).strip()
+    # Splitting only up to the wanted cell: the merge driver reads the ID of every row.
+    pieces = _PIPES.split(inner[1:] if inner.startswith("|") else inner, maxsplit=index + 1)
+    if len(pieces) > index + 1:
+        value = pieces[index].strip()
+    else:
+        cells = split_cells(inner)
+        value = cells[index] if index < len(cells) else ""
+    return unescape(value) if "\\" in value or "<" in value else value
 
 
 def set_cell(raw: str, index: int, old: str, new: str) -> str:
@@ -242,6 +249,8 @@ class _RowMerger:
         new_id = self.ledger.renumber(row.id) if can_renumber else None
         if new_id:
             raw = set_cell(raw, self.columns.index("id"), row.id, new_id)
-        final = Incoming(new_id or row.id, strip_ending(raw), self.columns, row.id if new_id else "")
+        final = Incoming(
+            new_id or row.id, strip_ending(raw), self.columns, row.id if new_id else ""
+        )
         self.ledger.incoming.append(final)
         return raw

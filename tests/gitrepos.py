@@ -26,11 +26,15 @@ def outcome_row(number: int, summary: str, branch: str = "main", date: str = "20
 
 
 def pattern_row(number: int, summary: str, source: str, branch: str = "main") -> str:
-    return f"| P-{number:03d} | 2026-03-01 | {branch} | {summary} | ctx | reuse | {source} | git |\n"
+    return (
+        f"| P-{number:03d} | 2026-03-01 | {branch} | {summary} | ctx | reuse | {source} | git |\n"
+    )
 
 
 def error_row(number: int, signature: str, fix: str = "retry", resolved: str = "false") -> str:
-    return f"| E-{number:03d} | 2026-03-01 | main | {signature} | {fix} | coder | {resolved} | git |\n"
+    return (
+        f"| E-{number:03d} | 2026-03-01 | main | {signature} | {fix} | coder | {resolved} | git |\n"
+    )
 
 
 def memory_of(repo: Path) -> store.Memory:

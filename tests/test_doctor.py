@@ -75,7 +75,9 @@ def test_fix_keeps_both_sides_then_renumbers_the_later_duplicate(cli: CLI, repo:
         "repaired .planning/memory/OUTCOMES.md:12: renumbered duplicate O-002 to O-003\n"
         "memory repaired\n"
     )
-    expected = HEAD + outcome_row(1, "one") + outcome_row(2, "ours") + outcome_row(3, "theirs", "feature")
+    expected = (
+        HEAD + outcome_row(1, "one") + outcome_row(2, "ours") + outcome_row(3, "theirs", "feature")
+    )
     assert _read(repo, "OUTCOMES.md") == expected
     assert _run(cli, repo, "doctor", "--fix") == (0, "memory is healthy\n", "")
 
@@ -101,7 +103,9 @@ def test_a_conflict_never_closed_is_left_for_a_human(cli: CLI, repo: Path) -> No
 
 
 def test_duplicates_across_live_and_archive(cli: CLI, repo: Path) -> None:
-    _write(repo, "ARCHIVE.md", archive_template() + outcome_row(1, "archived") + outcome_row(2, "two"))
+    _write(
+        repo, "ARCHIVE.md", archive_template() + outcome_row(1, "archived") + outcome_row(2, "two")
+    )
     live = HEAD + outcome_row(1, "new, same id") + outcome_row(2, "two") + outcome_row(3, "three")
     _write(repo, "OUTCOMES.md", live)
     result = cli("doctor", cwd=repo)
@@ -114,12 +118,20 @@ def test_duplicates_across_live_and_archive(cli: CLI, repo: Path) -> None:
     ]
     assert cli("doctor", "--fix", "--quiet", cwd=repo).code == 0
     # The resurrected copy of an archived row goes; the different record gets the next ID.
-    assert _read(repo, "OUTCOMES.md") == HEAD + outcome_row(4, "new, same id") + outcome_row(3, "three")
-    assert _read(repo, "ARCHIVE.md") == archive_template() + outcome_row(1, "archived") + outcome_row(2, "two")
+    assert _read(repo, "OUTCOMES.md") == HEAD + outcome_row(4, "new, same id") + outcome_row(
+        3, "three"
+    )
+    assert _read(repo, "ARCHIVE.md") == archive_template() + outcome_row(
+        1, "archived"
+    ) + outcome_row(2, "two")
 
 
 def test_sources_follow_the_outcome_of_their_own_branch(cli: CLI, repo: Path) -> None:
-    _write(repo, "OUTCOMES.md", HEAD + outcome_row(1, "main o", "main") + outcome_row(1, "feat o", "feature"))
+    _write(
+        repo,
+        "OUTCOMES.md",
+        HEAD + outcome_row(1, "main o", "main") + outcome_row(1, "feat o", "feature"),
+    )
     patterns = (
         PATTERN.template()
         + pattern_row(1, "feature p", "O-001", "feature")
@@ -132,7 +144,8 @@ def test_sources_follow_the_outcome_of_their_own_branch(cli: CLI, repo: Path) ->
         "memory repaired",
     ]
     assert _read(repo, "PATTERNS.md") == patterns.replace(
-        pattern_row(1, "feature p", "O-001", "feature"), pattern_row(1, "feature p", "O-002", "feature")
+        pattern_row(1, "feature p", "O-001", "feature"),
+        pattern_row(1, "feature p", "O-002", "feature"),
     )
 
 
@@ -156,10 +169,14 @@ def test_json_report(cli: CLI, repo: Path) -> None:
     _write(repo, "OUTCOMES.md", HEAD + outcome_row(1, "a") + outcome_row(1, "b"))
     result = cli("--json", "doctor", cwd=repo)
     assert result.code == 1
+    duplicate = (
+        ".planning/memory/OUTCOMES.md:11: duplicate ID O-001 "
+        "(first at .planning/memory/OUTCOMES.md:10)"
+    )
     assert json.loads(result.stdout) == {
-        "found": [".planning/memory/OUTCOMES.md:11: duplicate ID O-001 (first at .planning/memory/OUTCOMES.md:10)"],
+        "found": [duplicate],
         "repaired": [],
-        "remaining": [".planning/memory/OUTCOMES.md:11: duplicate ID O-001 (first at .planning/memory/OUTCOMES.md:10)"],
+        "remaining": [duplicate],
     }
 
 

@@ -49,7 +49,10 @@ def test_install_twice_changes_nothing_the_second_time(cli: CLI, repo: Path) -> 
     cli("git", "install", cwd=repo)
     installed = _state(repo)
     result = cli("git", "install", cwd=repo)
-    assert (result.code, result.stdout) == (0, "legion-memory git integration is already installed\n")
+    assert (result.code, result.stdout) == (
+        0,
+        "legion-memory git integration is already installed\n",
+    )
     assert _state(repo) == installed
 
 

@@ -48,7 +48,9 @@ def test_json_lists_every_change(cli: CLI, history: Path) -> None:
     data = json.loads(cli("--json", "diff", "v1", "v2", cwd=history).stdout)
     assert (data["from"], data["to"]) == ("v1", "v2")
     summary = {
-        entry["file"]: {key: [r["id"] for r in entry[key]] for key in ("added", "archived", "removed")}
+        entry["file"]: {
+            key: [r["id"] for r in entry[key]] for key in ("added", "archived", "removed")
+        }
         for entry in data["files"]
     }
     assert summary == {

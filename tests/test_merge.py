@@ -5,7 +5,13 @@ from __future__ import annotations
 from gitrepos import error_row, outcome_row, pattern_row
 
 from legion_memory.merge import describe, merge
-from legion_memory.schema import ERROR_FIX, OUTCOME, PATTERN, archive_section_lines, archive_template
+from legion_memory.schema import (
+    ERROR_FIX,
+    OUTCOME,
+    PATTERN,
+    archive_section_lines,
+    archive_template,
+)
 
 OUTCOMES = OUTCOME.template()
 BASE = OUTCOMES + outcome_row(1, "one") + outcome_row(2, "two") + outcome_row(3, "three")
@@ -15,7 +21,9 @@ def test_both_sides_append_the_same_next_id_theirs_is_renumbered() -> None:
     ours = BASE + outcome_row(4, "ours", "main")
     theirs = BASE + outcome_row(4, "theirs", "feature")
     result = merge(BASE, ours, theirs)
-    assert result.text == BASE + outcome_row(4, "ours", "main") + outcome_row(5, "theirs", "feature")
+    assert result.text == BASE + outcome_row(4, "ours", "main") + outcome_row(
+        5, "theirs", "feature"
+    )
     assert result.conflicts == ()
     assert result.renumbered == [("O-004", "O-005")]
     assert describe(result, ".planning/memory/OUTCOMES.md") == [

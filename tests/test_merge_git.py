@@ -190,7 +190,10 @@ def test_each_branchs_pattern_keeps_citing_its_own_branchs_outcome(repo: Path) -
     # The post-merge hook ran `doctor --fix --quiet` (git shows hook output on stderr).
     repaired = "repaired .planning/memory/PATTERNS.md:11: P-002 Source O-004 -> O-005"
     assert done.stderr.splitlines()[-1] == repaired
-    assert rows(repo)[3:] == [("O-004", "main", "main outcome"), ("O-005", "feature", "feature outcome")]
+    assert rows(repo)[3:] == [
+        ("O-004", "main", "main outcome"),
+        ("O-005", "feature", "feature outcome"),
+    ]
     assert sources(repo) == {"main pattern": "O-004", "feature pattern": "O-005"}
     assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
 
@@ -204,7 +207,10 @@ def test_each_branchs_pattern_follows_after_a_conflicted_merge_and_doctor_fix(re
         commit(repo, branch)
     assert run_git(repo, "merge", "--no-edit", "feature").returncode == 1
     assert run_process("doctor", "--fix", cwd=repo).code == 0
-    assert rows(repo)[3:] == [("O-004", "main", "main outcome"), ("O-005", "feature", "feature outcome")]
+    assert rows(repo)[3:] == [
+        ("O-004", "main", "main outcome"),
+        ("O-005", "feature", "feature outcome"),
+    ]
     assert sources(repo) == {"main pattern": "O-004", "feature pattern": "O-005"}
 
 
@@ -240,7 +246,11 @@ def test_the_driver_on_its_own_exits_1_on_a_conflict_and_writes_the_result(
     tmp_path: Path,
 ) -> None:
     base = OUTCOME.template() + outcome_row(1, "one")
-    files = {"base": base, "ours": base.replace("one", "mine"), "theirs": base.replace("one", "yours")}
+    files = {
+        "base": base,
+        "ours": base.replace("one", "mine"),
+        "theirs": base.replace("one", "yours"),
+    }
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     done = run_process(

@@ -77,10 +77,3 @@ def test_the_hook_flags_a_duplicate_id_and_passes_once_fixed(
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "legion-memory validate" in passed.stdout
     assert "Passed" in passed.stdout
-
-
-def test_the_hook_manifest_targets_memory_files_only() -> None:
-    manifest = (REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
-    assert "- id: legion-memory-validate\n" in manifest
-    assert "  entry: legion-memory validate\n" in manifest
-    assert "  files: ^\\.planning/memory/.*\\.md$\n" in manifest
