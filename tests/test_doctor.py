@@ -198,3 +198,45 @@ def test_checks_are_a_list_one_more_is_one_entry(repo: Path) -> None:
     fixed = doctor(memory, fix=True, checks=checks)
     assert (fixed.repaired, fixed.remaining) == (("rolled back",), ())
     assert memory_files(memory)[-1] == memory.archive
+
+
+def _log(repo: Path, *entries: dict[str, str]) -> Path:
+    log = repo / ".git" / "legion-memory-merges.jsonl"
+    log.write_text("".join(json.dumps(entry) + "\n" for entry in entries) + "torn {\n")
+    return log
+
+
+def test_the_merge_log_makes_arrived_patterns_follow_on_one_branch_name(
+    cli: CLI, repo: Path
+) -> None:
+    """Both sides on `main`: only the log tells which pattern came with the renumbered row."""
+    ours_o, theirs_o = outcome_row(4, "ours"), outcome_row(5, "theirs")
+    _write(repo, "OUTCOMES.md", HEAD + ours_o + theirs_o)
+    ours_p, theirs_p = pattern_row(1, "ours", "O-004"), pattern_row(2, "theirs", "O-004")
+    _write(repo, "PATTERNS.md", PATTERN.template() + ours_p + theirs_p)
+    log = _log(
+        repo,
+        {"file": "PATTERNS.md", "id": "P-002", "was": "P-001", "row": theirs_p.rstrip("\n")},
+        {"file": "OUTCOMES.md", "id": "O-005", "was": "O-004", "row": theirs_o.rstrip("\n")},
+        {"file": "OUTCOMES.md", "id": "O-009", "was": "O-001", "row": "| O-009 | gone |"},
+    )
+    assert cli("doctor", cwd=repo).stdout.splitlines() == [
+        ".planning/memory/PATTERNS.md:11: P-002 Source O-004 should read O-005 (renumbered)",
+        "1 problem(s) need repair (run `legion-memory doctor --fix`)",
+    ]
+    assert cli("doctor", "--fix", "--quiet", cwd=repo).code == 0
+    assert _read(repo, "PATTERNS.md") == (
+        PATTERN.template() + ours_p + pattern_row(2, "theirs", "O-005")
+    )
+    assert not log.exists()
+
+
+def test_a_stale_merge_log_changes_nothing_and_is_dropped_by_fix(cli: CLI, repo: Path) -> None:
+    _write(repo, "OUTCOMES.md", HEAD + outcome_row(4, "four"))
+    _write(repo, "PATTERNS.md", PATTERN.template() + pattern_row(1, "p", "O-004"))
+    log = _log(repo, {"file": "OUTCOMES.md", "id": "O-005", "was": "O-004", "row": "| O-005 |"})
+    before = read_bytes_of(repo)
+    assert cli("doctor", cwd=repo).stdout == "memory is healthy\n"
+    assert cli("doctor", "--fix", cwd=repo).stdout == "memory is healthy\n"
+    assert read_bytes_of(repo) == before
+    assert not log.exists()

@@ -20,7 +20,7 @@ from gitrepos import (
 )
 
 from legion_memory import store
-from legion_memory.schema import ERROR_FIX, OUTCOME
+from legion_memory.schema import ERROR_FIX, OUTCOME, archive_template
 
 
 def _base(repo: Path, *, driver: bool = True) -> None:
@@ -286,3 +286,28 @@ def test_after_a_rebase_a_pattern_follows_its_renumbered_outcome(repo: Path) -> 
     # The post-rewrite hook repaired the reference the rebase could not see.
     assert sources(repo) == {"feature pattern": "O-005"}
     assert git(repo, "status", "--porcelain") == " M .planning/memory/PATTERNS.md\n"
+
+
+def test_the_driver_renumbers_past_ids_ours_archived(tmp_path: Path) -> None:
+    memory = tmp_path / ".planning" / "memory"
+    memory.mkdir(parents=True)
+    base = OUTCOME.template() + outcome_row(1, "one")
+    (memory / "ARCHIVE.md").write_text(archive_template() + outcome_row(2, "ours, archived"))
+    files = {"base": base, "ours": base, "theirs": base + outcome_row(2, "theirs", "feature")}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    done = run_process(
+        "git",
+        "merge-driver",
+        "base",
+        "ours",
+        "theirs",
+        "7",
+        ".planning/memory/OUTCOMES.md",
+        cwd=tmp_path,
+    )
+    assert done.code == 0
+    assert (tmp_path / "ours").read_text() == base + outcome_row(3, "theirs", "feature")
+    assert done.stderr.splitlines()[-1] == (
+        "legion-memory: .planning/memory/OUTCOMES.md: theirs O-002 renumbered to O-003"
+    )
