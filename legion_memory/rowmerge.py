@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .table import split_cells, strip_ending, unescape
+from .table import RowStyle, split_cells, strip_ending, unescape
 
 _ID = re.compile(r"^([A-Za-z]+)-(\d+)$")
 _PIPES = re.compile(r"(?<!\\)\|")
@@ -142,11 +142,8 @@ def fit(raw: str, columns: tuple[str, ...], to: tuple[str, ...]) -> str:
     """A row written for `columns` laid out for the columns `to` (missing ones empty)."""
     if columns == to:
         return raw
-    content = strip_ending(raw)
-    cells = dict(zip(columns, split_cells(content), strict=False))
-    values = [cells.get(key, "") for key in to]
-    indent = content[: len(content) - len(content.lstrip())]
-    return f"{indent}| " + " | ".join(values) + " |" + raw[len(content) :]
+    cells = dict(zip(columns, split_cells(strip_ending(raw)), strict=False))
+    return RowStyle.of(raw).format([cells.get(key, "") for key in to])
 
 
 def _head(base: Block | None, ours: Block | None, theirs: Block | None) -> Block | None:
