@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import GitError, InputError
+
+if TYPE_CHECKING:
+    import git
 
 UNKNOWN_BRANCH = "unknown"
 _HEADS = "refs/heads/"
@@ -108,3 +114,87 @@ def diff_numstat(cwd: Path) -> list[NumStat] | None:
 
 def _count(text: str) -> int | None:
     return int(text) if text.isdigit() else None
+
+
+def toplevel(start: Path) -> Path:
+    """The top of the working tree holding `start`; GitError outside a git working tree."""
+    top = run_git(["rev-parse", "--show-toplevel"], start)
+    if not top:
+        raise GitError(
+            "not inside a git working tree", where=str(start), hint="run it inside a git clone"
+        )
+    return Path(top)
+
+
+def git_path(start: Path, name: str) -> Path:
+    """Where git keeps `name` (`hooks` honours core.hooksPath; shared by all worktrees)."""
+    found = run_git(["rev-parse", "--git-path", name], start)
+    if not found:
+        raise GitError(f"git could not locate its {name}", where=str(start))
+    return (start / found).resolve()
+
+
+def config_get(start: Path, key: str) -> str | None:
+    """A per-clone config value, None when unset."""
+    return run_git(["config", "--local", "--get", key], start)
+
+
+def config_set(start: Path, key: str, value: str) -> None:
+    if run_git(["config", "--local", key, value], start) is None:
+        raise GitError(f"could not set git config {key}", where=str(start))
+
+
+def config_remove_section(start: Path, section: str) -> None:
+    if run_git(["config", "--local", "--remove-section", section], start) is None:
+        raise GitError(f"could not remove git config section {section}", where=str(start))
+
+
+def _repo(start: Path) -> git.Repo:
+    import git  # GitPython: only reading revisions needs it; it stays off every other path
+
+    try:
+        return git.Repo(start, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+        raise GitError("not inside a git repository", where=str(start)) from exc
+
+
+def _commit(repo: git.Repo, rev: str) -> git.Commit:
+    import git
+
+    try:
+        return repo.commit(rev)
+    except (git.BadName, git.BadObject, ValueError) as exc:
+        raise InputError(
+            f"unknown revision '{rev}'", hint="give a branch, tag or commit (see `git log`)"
+        ) from exc
+
+
+def resolve(start: Path, rev: str) -> str:
+    """The commit a revision names (full hash); GitError when there is none."""
+    return str(_commit(_repo(start), rev).hexsha)
+
+
+def merge_base(start: Path, first: str, second: str) -> str:
+    """The best common ancestor of two revisions."""
+    repo = _repo(start)
+    bases = repo.merge_base(_commit(repo, first), _commit(repo, second))
+    if not bases or bases[0] is None:
+        raise GitError(f"'{first}' and '{second}' have no common ancestor", hint="name a revision")
+    return str(bases[0].hexsha)
+
+
+def files_at(start: Path, rev: str, directory: Path, names: Sequence[str]) -> dict[str, str | None]:
+    """The text of files `names` of `directory` at revision `rev` (None when absent there)."""
+    repo = _repo(start)
+    tree = _commit(repo, rev).tree
+    top = Path(str(repo.working_tree_dir)).resolve()
+    relative = directory.resolve().relative_to(top)
+    found: dict[str, str | None] = {}
+    for name in names:
+        try:
+            blob = tree / (relative / name).as_posix()
+        except KeyError:
+            found[name] = None
+            continue
+        found[name] = blob.data_stream.read().decode("utf-8", "replace")
+    return found

@@ -205,9 +205,9 @@ def ensure_directory(memory: Memory) -> None:
     (memory.directory / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
 
 
-def atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, text: str, errors: str = "strict") -> None:
     """Replace `path` with `text`: temp file in the same directory, fsync, same mode, rename."""
-    data = text.encode("utf-8")
+    data = text.encode("utf-8", errors)
     mode = _mode_for(path)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".legion-memory-", suffix=".tmp")
     try:
@@ -500,3 +500,25 @@ def _remove(path: Path) -> None:
         _fsync_directory(path.parent)
     except OSError as exc:
         raise WriteError(f"could not remove: {exc.strerror or exc}", where=str(path)) from exc
+
+
+def read_version(path: Path) -> str:
+    """A file version git hands to the merge driver; bytes that are not UTF-8 survive the trip."""
+    return path.read_bytes().decode("utf-8", "surrogateescape")
+
+
+def write_version(path: Path, text: str) -> None:
+    """Write a merge result where git expects it (the `%A` file), atomically."""
+    atomic_write(path, text, errors="surrogateescape")
+
+
+def append_lines(path: Path, lines: list[str]) -> None:
+    """Add lines to a small log file (created when missing); one write, flushed to disk."""
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("".join(line + "\n" for line in lines))
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def discard(path: Path) -> None:
+    path.unlink(missing_ok=True)

@@ -71,6 +71,11 @@ def validate_file(path: Path, shown: str | None = None) -> list[Problem]:
         return [Problem(name, line, ERROR, exc.message)]
     if text is None:
         return [Problem(name, 0, ERROR, "file does not exist")]
+    return validate_text(path, text, name)
+
+
+def validate_text(path: Path, text: str, name: str) -> list[Problem]:
+    """Every problem of a memory file's text (`path` tells its kind: its name is what counts)."""
     document = parse(text)
     found = list(_conflict_markers(document, name))
     if path.name.upper() == ARCHIVE_FILENAME:

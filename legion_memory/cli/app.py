@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from . import (
+    git_commands,
     interop_commands,
     knowledge_commands,
     outcome_commands,
@@ -69,6 +70,7 @@ COMMAND_MODULES = (
     prune_commands,
     interop_commands,
     search_commands,
+    git_commands,
 )
 for module in COMMAND_MODULES:
     module.register(app)

@@ -1,0 +1,116 @@
+"""`diff REV [REV]`: memory changes between revisions, compared to a known expected markdown."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import CLI, FIXTURES, git, read_bytes_of
+from gitrepos import commit
+
+HISTORY = FIXTURES / "git" / "diff-history"
+EXPECTED = FIXTURES / "git" / "diff-v1-v2.md"
+
+
+def _version(repo: Path, name: str) -> None:
+    memory = repo / ".planning" / "memory"
+    shutil.rmtree(memory, ignore_errors=True)
+    shutil.copytree(HISTORY / name, memory)
+
+
+@pytest.fixture
+def history(repo: Path) -> Path:
+    """main: v1 then v2 of the memory files, each tagged."""
+    for name in ("v1", "v2"):
+        _version(repo, name)
+        commit(repo, name)
+        git(repo, "tag", name)
+    return repo
+
+
+def test_diff_between_two_revisions_matches_the_expected_markdown(cli: CLI, history: Path) -> None:
+    before = read_bytes_of(history)
+    result = cli("diff", "v1", "v2", cwd=history)
+    assert (result.code, result.stderr) == (0, "")
+    assert result.stdout == EXPECTED.read_text(encoding="utf-8")
+    assert read_bytes_of(history) == before
+
+
+def test_one_revision_compares_with_the_working_tree(cli: CLI, history: Path) -> None:
+    result = cli("diff", "v1", cwd=history)
+    expected = EXPECTED.read_text(encoding="utf-8")
+    assert result.stdout == expected.replace("`v1` → `v2`", "`v1` → working tree")
+
+
+def test_json_lists_every_change(cli: CLI, history: Path) -> None:
+    data = json.loads(cli("--json", "diff", "v1", "v2", cwd=history).stdout)
+    assert (data["from"], data["to"]) == ("v1", "v2")
+    summary = {
+        entry["file"]: {
+            key: [r["id"] for r in entry[key]] for key in ("added", "archived", "removed")
+        }
+        for entry in data["files"]
+    }
+    assert summary == {
+        "OUTCOMES.md": {"added": ["O-004"], "archived": ["O-001"], "removed": ["O-002"]},
+        "PATTERNS.md": {"added": ["P-002"], "archived": [], "removed": []},
+        "ERRORS.md": {"added": ["E-002"], "archived": [], "removed": []},
+    }
+    assert data["files"][2]["updated"] == [
+        {
+            "id": "E-001",
+            "changes": {
+                "Fix": {"from": "raise the timeout", "to": "release the lock in finally"},
+                "Resolved": {"from": "false", "to": "true"},
+            },
+        }
+    ]
+    assert data["problems"] == [
+        {
+            "file": ".planning/memory/ERRORS.md",
+            "line": 11,
+            "severity": "error",
+            "message": "Resolved 'yes' must be true or false",
+        }
+    ]
+
+
+def test_default_compares_the_merge_base_with_main_to_the_working_tree(
+    cli: CLI, history: Path
+) -> None:
+    git(history, "checkout", "-q", "-b", "feature", "v1")
+    _version(history, "v2")
+    main_moved = cli("diff", cwd=history)
+    expected = EXPECTED.read_text(encoding="utf-8")
+    assert main_moved.stdout == expected.replace(
+        "`v1` → `v2`", "merge base with main → working tree"
+    )
+
+
+def test_no_changes(cli: CLI, history: Path) -> None:
+    result = cli("diff", "v2", cwd=history)
+    assert result.stdout == (
+        "## Memory changes: `v2` → working tree\n\n"
+        "No memory records changed.\n\n"
+        "### Validation\n\n"
+        "1 error(s), 0 warning(s):\n\n"
+        "- `.planning/memory/ERRORS.md:11: error: Resolved 'yes' must be true or false`\n"
+    )
+
+
+def test_an_unknown_revision_is_one_line_exit_2(cli: CLI, history: Path) -> None:
+    result = cli("diff", "nope", cwd=history)
+    assert (result.code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "Error: unknown revision 'nope' (give a branch, tag or commit (see `git log`))\n"
+    )
+
+
+def test_more_than_two_revisions_is_a_usage_error(cli: CLI, history: Path) -> None:
+    result = cli("diff", "v1", "v2", "v1", cwd=history)
+    assert result.code == 2
+    assert result.stderr == (
+        "Error: diff takes at most two revisions (legion-memory diff REV [REV])\n"
+    )

@@ -1,0 +1,202 @@
+"""The 3-way row-aware merge on texts: exact results for each case the driver must handle."""
+
+from __future__ import annotations
+
+from gitrepos import error_row, outcome_row, pattern_row
+
+from legion_memory.merge import describe, merge
+from legion_memory.schema import (
+    ERROR_FIX,
+    OUTCOME,
+    PATTERN,
+    archive_section_lines,
+    archive_template,
+)
+
+OUTCOMES = OUTCOME.template()
+BASE = OUTCOMES + outcome_row(1, "one") + outcome_row(2, "two") + outcome_row(3, "three")
+
+
+def test_both_sides_append_the_same_next_id_theirs_is_renumbered() -> None:
+    ours = BASE + outcome_row(4, "ours", "main")
+    theirs = BASE + outcome_row(4, "theirs", "feature")
+    result = merge(BASE, ours, theirs)
+    assert result.text == BASE + outcome_row(4, "ours", "main") + outcome_row(
+        5, "theirs", "feature"
+    )
+    assert result.conflicts == ()
+    assert result.renumbered == [("O-004", "O-005")]
+    assert describe(result, ".planning/memory/OUTCOMES.md") == [
+        "legion-memory: merged .planning/memory/OUTCOMES.md: 1 new row(s) from ours, 1 from "
+        "theirs, 0 identical on both sides",
+        "legion-memory: .planning/memory/OUTCOMES.md: theirs O-004 renumbered to O-005",
+    ]
+
+
+def test_rows_of_each_side_keep_their_order_ours_first() -> None:
+    ours = BASE + outcome_row(4, "a") + outcome_row(5, "b")
+    theirs = BASE + outcome_row(4, "c") + outcome_row(5, "d") + outcome_row(6, "e")
+    result = merge(BASE, ours, theirs)
+    expected = [outcome_row(n, s) for n, s in ((4, "a"), (5, "b"), (6, "c"), (7, "d"), (8, "e"))]
+    assert result.text == BASE + "".join(expected)
+    assert result.renumbered == [("O-004", "O-006"), ("O-005", "O-007"), ("O-006", "O-008")]
+
+
+def test_a_row_added_identically_on_both_sides_appears_once() -> None:
+    same = outcome_row(4, "same")
+    result = merge(BASE, BASE + same, BASE + same + outcome_row(5, "more"))
+    assert result.text == BASE + same + outcome_row(5, "more")
+    assert (result.identical, result.renumbered, result.conflicts) == (1, [], ())
+
+
+def test_a_row_pruned_on_one_side_is_not_resurrected_by_the_other() -> None:
+    pruned = OUTCOMES + outcome_row(3, "three")
+    appended = BASE + outcome_row(4, "new")
+    expected = OUTCOMES + outcome_row(3, "three") + outcome_row(4, "new")
+    assert merge(BASE, pruned, appended).text == expected
+    assert merge(BASE, appended, pruned).text == expected
+
+
+def test_prune_of_the_last_rows_while_the_other_side_appends() -> None:
+    pruned = OUTCOMES + outcome_row(1, "one")
+    appended = BASE + outcome_row(4, "new")
+    result = merge(BASE, pruned, appended)
+    assert result.text == OUTCOMES + outcome_row(1, "one") + outcome_row(4, "new")
+
+
+def test_new_id_taken_by_a_row_ours_archived_is_renumbered_past_it() -> None:
+    theirs = BASE + outcome_row(4, "theirs", "feature")
+    result = merge(BASE, BASE, theirs, reserved=["O-004", "O-009", "P-020"])
+    assert result.text == BASE + outcome_row(10, "theirs", "feature")
+    assert result.renumbered == [("O-004", "O-010")]
+
+
+def test_an_errors_fix_on_one_side_wins_over_the_untouched_side() -> None:
+    base = ERROR_FIX.template() + error_row(1, "timeout") + error_row(2, "flaky test")
+    resolved = base.replace(error_row(2, "flaky test"), error_row(2, "flaky test", "pin", "true"))
+    appended = base + error_row(3, "disk full")
+    expected = (
+        ERROR_FIX.template()
+        + error_row(1, "timeout")
+        + error_row(2, "flaky test", "pin", "true")
+        + error_row(3, "disk full")
+    )
+    assert merge(base, resolved, appended).text == expected
+    assert merge(base, appended, resolved).text == expected
+
+
+def test_the_same_row_changed_differently_is_a_conflict_around_that_row_only() -> None:
+    ours = BASE.replace("| two |", "| two (ours) |")
+    theirs = BASE.replace("| two |", "| two (theirs) |") + outcome_row(4, "four")
+    result = merge(BASE, ours, theirs, marker_size=9)
+    assert result.text == (
+        OUTCOMES
+        + outcome_row(1, "one")
+        + "<<<<<<<<< ours\n"
+        + outcome_row(2, "two (ours)")
+        + "=========\n"
+        + outcome_row(2, "two (theirs)")
+        + ">>>>>>>>> theirs\n"
+        + outcome_row(3, "three")
+        + outcome_row(4, "four")
+    )
+    assert result.conflicts == ("row O-002 changed differently on both sides",)
+
+
+def test_a_row_changed_on_one_side_and_removed_on_the_other_is_a_conflict() -> None:
+    changed = BASE.replace("| two |", "| two, fixed |")
+    removed = OUTCOMES + outcome_row(1, "one") + outcome_row(3, "three")
+    result = merge(BASE, removed, changed)
+    assert result.text == (
+        OUTCOMES
+        + outcome_row(1, "one")
+        + outcome_row(3, "three")
+        + "<<<<<<< ours\n=======\n"
+        + outcome_row(2, "two, fixed")
+        + ">>>>>>> theirs\n"
+    )
+    assert result.conflicts == ("row O-002 removed on ours, changed on theirs",)
+
+
+def test_the_same_change_on_both_sides_is_no_conflict() -> None:
+    both = BASE.replace("| two |", "| two, fixed |")
+    assert merge(BASE, both, both).text == both
+
+
+def test_untouched_bytes_survive_crlf_no_final_newline_and_bom() -> None:
+    base = "\ufeff# Notes  \r\n\r\n| ID | Summary |\r\n|---|---|\r\n|  O-001 |  odd  padding |"
+    ours = base + "\r\n| O-002 | ours |"
+    theirs = base + "\r\n| O-002 | theirs |"
+    result = merge(base, ours, theirs)
+    assert result.text == base + "\r\n| O-002 | ours |\r\n| O-003 | theirs |"
+
+
+def test_learn_entries_appended_on_both_sides_are_both_kept_ours_first() -> None:
+    ours = BASE + "\n## PAT-001: ours\n- **Type**: pattern\n"
+    theirs = BASE + "\n## PAT-002: theirs\n- **Type**: pitfall\n"
+    result = merge(BASE, ours, theirs)
+    assert result.text == ours + "\n## PAT-002: theirs\n- **Type**: pitfall\n"
+    assert result.conflicts == ()
+
+
+def test_prose_edits_merge_like_diff3_and_conflict_only_on_the_same_lines() -> None:
+    base = "# Title\n\nIntro line.\n\n" + BASE.split("\n", 2)[2] + "\nClosing line.\n"
+    ours = base.replace("Intro line.", "Intro, edited by ours.")
+    theirs = base.replace("Closing line.", "Closing, edited by theirs.")
+    merged = merge(base, ours, theirs)
+    assert merged.text == ours.replace("Closing line.", "Closing, edited by theirs.")
+    clash = merge(base, ours, base.replace("Intro line.", "Intro, edited by theirs."))
+    assert clash.text == base.replace(
+        "Intro line.\n",
+        "<<<<<<< ours\nIntro, edited by ours.\n=======\nIntro, edited by theirs.\n>>>>>>> theirs\n",
+    )
+    assert clash.conflicts == ("lines changed differently on both sides near 'Intro line.'",)
+
+
+def test_archive_sections_created_on_both_sides_become_one() -> None:
+    section = "\n" + "\n".join(archive_section_lines(ERROR_FIX)) + "\n"
+    base = archive_template()
+    ours = base + section + error_row(1, "a", resolved="true")
+    theirs = base + section + error_row(2, "b", resolved="true")
+    result = merge(base, ours, theirs)
+    assert result.text == ours + error_row(2, "b", resolved="true")
+
+
+def test_archived_rows_keep_their_ids_even_when_both_sides_archived() -> None:
+    base = archive_template() + outcome_row(1, "one")
+    ours = base + outcome_row(2, "two")
+    theirs = base + outcome_row(2, "two") + outcome_row(3, "three")
+    assert merge(base, ours, theirs).text == theirs
+
+
+def test_a_column_added_on_one_side_lays_the_other_sides_new_rows_out_the_same() -> None:
+    legacy = "| ID | Summary |\n|----|---------|\n| O-001 | one |\n"
+    migrated = "| ID | Branch | Summary |\n|----|--------|---------|\n| O-001 | main | one |\n"
+    appended = legacy + "| O-002 | two |\n"
+    result = merge(legacy, migrated, appended)
+    assert result.text == migrated + "| O-002 |  | two |\n"
+
+
+def test_a_header_changed_differently_on_both_sides_is_a_conflict() -> None:
+    base = "| ID | Summary |\n|----|---------|\n| O-001 | one |\n"
+    ours = base.replace("| ID | Summary |", "| ID | Note |")
+    theirs = base.replace("| ID | Summary |", "| ID | Text |")
+    result = merge(base, ours, theirs)
+    assert result.text == f"<<<<<<< ours\n{ours}=======\n{theirs}>>>>>>> theirs\n"
+    assert result.conflicts == ("the table header changed differently on both sides",)
+
+
+def test_rows_without_an_id_column_merge_by_their_text() -> None:
+    base = "| Agent | Note |\n|---|---|\n| a | x |\n"
+    result = merge(base, base + "| b | y |\n", base + "| b | y |\n| c | z |\n")
+    assert result.text == base + "| b | y |\n| c | z |\n"
+
+
+def test_file_added_on_both_sides_without_a_base() -> None:
+    ours = PATTERN.template() + pattern_row(1, "ours", "O-004")
+    theirs = PATTERN.template() + pattern_row(1, "theirs", "O-005", "feature")
+    result = merge("", ours, theirs)
+    assert result.text == ours + pattern_row(2, "theirs", "O-005", "feature")
+    assert [(row.id, row.content) for row in result.incoming] == [
+        ("P-002", pattern_row(2, "theirs", "O-005", "feature").rstrip("\n"))
+    ]
