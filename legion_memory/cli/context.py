@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from .. import scopes
 from ..errors import InputError
 from ..gitutil import current_branch, default_branch
 from ..project import Settings, find_root, load_settings
@@ -57,3 +59,15 @@ class Context:
     @cached_property
     def settings(self) -> Settings:
         return load_settings(self.root)
+
+    def tiers(self, scope: str) -> list[scopes.Scoped]:
+        """The memory tiers a read covers (`--scope`), project first."""
+        return scopes.memories(scope, self.memory, os.environ)
+
+    def target(self, scope: str) -> scopes.Scoped:
+        """The one memory tier a write goes to."""
+        return scopes.single(scope, self.memory, os.environ)
+
+    def score_tiers(self, include_global: bool) -> list[scopes.Scoped]:
+        """The tiers agent, archetype and preference scores count."""
+        return scopes.for_scores(self.memory, os.environ, include_global=include_global)

@@ -11,8 +11,7 @@ from .. import store
 from ..errors import GitError, InputError
 from ..gitutil import files_at, merge_base, resolve
 from .context import Context
-from .groups import git_app
-from .merge_driver import run_merge_driver
+from .groups import git_app, run_hot
 from .output import emit
 
 if TYPE_CHECKING:
@@ -27,6 +26,7 @@ def register(app: typer.Typer) -> None:
 
 
 def merge_driver(
+    ctx: typer.Context,
     base: Annotated[str, typer.Argument(help="%O: the common ancestor's version.")],
     ours: Annotated[str, typer.Argument(help="%A: our version; receives the result.")],
     theirs: Annotated[str, typer.Argument(help="%B: their version.")],
@@ -34,7 +34,7 @@ def merge_driver(
     path: Annotated[str, typer.Argument(help="%P: the file's path in the repository.")] = "",
 ) -> None:
     """Merge one memory file row by row (git calls this; `git install` sets it up)."""
-    raise typer.Exit(run_merge_driver(base, ours, theirs, marker_size, path))
+    run_hot(ctx, "git merge-driver", locals())
 
 
 def install(

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
+
+from . import hot
 
 
 def _group(help_text: str) -> typer.Typer:
@@ -15,3 +19,10 @@ score_app = _group("Scores for Legion's agent recommendation engine.")
 git_app = _group("Git collaboration: merge driver, hooks, install.")
 
 GROUPS = {"store": store_app, "recall": recall_app, "score": score_app, "git": git_app}
+
+
+def run_hot(ctx: typer.Context, name: str, options: dict[str, Any]) -> None:
+    """Hand a hot command's options (the wrapper's `locals()`) to its action, as `fast.py` does."""
+    code = hot.run(ctx.obj, name, options)
+    if code:
+        raise typer.Exit(code)

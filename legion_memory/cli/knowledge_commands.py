@@ -1,266 +1,18 @@
 """`store|recall pattern(s)|error(s)|preference(s)` and `score preferences`.
 
-Each typer function is one call into a plain function taking the `Context` and plain values, so a
-caller can skip typer and call those directly.
+Typer wiring only: each command hands all its options to its action in `knowledge_actions`.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
 from typing import Annotated
 
 import typer
 
-from .. import error_fixes, preferences, store
-from ..errors import InputError, ParseError
+from .. import preferences
 from ..fields import DECISION_POINTS, SIGNALS
-from ..filters import ALL_BRANCHES, CURRENT_BRANCH, has_any_tag, on_branch
-from ..patterns import by_recency
-from ..schema import (
-    ERROR_FIX,
-    OUTCOME,
-    PATTERN,
-    PREFERENCE,
-    Kind,
-    Record,
-    new_record,
-)
-from .context import Context
-from .groups import recall_app, score_app, store_app
-from .knowledge_output import (
-    emit_recall,
-    error_block,
-    recalled_table,
-    report_duplicate,
-    report_recalled,
-    report_stored,
-)
-from .output import emit, markdown_table, note
-
-_OUTCOME_ID = re.compile(r"^O-\d{3,}$")
-_RESERVED_KEY = "notes"
-DISABLED_NOTICE = "memory is disabled (memory.enabled is false in settings.json); nothing stored"
-
-# ---- plain functions ---------------------------------------------------------------------------
-
-
-def store_pattern(
-    context: Context, *, pattern: str, situation: str, reuse: str, source: str = "", tags: str = ""
-) -> None:
-    """Append one pattern to PATTERNS.md."""
-    values = {"pattern": pattern, "context": situation, "reuse_criteria": reuse, "source": source}
-    record = _new(context, PATTERN, {**values, "tags": tags})
-    if not _enabled(context):
-        return
-    stored = store.append(context.memory, record)
-    notes = [n for n in (_unknown_outcome(context, stored["source"]),) if n]
-    report_stored(context, stored, notes)
-
-
-def store_error(
-    context: Context, *, signature: str, fix: str, agent: str, resolved: bool, tags: str = ""
-) -> None:
-    """Append one error fix to ERRORS.md, unless it duplicates a stored one (DESIGN 3.14)."""
-    values = {"error_signature": signature, "fix": fix, "agent": agent, "tags": tags}
-    record = _new(context, ERROR_FIX, {**values, "resolved": "true" if resolved else "false"})
-    if not _enabled(context):
-        return
-    check = error_fixes.dedupe(record, context.settings.error_similarity)
-    before, after = store.append_or_update(context.memory, record, check)
-    if before is None:
-        report_stored(context, after, [])
-        return
-    alike = error_fixes.similarity(record["error_signature"], before["error_signature"])
-    report_duplicate(context, before, after, alike)
-
-
-def store_preference(
-    context: Context,
-    *,
-    decision_point: str,
-    situation: str,
-    proposed: str,
-    choice: str,
-    signal: str,
-    agent: str,
-    tags: str = "",
-) -> None:
-    """Append one preference signal to PREFERENCES.md."""
-    values = {"decision_point": decision_point, "context": situation, "proposed": proposed}
-    more = {"user_choice": choice, "signal": signal, "agent": agent, "tags": tags}
-    record = _new(context, PREFERENCE, {**values, **more})
-    if not _enabled(context):
-        return
-    report_stored(context, store.append(context.memory, record), [])
-
-
-def recall_patterns(
-    context: Context, *, tags: Sequence[str] = (), branch: str = ALL_BRANCHES, limit: int = 10
-) -> None:
-    """Patterns with any of `tags` on `branch`, most recent first."""
-    keep = _keep(context, tags, branch, limit)
-    records, notes = _live(context, PATTERN)
-    ranked = by_recency(filter(keep, records), context.today)[:limit]
-    columns = [column.name for column in PATTERN.columns]
-    report_recalled(context, ranked, recalled_table(PATTERN, columns, ranked), notes)
-
-
-def recall_errors(
-    context: Context,
-    *,
-    error_text: str | None = None,
-    tags: Sequence[str] = (),
-    branch: str = ALL_BRANCHES,
-    limit: int = 5,
-) -> None:
-    """Stored fixes for an error: resolved first, then by keywords shared with `error_text`."""
-    keep = _keep(context, tags, branch, limit)
-    records, notes = _live(context, ERROR_FIX)
-    text = error_text if error_text and error_text.strip() else None
-    if text is not None and not error_fixes.keywords(text):
-        notes.append("--error-text has no keywords to match (only stopwords or punctuation)")
-    matches = error_fixes.rank(filter(keep, records), text)[:limit]
-    data = {"records": [match.to_json() for match in matches], "notes": notes}
-    human = "\n\n".join(error_block(match) for match in matches)
-    emit_recall(context, data, human, notes)
-
-
-def recall_preferences(
-    context: Context,
-    *,
-    signal: str = preferences.ALL,
-    decision_point: str = preferences.ALL,
-    tags: Sequence[str] = (),
-    agent: str | None = None,
-    branch: str = ALL_BRANCHES,
-    limit: int = 10,
-) -> None:
-    """Preference signals matching every filter, most recent first."""
-    preferences.require_choice("--signal", signal, SIGNALS)
-    preferences.require_choice("--decision-point", decision_point, DECISION_POINTS)
-    keep = _keep(context, tags, branch, limit)
-    records, notes = _live(context, PREFERENCE)
-    wanted = _split(agent) if agent else None
-    kept = [
-        record
-        for record in records
-        if keep(record)
-        and preferences.credits_any(record, wanted)
-        and preferences.matches(record, signal=signal, decision_point=decision_point)
-    ]
-    ranked = by_recency(kept, context.today)[:limit]
-    columns = [column.name for column in PREFERENCE.columns]
-    report_recalled(context, ranked, recalled_table(PREFERENCE, columns, ranked), notes)
-
-
-def score_preferences(context: Context, *, agents: Sequence[str] = ()) -> None:
-    """Each agent's preference boost (+1 positive, +0.5 corrective, -1 negative, times 0.5) and
-    an advisory note per tag on which corrective signals cluster."""
-    wanted = _agent_names(agents)
-    records, notes = _live(context, PREFERENCE)
-    scoped = [record for record in records if preferences.credits_any(record, wanted)]
-    found = preferences.tallies(scoped, wanted)
-    if any(tally.agent == _RESERVED_KEY for tally in found):
-        notes.append(f"agent '{_RESERVED_KEY}' is not scored: its ID is the JSON notes key")
-        found = [tally for tally in found if tally.agent != _RESERVED_KEY]
-    advice = [cluster.note() for cluster in preferences.corrective_clusters(scoped)]
-    data: dict[str, object] = {**preferences.boosts(found), _RESERVED_KEY: [*notes, *advice]}
-    rows = [(t.agent, f"{t.boost:g}", t.positive, t.corrective, t.negative) for t in found]
-    headers = ("Agent", "Boost", "Positive", "Corrective", "Negative")
-    scores = markdown_table(headers, rows) if rows else ""
-    emit(context, data, "\n\n".join(part for part in (scores, "\n".join(advice)) if part))
-
-
-# ---- helpers -----------------------------------------------------------------------------------
-
-
-def _new(context: Context, kind: Kind, values: dict[str, str]) -> Record:
-    dated = {"date": context.today.isoformat(), "branch": context.branch}
-    return new_record(kind, {**dated, **values, "tags": tags_cell(values.get("tags", ""))})
-
-
-def tags_cell(tags: str) -> str:
-    """`a,b , a` -> `a, b`: trimmed, empty and repeated tags dropped, the spec's separator."""
-    return ", ".join(dict.fromkeys(tag.strip() for tag in tags.split(",") if tag.strip()))
-
-
-def _settings_warnings(context: Context) -> None:
-    for message in context.settings.notes:
-        note(f"Warning: {message}")
-
-
-def _enabled(context: Context) -> bool:
-    _settings_warnings(context)
-    if context.settings.enabled:
-        return True
-    note(DISABLED_NOTICE)
-    emit(context, {"action": "disabled"}, "")
-    return False
-
-
-def _live(context: Context, kind: Kind) -> tuple[list[Record], list[str]]:
-    """A kind's live records for reading: none when memory is disabled or the file is missing;
-    none plus the spec's one-line warning (stderr and notes) when the file cannot be parsed."""
-    _settings_warnings(context)
-    if not context.settings.enabled:
-        return [], []
-    try:
-        return store.load_records(context.memory, kind), []
-    except ParseError:
-        warning = f"Warning: {kind.filename} could not be parsed. Proceeding without memory."
-        note(warning)
-        return [], [warning]
-
-
-def _keep(
-    context: Context, tags: Sequence[str], branch: str, limit: int
-) -> Callable[[Record], bool]:
-    """The tag and branch filters shared by the recalls, after checking `--limit` and `--branch`."""
-    if limit < 1:
-        raise InputError(f"--limit {limit} must be at least 1", hint="give a positive number")
-    if not branch.strip():
-        raise InputError("--branch is empty", hint="use all, current or a branch name")
-    wanted = [tag for value in tags for tag in value.split(",")]
-    if branch == ALL_BRANCHES:
-        return lambda record: has_any_tag(record, wanted)
-    current = context.branch if branch == CURRENT_BRANCH else branch
-    default = context.default_branch
-    return lambda record: (
-        has_any_tag(record, wanted) and on_branch(record, branch, current, default)
-    )
-
-
-def _split(value: str) -> list[str]:
-    return [part.strip() for part in value.split(",") if part.strip()]
-
-
-def _agent_names(agents: Sequence[str]) -> list[str] | None:
-    names = [name for value in agents for name in _split(value)]
-    if _RESERVED_KEY in names:
-        raise InputError(
-            f"agent ID '{_RESERVED_KEY}' would clash with the notes key of the JSON output",
-            hint="score preferences cannot report an agent with that name",
-        )
-    return names or None
-
-
-def _unknown_outcome(context: Context, source: str) -> str | None:
-    """A notice when Source names an outcome ID that OUTCOMES.md and ARCHIVE.md do not hold
-    (nothing to say when there is no outcome memory to check against)."""
-    if not _OUTCOME_ID.match(source) or not context.memory.exists(OUTCOME):
-        return None
-    try:
-        known = store.load_records(context.memory, OUTCOME)
-        known += store.load_archived(context.memory, OUTCOME)
-    except ParseError:
-        return None
-    if any(record.id == source for record in known):
-        return None
-    return f"Source {source} is not an outcome in OUTCOMES.md or ARCHIVE.md (stored as given)"
-
-
-# ---- typer wiring ------------------------------------------------------------------------------
+from ..filters import ALL_BRANCHES
+from .groups import recall_app, run_hot, score_app, store_app
 
 TagsOption = Annotated[str, typer.Option(help="Comma-separated keywords.")]
 TagFilter = Annotated[
@@ -292,9 +44,7 @@ def _store_pattern(
     tags: TagsOption = "",
 ) -> None:
     """Store a pattern in PATTERNS.md."""
-    store_pattern(
-        ctx.obj, pattern=pattern, situation=situation, reuse=reuse, source=source, tags=tags
-    )
+    run_hot(ctx, "store pattern", locals())
 
 
 def _store_error(
@@ -308,7 +58,7 @@ def _store_error(
     tags: TagsOption = "",
 ) -> None:
     """Store an error fix in ERRORS.md; a duplicate is skipped (resolved) or updated in place."""
-    store_error(ctx.obj, signature=signature, fix=fix, agent=agent, resolved=resolved, tags=tags)
+    run_hot(ctx, "store error", locals())
 
 
 def _store_preference(
@@ -322,16 +72,7 @@ def _store_preference(
     tags: TagsOption = "",
 ) -> None:
     """Store a user preference signal in PREFERENCES.md."""
-    store_preference(
-        ctx.obj,
-        decision_point=decision_point,
-        situation=situation,
-        proposed=proposed,
-        choice=choice,
-        signal=signal,
-        agent=agent,
-        tags=tags,
-    )
+    run_hot(ctx, "store preference", locals())
 
 
 def _recall_patterns(
@@ -341,7 +82,7 @@ def _recall_patterns(
     limit: Annotated[int, typer.Option(help="At most this many patterns.")] = 10,
 ) -> None:
     """Recall patterns, most recent first."""
-    recall_patterns(ctx.obj, tags=tag or (), branch=branch, limit=limit)
+    run_hot(ctx, "recall patterns", locals())
 
 
 def _recall_errors(
@@ -352,7 +93,7 @@ def _recall_errors(
     limit: Annotated[int, typer.Option(help="At most this many fixes.")] = 5,
 ) -> None:
     """Recall known fixes: resolved first, then by keywords shared with --error-text."""
-    recall_errors(ctx.obj, error_text=error_text, tags=tag or (), branch=branch, limit=limit)
+    run_hot(ctx, "recall errors", locals())
 
 
 def _recall_preferences(
@@ -365,15 +106,7 @@ def _recall_preferences(
     limit: Annotated[int, typer.Option(help="At most this many signals.")] = 10,
 ) -> None:
     """Recall preference signals, most recent first."""
-    recall_preferences(
-        ctx.obj,
-        signal=signal,
-        decision_point=decision_point,
-        tags=tag or (),
-        agent=agent,
-        branch=branch,
-        limit=limit,
-    )
+    run_hot(ctx, "recall preferences", locals())
 
 
 def _score_preferences(
@@ -383,4 +116,4 @@ def _score_preferences(
     ] = None,
 ) -> None:
     """Preference boosts as {"agent-id": boost} plus advisory notes on corrective clusters."""
-    score_preferences(ctx.obj, agents=agent or ())
+    run_hot(ctx, "score preferences", locals())

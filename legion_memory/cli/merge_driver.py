@@ -17,6 +17,14 @@ from ..merge import describe, ids_in, merge
 from ..mergelog import arrivals, log_path
 from ..rowmerge import Incoming
 from ..schema import ARCHIVE_FILENAME
+from .context import Context
+
+
+def merge_driver(
+    context: Context, base: str, ours: str, theirs: str, marker_size: int, path: str
+) -> int:
+    """The hot-command action: git's arguments only, the Context is not needed."""
+    return run_merge_driver(base, ours, theirs, marker_size, path)
 
 
 def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: str) -> int:

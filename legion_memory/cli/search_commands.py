@@ -6,20 +6,18 @@ command at start-up, and the others should not pay for search.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .. import scopes
 from .context import Context
-from .output import emit, markdown_table, note
-from .scope_option import ScopeOption, WriteScopeOption, target, tiers
+from .groups import run_hot
+from .output import emit, note
+from .scope_option import ScopeOption, WriteScopeOption
 
 if TYPE_CHECKING:
-    from ..corpus import Corpus
-    from ..search import Hit
+    pass
 
 DISABLED = "memory is disabled (memory.enabled is false in settings.json); nothing changed"
 
@@ -42,7 +40,7 @@ def search_command(
     scope: ScopeOption = scopes.PROJECT,
 ) -> None:
     """Rank memory entries for a query: BM25 x recency x importance, best first."""
-    run_search(ctx.obj, query, file, limit, scope)
+    run_hot(ctx, "search", locals())
 
 
 def context_command(
@@ -55,7 +53,7 @@ def context_command(
     scope: ScopeOption = scopes.PROJECT,
 ) -> None:
     """Print the memory block for an agent's prompt (nothing at all when nothing is relevant)."""
-    run_context(ctx.obj, agent, task, budget, block_format, limit, scope)
+    run_hot(ctx, "context", locals())
 
 
 def forget_command(
@@ -76,86 +74,11 @@ def restore_command(
     run_restore(ctx.obj, record_id, scope)
 
 
-def run_search(context: Context, query: str, file: str, limit: int, scope: str) -> None:
-    from ..search import file_choice, hit_json, search, snippet
-
-    file_choice(file)
-    chosen = tiers(context, scope)
-    result = search(
-        chosen if context.settings.enabled else [], query, file, today=context.today, limit=limit
-    )
-    _warn_unreadable(context, result.unreadable)
-    results = [hit_json(m, result.query, shown(context, m.item.entry.path)) for m in result.hits]
-    headers = ["#", *(["Scope"] if scope != scopes.PROJECT else []), "File", "ID", "Score"]
-    rows = [
-        [
-            number,
-            *([marked.scope] if scope != scopes.PROJECT else []),
-            f"{marked.item.entry.file}:{marked.item.entry.line}",
-            marked.item.entry.id,
-            f"{marked.item.score:.3f}",
-            snippet(marked.item.entry, result.query),
-        ]
-        for number, marked in enumerate(result.hits, start=1)
-    ]
-    human = markdown_table([*headers, "Snippet"], rows) if rows else "no matches"
-    emit(context, {"results": results}, human)
-
-
-def run_context(
-    context: Context, agent: str, task: str, budget: int, block_format: str, limit: int, scope: str
-) -> None:
-    from .. import context_block
-    from ..corpus import gather
-    from ..search import file_choice, query_terms
-
-    context_block.require_options(agent, block_format, budget, limit)
-    chosen = tiers(context, scope)
-    if not context.settings.enabled or not query_terms(task):
-        chosen = []  # nothing can be relevant: read nothing
-    corpora: list[tuple[str, Corpus]] = []
-    kinds, _ = file_choice("all")
-    for tier in chosen:
-        found, unreadable = gather(tier.memory, kinds, retro=False)
-        _warn_unreadable(context, unreadable)
-        corpora.append((tier.scope, found))
-    block = context_block.build(
-        corpora,
-        agent,
-        task,
-        today=context.today,
-        budget=budget,
-        block_format=block_format,
-        limit=limit,
-    )
-    if context.json:
-        items = [_item_json(context, marked) for marked in block.items]
-        emit(context, {"block": block.text, "items": items}, "")
-    else:
-        sys.stdout.write(block.text)
-
-
-def _item_json(context: Context, marked: scopes.Marked[Hit]) -> dict[str, object]:
-    hit = marked.item
-    entry = hit.entry
-    return {
-        "scope": marked.scope,
-        "type": entry.type,
-        "id": entry.id,
-        "path": shown(context, entry.path),
-        "line": entry.line,
-        "date": entry.date,
-        "text": entry.headline,
-        "score": round(hit.score, 6),
-        "role_boost": hit.boost,
-    }
-
-
 def run_forget(context: Context, record_id: str, scope: str) -> None:
     from .. import forgetting
 
     forgetting.kind_for(record_id)
-    tier = target(context, scope)
+    tier = context.target(scope)
     if not context.settings.enabled:
         note(DISABLED)
         return
@@ -168,23 +91,10 @@ def run_restore(context: Context, record_id: str, scope: str) -> None:
     from .. import forgetting
 
     forgetting.kind_for(record_id)
-    tier = target(context, scope)
+    tier = context.target(scope)
     if not context.settings.enabled:
         note(DISABLED)
         return
     moved = forgetting.restore(tier.memory, record_id)
     human = f"restored {record_id}: {moved.source.name} -> {moved.target.name} ({moved.section})"
     emit(context, {"scope": tier.scope, **moved.to_json()}, human)
-
-
-def shown(context: Context, path: Path) -> str:
-    """A path relative to the project root when it is inside it (global files stay absolute)."""
-    try:
-        return str(path.relative_to(context.root))
-    except ValueError:
-        return str(path)
-
-
-def _warn_unreadable(context: Context, paths: list[Path]) -> None:
-    for path in paths:
-        note(f"Warning: {shown(context, path)} could not be parsed. Proceeding without it.")
