@@ -1,34 +1,77 @@
-"""legion-memory: the executable memory layer for Legion's `.planning/memory/` tables."""
+"""legion-memory: the executable memory layer for Legion's `.planning/memory/` tables.
 
-from .catalog import Catalog, load_catalog
-from .errors import (
-    GitError,
-    InputError,
-    IntegrityError,
-    LegionMemoryError,
-    LockError,
-    ParseError,
-    RollbackError,
-    SchemaError,
-    WriteError,
-)
-from .forgetting import forget, restore
-from .outcomes import OutcomeInput, build_outcome
-from .prune import auto_prune
-from .schema import (
-    ERROR_FIX,
-    KINDS,
-    OUTCOME,
-    PATTERN,
-    PREFERENCE,
-    Kind,
-    Record,
-    kind_named,
-    new_record,
-)
-from .scoring import agent_scores, archetype_scores, briefing
-from .store import Memory, append, append_or_update, load_records, update
-from .table import Document, Table, escape, parse, render, unescape
+The public API is imported on first use (PEP 562): every command line call imports this package,
+and a hot command must not pay for the modules it does not run.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .catalog import Catalog, load_catalog
+    from .errors import (
+        GitError,
+        InputError,
+        IntegrityError,
+        LegionMemoryError,
+        LockError,
+        ParseError,
+        RollbackError,
+        SchemaError,
+        WriteError,
+    )
+    from .forgetting import forget, restore
+    from .outcomes import OutcomeInput, build_outcome
+    from .prune import auto_prune
+    from .schema import (
+        ERROR_FIX,
+        KINDS,
+        OUTCOME,
+        PATTERN,
+        PREFERENCE,
+        Kind,
+        Record,
+        kind_named,
+        new_record,
+    )
+    from .scoring import agent_scores, archetype_scores, briefing
+    from .store import Memory, append, append_or_update, load_records, update
+    from .table import Document, Table, escape, parse, render, unescape
+
+_HOMES = {
+    "catalog": ("Catalog", "load_catalog"),
+    "errors": (
+        "GitError",
+        "InputError",
+        "IntegrityError",
+        "LegionMemoryError",
+        "LockError",
+        "ParseError",
+        "RollbackError",
+        "SchemaError",
+        "WriteError",
+    ),
+    "forgetting": ("forget", "restore"),
+    "outcomes": ("OutcomeInput", "build_outcome"),
+    "prune": ("auto_prune",),
+    "schema": (
+        "ERROR_FIX",
+        "KINDS",
+        "OUTCOME",
+        "PATTERN",
+        "PREFERENCE",
+        "Kind",
+        "Record",
+        "kind_named",
+        "new_record",
+    ),
+    "scoring": ("agent_scores", "archetype_scores", "briefing"),
+    "store": ("Memory", "append", "append_or_update", "load_records", "update"),
+    "table": ("Document", "Table", "escape", "parse", "render", "unescape"),
+}
+_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "ERROR_FIX",
@@ -72,3 +115,10 @@ __all__ = [
     "update",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'legion_memory' has no attribute {name!r}")
+    return getattr(import_module(f".{module}", __name__), name)

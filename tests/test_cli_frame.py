@@ -61,3 +61,35 @@ def test_unknown_option_is_usage_error_exit_2(cli: CLI, repo: Path) -> None:
     result = cli("validate", "--bogus", cwd=repo)
     assert result.code == 2
     assert result.stderr == "Error: No such option: --bogus (see `legion-memory --help`)\n"
+
+
+def test_every_public_name_is_importable_from_the_package() -> None:
+    import importlib
+
+    import legion_memory
+
+    homes = legion_memory._MODULE_OF
+    assert sorted(legion_memory.__all__) == sorted(homes)
+    for name, module in homes.items():
+        home = importlib.import_module(f"legion_memory.{module}")
+        assert getattr(legion_memory, name) is getattr(home, name)
+
+
+def test_importing_the_package_imports_none_of_its_modules() -> None:
+    import subprocess
+    import sys
+
+    from conftest import REPO_ROOT
+
+    code = (
+        "import legion_memory, sys; "
+        "print(sorted(m for m in sys.modules if m.startswith('legion_memory')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(REPO_ROOT)},
+    )
+    assert done.stdout == "['legion_memory']\n"

@@ -1,21 +1,29 @@
-"""Command line entry point: run the typer app and turn every known error into one line."""
+"""Command line entry point: hot commands through the lean dispatcher, the rest through typer,
+and every known error turned into one line with its exit code."""
 
 from __future__ import annotations
 
 import sys
 
 from ..errors import EXIT_USAGE, LegionMemoryError
+from .fast import dispatch
 from .output import note, report
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    code = dispatch(args)
+    return run_typer(args) if code is None else code
+
+
+def run_typer(args: list[str]) -> int:
+    """The full command line: every command, its help and its usage errors."""
     import typer
     import typer.main
 
     from .app import app
 
     command = typer.main.get_command(app)
-    args = sys.argv[1:] if argv is None else argv
     try:
         result = command.main(args=args, prog_name="legion-memory", standalone_mode=False)
     except LegionMemoryError as error:

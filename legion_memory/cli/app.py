@@ -47,16 +47,9 @@ def global_options(
     ] = None,
     catalog: Annotated[Path | None, typer.Option(help="Path of Legion's CATALOG.md.")] = None,
 ) -> None:
-    context = Context(
-        root_option=root,
-        json=json,
-        today_option=today,
-        branch_option=branch,
-        catalog_option=catalog,
+    ctx.obj = Context.from_options(
+        root=root, json=json, today=today, branch=branch, catalog=catalog
     )
-    # Bad global values fail before any command runs, whatever the command reads.
-    _ = context.root, context.today
-    ctx.obj = context
 
 
 for name, group in GROUPS.items():

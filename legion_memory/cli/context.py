@@ -23,6 +23,21 @@ class Context:
     branch_option: str | None = None
     catalog_option: Path | None = None
 
+    @classmethod
+    def from_options(
+        cls,
+        *,
+        root: Path | None,
+        json: bool,
+        today: str | None,
+        branch: str | None,
+        catalog: Path | None,
+    ) -> Context:
+        """The global options, checked: a bad value fails before any command runs."""
+        context = cls(root, json, today, branch, catalog)
+        _ = context.root, context.today
+        return context
+
     @cached_property
     def root(self) -> Path:
         if self.root_option is None:

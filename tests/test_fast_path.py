@@ -1,0 +1,124 @@
+"""The lean dispatcher: the hot commands it runs behave exactly as through the typer app."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import CLI, read_bytes_of
+
+from legion_memory.cli import run_typer
+from legion_memory.cli.fast import dispatch
+from legion_memory.cli.hot import ACTIONS
+from legion_memory.cli.hotspec import SPEC_PATH, render_spec
+
+TODAY = ("--today", "2026-03-10")
+STORE_OUTCOME = (
+    "store", "outcome", "--phase", "1", "--plan", "01-01", "--agent",
+    "engineering-senior-developer", "--outcome", "success", "--summary", "ran `a | b`",
+)  # fmt: skip
+INVOCATIONS = [
+    (*TODAY, *STORE_OUTCOME, "--tags", "api,db"),
+    (*TODAY, *STORE_OUTCOME[:-1], "--summary=equals form", "--dry-run"),
+    ("--json", *TODAY, "recall", "outcomes", "--tag", "api", "--tag", "db", "--limit", "5"),
+    (*TODAY, "recall", "outcomes", "--branch", "main"),
+    (*TODAY, "score", "agents", "--task-type", "general"),
+    ("--json", *TODAY, "score", "archetypes"),
+    (*TODAY, "briefing"),
+    (*TODAY, "store", "pattern", "--pattern", "p | q", "--context", "c", "--reuse", "r"),
+    (*TODAY, "store", "error", "--signature", "boom", "--fix", "f", "--agent", "a", "--unresolved"),
+    (*TODAY, "store", "error", "--signature", "boom", "--fix", "g", "--agent", "a", "--resolved"),
+    (*TODAY, "store", "preference", "--decision-point", "review-verdict", "--context", "c",
+     "--proposed", "p", "--choice", "accepted", "--signal", "positive", "--agent", "a"),
+    ("--json", *TODAY, "recall", "patterns"),
+    (*TODAY, "recall", "errors", "--error-text", "boom"),
+    (*TODAY, "recall", "preferences", "--signal", "all"),
+    ("--json", *TODAY, "score", "preferences"),
+    (*TODAY, "search", "ran"),
+    (*TODAY, "context", "--agent", "a", "--task", "ran the pattern"),
+    (*TODAY, "store", "outcome", "--phase", "x", "--plan", "01-01", "--agent", "a",
+     "--outcome", "success", "--summary", "bad phase"),
+]  # fmt: skip
+FALLBACKS = [
+    ("recall", "outcomes", "--help"),
+    ("recall", "outcomes", "--bogus"),
+    ("recall", "outcomes", "--limit", "0"),
+    ("recall", "outcomes", "--limit", "many"),
+    ("store", "outcome", "--phase"),
+    ("score", "agents"),
+    ("validate",),
+    (),
+]
+
+
+def test_the_committed_hot_spec_is_what_the_typer_app_declares() -> None:
+    assert SPEC_PATH.read_text(encoding="utf-8") == render_spec()
+
+
+def test_every_hot_command_has_a_spec_entry_and_an_invocation_here() -> None:
+    covered = {" ".join(w for w in args if not w.startswith("-"))[:40] for args in INVOCATIONS}
+    for name in ACTIONS:
+        if name != "git merge-driver":
+            assert any(text.split("2026-03-10 ")[-1].startswith(name) for text in covered), name
+
+
+@pytest.fixture
+def project(cli: CLI, repo: Path) -> Path:
+    assert cli("init", cwd=repo).code == 0
+    return repo
+
+
+Outcome = tuple[int, str, str, dict[str, bytes]]
+
+
+def run_both(
+    cli: CLI, project: Path, args: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> tuple[Outcome, Outcome]:
+    """Run `args` on the fast path, then on a restored copy through typer: both results."""
+    backup = project.parent / "backup"
+    shutil.copytree(project, backup)
+    fast = cli(*args, cwd=project)
+    fast_files = read_bytes_of(project)
+    os.chdir(project.parent)
+    shutil.rmtree(project)
+    shutil.copytree(backup, project)
+    shutil.rmtree(backup)
+    os.chdir(project)
+    capsys.readouterr()
+    code = run_typer(list(args))
+    captured = capsys.readouterr()
+    return (fast.code, fast.stdout, fast.stderr, fast_files), (
+        code,
+        captured.out,
+        captured.err,
+        read_bytes_of(project),
+    )
+
+
+def test_hot_commands_give_the_same_output_and_files_on_both_paths(
+    cli: CLI, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for args in INVOCATIONS:
+        fast, typed = run_both(cli, project, args, capsys)
+        assert fast == typed, args
+        cli(*args, cwd=project)  # keep the state moving, so later commands see records
+
+
+def test_hot_invocations_are_handled_by_the_dispatcher(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    for args in INVOCATIONS:
+        assert dispatch(list(args)) is not None, args
+
+
+@pytest.mark.parametrize("args", FALLBACKS)
+def test_help_and_usage_errors_go_to_the_typer_app(
+    project: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
+    monkeypatch.chdir(project)
+    before = read_bytes_of(project)
+    assert dispatch(list(args)) is None
+    assert read_bytes_of(project) == before
