@@ -8,12 +8,12 @@ its callers word it, with a `+N/-N lines` summary instead of the diff itself.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from . import store
+from .catalog import Catalog
 from .errors import GitError
 from .gitutil import diff_numstat
 from .phase_files import agent_files
@@ -22,8 +22,6 @@ from .schema import PREFERENCE, Record, new_record
 
 DECISION_POINT = "manual-edit"
 UNKNOWN_AGENT = "system"
-_DIVISION_HEADING = re.compile(r"^#{2,4}\s+(.+?)\s+Division\b")
-_CATALOG_ROW = re.compile(r"^\|\s*`?([a-z0-9][a-z0-9._-]*)`?\s*\|")
 
 
 @dataclass(frozen=True)
@@ -140,19 +138,9 @@ def _same_edit(record: Record, values: Mapping[str, str]) -> bool:
     return all(record[key] == values[key] for key in keys)
 
 
-def agent_divisions(catalog: str) -> dict[str, str]:
-    """Agent ID -> division (`project-management`) from the tables under CATALOG.md's
-    `### X Division` headings."""
-    divisions: dict[str, str] = {}
-    division = ""
-    for line in catalog.split("\n"):
-        heading = _DIVISION_HEADING.match(line)
-        if heading:
-            division = "-".join(heading.group(1).lower().split())
-            continue
-        if line.startswith("#"):
-            division = ""
-        row = _CATALOG_ROW.match(line)
-        if division and row and row.group(1) != "id":
-            divisions[row.group(1)] = division
-    return divisions
+def division_tags(catalog: Catalog | None) -> dict[str, str]:
+    """Agent ID -> its division as a tag (`Project Management` -> `project-management`); {}
+    without a catalog."""
+    if catalog is None:
+        return {}
+    return {agent.id: "-".join(agent.division.lower().split()) for agent in catalog.agents.values()}

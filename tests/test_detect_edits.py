@@ -4,10 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, git, read_bytes_of
+from conftest import CLI, FIXTURES, git, read_bytes_of
 from phase_fixture import TODAY, planning_project
 
-from legion_memory.edits import ManualEdit, agent_divisions
+from legion_memory.catalog import load_catalog, parse_catalog
+from legion_memory.edits import ManualEdit, division_tags
 
 SOURCES = {
     "src/ledger/auth/sessions.py": (
@@ -22,11 +23,12 @@ SOURCES = {
 }
 PREFERENCES = Path(".planning/memory/PREFERENCES.md")
 CATALOG = (
-    "# Agent Catalog\n\n### Engineering Division (2 agents)\n\n| ID | File |\n|----|------|\n"
-    "| engineering-senior-developer | `agents/engineering-senior-developer.md` |\n"
-    "| engineering-rapid-prototyper | `agents/engineering-rapid-prototyper.md` |\n\n"
-    "### Testing Division (1 agents)\n\n| ID | File |\n|----|------|\n"
-    "| testing-api-tester | `agents/testing-api-tester.md` |\n"
+    "# Agent Catalog\n\n### Engineering Division (2 agents)\n\n"
+    "| ID | File | Task Types |\n|----|------|------------|\n"
+    "| engineering-senior-developer | `agents/engineering-senior-developer.md` | full-stack |\n"
+    "| engineering-rapid-prototyper | `agents/engineering-rapid-prototyper.md` | prototyping |\n\n"
+    "### Testing Division (1 agents)\n\n| ID | File | Task Types |\n|----|------|------------|\n"
+    "| testing-api-tester | `agents/testing-api-tester.md` | api-testing |\n"
 )
 
 
@@ -243,9 +245,55 @@ def test_binary_files_and_unknown_agents_are_described() -> None:
     )
 
 
-def test_agent_divisions_from_the_catalog() -> None:
-    assert agent_divisions(CATALOG) == {
+def test_division_tags_from_the_catalog() -> None:
+    assert division_tags(None) == {}
+    assert division_tags(parse_catalog(CATALOG)) == {
         "engineering-senior-developer": "engineering",
         "engineering-rapid-prototyper": "engineering",
         "testing-api-tester": "testing",
     }
+
+
+def test_division_tags_follow_the_shared_catalog_rules() -> None:
+    tags = division_tags(load_catalog(FIXTURES / "catalog" / "CATALOG.md"))
+    assert tags["project-manager-senior"] == "project-management"  # multi-word division
+    assert tags["engineering-house-style-checker"] == "custom"
+    # Section 2 mentions agents under a `### Shadow Division` heading: not the catalog.
+    assert tags["engineering-backend-architect"] == "engineering"
+    assert "shadow-agent" not in tags
+
+
+def test_the_catalog_is_found_like_every_command_finds_it(
+    cli: CLI, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    edit_by_hand(project)
+    monkeypatch.setenv("LEGION_CATALOG", str(FIXTURES / "catalog" / "CATALOG.md"))
+    result = cli("--today", TODAY, "detect-edits", "--phase", "2", "--record", cwd=project)
+    assert (result.code, result.stderr) == (0, "")
+    tags = [line.rsplit("|", 2)[1].strip() for line in _preference_rows(project)]
+    # The fixture catalog knows the senior developer, not the rapid prototyper.
+    assert tags == [
+        "manual-edit, py",
+        "manual-edit, py, engineering",
+        "manual-edit, py, engineering",
+    ]
+
+
+def test_a_missing_catalog_option_stops_the_record_before_any_write(
+    cli: CLI, project: Path
+) -> None:
+    edit_by_hand(project)
+    before = read_bytes_of(project)
+    missing = project.parent / "nope.md"
+    args = ("--today", TODAY, "--catalog", str(missing), "detect-edits", "--phase", "2")
+    result = cli(*args, "--record", cwd=project)
+    assert (result.code, result.stdout) == (2, "")
+    assert (
+        result.stderr == f"Error: --catalog '{missing}' is not a file (give the CATALOG.md path)\n"
+    )
+    assert read_bytes_of(project) == before
+
+
+def _preference_rows(project: Path) -> list[str]:
+    lines = (project / PREFERENCES).read_text(encoding="utf-8").split("\n")
+    return [line for line in lines if line.startswith("| D-")]

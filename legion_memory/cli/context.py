@@ -13,6 +13,7 @@ from ..errors import InputError
 from ..gitutil import current_branch, default_branch
 from ..project import Settings, find_root, load_settings
 from ..store import Memory
+from .output import note
 
 
 @dataclass
@@ -73,7 +74,11 @@ class Context:
 
     @cached_property
     def settings(self) -> Settings:
-        return load_settings(self.root)
+        """settings.json's memory block; each value it had to ignore is said once, on stderr."""
+        settings = load_settings(self.root)
+        for message in settings.notes:
+            note(f"Warning: {message}")
+        return settings
 
     def tiers(self, scope: str) -> list[scopes.Scoped]:
         """The memory tiers a read covers (`--scope`), project first."""

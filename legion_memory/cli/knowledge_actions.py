@@ -183,13 +183,7 @@ def tags_cell(tags: str) -> str:
     return ", ".join(dict.fromkeys(tag.strip() for tag in tags.split(",") if tag.strip()))
 
 
-def _settings_warnings(context: Context) -> None:
-    for message in context.settings.notes:
-        note(f"Warning: {message}")
-
-
 def _enabled(context: Context) -> bool:
-    _settings_warnings(context)
     if context.settings.enabled:
         return True
     note(DISABLED_NOTICE)
@@ -200,7 +194,6 @@ def _enabled(context: Context) -> bool:
 def _live(context: Context, kind: Kind) -> tuple[list[Record], list[str]]:
     """A kind's live records for reading: none when memory is disabled or the file is missing;
     none plus the spec's one-line warning (stderr and notes) when the file cannot be parsed."""
-    _settings_warnings(context)
     if not context.settings.enabled:
         return [], []
     try:

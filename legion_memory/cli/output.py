@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import LegionMemoryError, WriteError
-from .context import Context
+
+if TYPE_CHECKING:
+    from .context import Context
 
 
 def emit(context: Context, data: object, human: str) -> None:

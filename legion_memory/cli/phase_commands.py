@@ -5,7 +5,6 @@ The phase modules are imported inside the commands: every other command starts w
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -202,21 +201,12 @@ def detect_edits(
 
 
 def _divisions(context: Context) -> dict[str, str]:
-    """Agent divisions from CATALOG.md (DESIGN 3.6 search order); {} when there is none."""
-    relative = Path("skills") / "agent-registry" / "CATALOG.md"
-    plugin = os.environ.get("CLAUDE_PLUGIN_ROOT")
-    candidates = [
-        context.catalog_option,
-        Path(os.environ["LEGION_CATALOG"]) if os.environ.get("LEGION_CATALOG") else None,
-        context.root / relative,
-        Path(plugin) / relative if plugin else None,
-    ]
-    for path in candidates:
-        if path is not None and path.is_file():
-            from ..edits import agent_divisions
+    """Agent divisions from CATALOG.md, found as for every command (DESIGN 3.6); {} without one."""
+    from ..catalog import catalog_path, load_catalog
+    from ..edits import division_tags
 
-            return agent_divisions(path.read_text(encoding="utf-8", errors="replace"))
-    return {}
+    path = catalog_path(context.catalog_option, context.root)
+    return division_tags(None if path is None else load_catalog(path))
 
 
 def _shown(context: Context, path: Path) -> str:

@@ -42,8 +42,6 @@ def prune(
     """
     context: Context = ctx.obj
     settings = context.settings
-    for message in settings.notes:
-        note(message)
     if not settings.enabled:
         note("Memory is disabled (memory.enabled is false in settings.json); nothing to prune.")
         emit(context, {"status": "disabled"}, "")
