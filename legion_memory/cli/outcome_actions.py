@@ -76,7 +76,22 @@ def store_given(context: Context, given: OutcomeInput, dry_run: bool) -> None:
         return
     stored = store.append(context.memory, built.record)
     _report_stored(context, stored, columns)
-    # Auto-prune (memory.auto_prune) runs here, after a successful store and only then.
+    _auto_prune(context)
+
+
+def _auto_prune(context: Context) -> None:
+    """DESIGN 3.13: after a stored outcome, and only then. Its report goes to stderr; it never
+    raises, so a failed prune leaves the store it follows a success."""
+    if not context.settings.auto_prune:
+        return  # the usual case asks neither git nor STATE.md anything
+    from ..project import current_phase
+    from ..prune import auto_prune
+
+    phase = current_phase(context.root)
+    memory, settings, today = context.memory, context.settings, context.today
+    report = auto_prune(memory, settings, today, phase, default_branch=context.default_branch)
+    if report:
+        note(report)
 
 
 def _with_summary_facts(
