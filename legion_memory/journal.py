@@ -141,15 +141,41 @@ def restore(directory: Path, journal: Journal, files: Files) -> list[str]:
     return restored
 
 
+def pending(path: Path, files: Files) -> list[str] | None:
+    """What rolling back the journal at `path` would restore (None: there is no journal).
+
+    RollbackError when the journal cannot be read or a file changed since the crash.
+    """
+    journal = _checked(path, files)
+    if journal is None:
+        return None
+    directory = path.parent
+    return [
+        e.path
+        for e in journal.entries
+        if e.state(files.read(e.file(directory))) is not State.BEFORE
+    ]
+
+
 def roll_back_leftover(path: Path, files: Files) -> list[str]:
     """Undo the change recorded by a journal a killed process left at `path`; the files restored.
 
     Nothing is touched when any file holds neither its previous text nor the change's: that file
     was edited after the crash, and a person has to decide which text wins.
     """
+    journal = _checked(path, files)
+    if journal is None:
+        return []
+    restored = restore(path.parent, journal, files)
+    files.remove(path)
+    return restored
+
+
+def _checked(path: Path, files: Files) -> Journal | None:
+    """The journal at `path` (None when there is none), if it can be rolled back."""
     data = files.read(path)
     if data is None:
-        return []
+        return None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -165,9 +191,7 @@ def roll_back_leftover(path: Path, files: Files) -> list[str]:
             where=str(path),
             hint="compare those files with their previous text in the journal, then delete it",
         )
-    restored = restore(directory, journal, files)
-    files.remove(path)
-    return restored
+    return journal
 
 
 def undo(path: Path, journal: Journal, files: Files, failure: LegionMemoryError) -> NoReturn:

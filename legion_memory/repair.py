@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import store
-from .errors import IntegrityError
+from .errors import IntegrityError, RollbackError
 from .gitutil import find_git_dir
 from .mergelog import Arrival, log_path, read_log
 from .renumber import Plan, duplicates, memory_files, merged_moves, verify_nothing_lost
@@ -238,7 +238,51 @@ def _apply(memory: Memory, planner: Callable[[Mapping[Path, str | None]], Plan])
     return repairs
 
 
+# What a killed process leaves: a journal, temporary files ----------------------------------------
+
+
+def find_journal(memory: Memory) -> list[Finding]:
+    where = str(memory.journal_path)
+    try:
+        restores = store.leftover_journal(memory)
+    except RollbackError as error:
+        return [Finding(error.where or where, f"{error.message} ({error.hint})")]
+    if restores is None:
+        return []
+    if not restores:
+        message = "interrupted change that had changed no file (--fix removes its journal)"
+    else:
+        message = f"interrupted change left half done (--fix restores {', '.join(restores)})"
+    return [Finding(where, message)]
+
+
+def repair_journal(memory: Memory) -> list[str]:
+    """Roll back what a killed process left half done; one that cannot be is left to a person
+    (its finding says why)."""
+    try:
+        if store.leftover_journal(memory) is None:
+            return []
+        restored = store.recover(memory)
+    except RollbackError:
+        return []
+    done = f"restored {', '.join(restored)}" if restored else "no file had changed"
+    return [f"{memory.journal_path}: rolled back an interrupted change ({done})"]
+
+
+def find_temp_files(memory: Memory) -> list[Finding]:
+    message = "temporary file left by an interrupted write (--fix deletes it)"
+    return [Finding(str(path), message) for path in store.stray_temp_files(memory)]
+
+
+def repair_temp_files(memory: Memory) -> list[str]:
+    removed = store.remove_stray_temp_files(memory)
+    return [f"{path}: deleted a temporary file left by an interrupted write" for path in removed]
+
+
+# A leftover journal goes first: rolling it back may undo what the other checks would find.
 CHECKS: tuple[Check, ...] = (
+    Check("leftover journal", find_journal, repair_journal),
+    Check("stray temporary files", find_temp_files, repair_temp_files),
     Check("conflict markers", find_conflicts, repair_conflicts),
     Check("duplicate IDs", find_duplicates, repair_duplicates),
     Check("merged references", find_merged_references, repair_merged_references),

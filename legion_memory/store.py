@@ -50,7 +50,8 @@ from .table import (
 
 MEMORY_DIR = Path(".planning") / "memory"
 LOCK_NAME = ".legion-memory.lock"
-GITIGNORE = f"{LOCK_NAME}\n{journal.JOURNAL_NAME}\n.legion-memory-*.tmp\n"
+TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
+GITIGNORE = f"{LOCK_NAME}\n{journal.JOURNAL_NAME}\n{TEMP_PREFIX}*{TEMP_SUFFIX}\n"
 LOCK_TIMEOUT_SECONDS = 30.0
 
 
@@ -197,6 +198,28 @@ def recover(memory: Memory) -> list[str]:
         return restored
 
 
+def leftover_journal(memory: Memory) -> list[str] | None:
+    """What rolling back a journal left by a killed process would restore, read without the lock
+    (None: no journal); RollbackError when it cannot be rolled back automatically."""
+    return journal.pending(memory.journal_path, _files())
+
+
+def stray_temp_files(memory: Memory) -> list[Path]:
+    """Temporary files a killed writer left in the memory directory."""
+    return sorted(memory.directory.glob(f"{TEMP_PREFIX}*{TEMP_SUFFIX}"))
+
+
+def remove_stray_temp_files(memory: Memory) -> list[Path]:
+    """Delete them under the lock: every write holds it, so none is a write in progress."""
+    if not stray_temp_files(memory):
+        return []  # nothing to do: no lock taken
+    with locked(memory):
+        strays = stray_temp_files(memory)
+        for path in strays:
+            _remove(path)
+    return strays
+
+
 def ensure_directory(memory: Memory) -> None:
     """Create the memory directory on first write, with a .gitignore for the lock file."""
     if memory.directory.is_dir():
@@ -209,7 +232,7 @@ def atomic_write(path: Path, text: str, errors: str = "strict") -> None:
     """Replace `path` with `text`: temp file in the same directory, fsync, same mode, rename."""
     data = text.encode("utf-8", errors)
     mode = _mode_for(path)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".legion-memory-", suffix=".tmp")
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -66,7 +66,8 @@ def doctor(
         bool, typer.Option("--quiet", help="Print nothing when there is nothing to do.")
     ] = False,
 ) -> None:
-    """Find (and with --fix repair) conflict markers, duplicate IDs and stale references."""
+    """Find (and with --fix repair) interrupted changes, conflict markers, duplicate IDs and
+    stale references."""
     from ..repair import doctor as run_doctor
 
     context: Context = ctx.obj
