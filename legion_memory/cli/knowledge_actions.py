@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from .. import error_fixes, preferences, store
+from .. import error_fixes, preferences, scopes, store
 from ..errors import InputError, ParseError
 from ..fields import DECISION_POINTS, SIGNALS
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, has_any_tag, on_branch
@@ -33,40 +34,59 @@ from .knowledge_output import (
     report_stored,
 )
 from .output import emit, markdown_table, note
+from .tiers import marked, scoped_json, unreadable_warning
 
 _OUTCOME_ID = re.compile(r"^O-\d{3,}$")
 _RESERVED_KEY = "notes"
 DISABLED_NOTICE = "memory is disabled (memory.enabled is false in settings.json); nothing stored"
+T = TypeVar("T")
 
 
 def store_pattern(
-    context: Context, *, pattern: str, situation: str, reuse: str, source: str = "", tags: str = ""
+    context: Context,
+    *,
+    pattern: str,
+    situation: str,
+    reuse: str,
+    source: str = "",
+    tags: str = "",
+    scope: str = scopes.PROJECT,
 ) -> None:
-    """Append one pattern to PATTERNS.md."""
+    """Append one pattern to PATTERNS.md (of the project, or of the global tier)."""
     values = {"pattern": pattern, "context": situation, "reuse_criteria": reuse, "source": source}
     record = _new(context, PATTERN, {**values, "tags": tags})
+    tier = context.target(scope)
     if not _enabled(context):
         return
-    stored = store.append(context.memory, record)
-    notes = [n for n in (_unknown_outcome(context, stored["source"]),) if n]
-    report_stored(context, stored, notes)
+    stored = store.append(tier.memory, record)
+    notes = [n for n in (_unknown_outcome(tier.memory, stored["source"]),) if n]
+    report_stored(context, tier, stored, notes)
 
 
 def store_error(
-    context: Context, *, signature: str, fix: str, agent: str, resolved: bool, tags: str = ""
+    context: Context,
+    *,
+    signature: str,
+    fix: str,
+    agent: str,
+    resolved: bool,
+    tags: str = "",
+    scope: str = scopes.PROJECT,
 ) -> None:
-    """Append one error fix to ERRORS.md, unless it duplicates a stored one (DESIGN 3.14)."""
+    """Append one error fix to ERRORS.md, unless it duplicates a stored one of the same tier
+    (DESIGN 3.14)."""
     values = {"error_signature": signature, "fix": fix, "agent": agent, "tags": tags}
     record = _new(context, ERROR_FIX, {**values, "resolved": "true" if resolved else "false"})
+    tier = context.target(scope)
     if not _enabled(context):
         return
     check = error_fixes.dedupe(record, context.settings.error_similarity)
-    before, after = store.append_or_update(context.memory, record, check)
+    before, after = store.append_or_update(tier.memory, record, check)
     if before is None:
-        report_stored(context, after, [])
+        report_stored(context, tier, after, [])
         return
     alike = error_fixes.similarity(record["error_signature"], before["error_signature"])
-    report_duplicate(context, before, after, alike)
+    report_duplicate(context, tier, before, after, alike)
 
 
 def store_preference(
@@ -79,14 +99,16 @@ def store_preference(
     signal: str,
     agent: str,
     tags: str = "",
+    scope: str = scopes.PROJECT,
 ) -> None:
-    """Append one preference signal to PREFERENCES.md."""
+    """Append one preference signal to PREFERENCES.md (of the project, or of the global tier)."""
     values = {"decision_point": decision_point, "context": situation, "proposed": proposed}
     more = {"user_choice": choice, "signal": signal, "agent": agent, "tags": tags}
     record = _new(context, PREFERENCE, {**values, **more})
+    tier = context.target(scope)
     if not _enabled(context):
         return
-    report_stored(context, store.append(context.memory, record), [])
+    report_stored(context, tier, store.append(tier.memory, record), [])
 
 
 def recall_patterns(
@@ -95,13 +117,18 @@ def recall_patterns(
     tag: Sequence[str] | None = None,
     branch: str = ALL_BRANCHES,
     limit: int = 10,
+    scope: str = scopes.PROJECT,
 ) -> None:
-    """Patterns with any of the tags on `branch`, most recent first."""
+    """Patterns with any of the tags on `branch`, most recent first (project ones first)."""
     keep = _keep(context, tag or (), branch, limit)
-    records, notes = _live(context, PATTERN)
-    ranked = by_recency(filter(keep, records), context.today)[:limit]
+    ranked, notes = _recall(
+        context, scope, PATTERN, lambda records: by_recency(filter(keep, records), context.today)
+    )
+    ranked = ranked[:limit]
+    show = marked(scope)
     columns = [column.name for column in PATTERN.columns]
-    report_recalled(context, ranked, recalled_table(PATTERN, columns, ranked), notes)
+    human = recalled_table(PATTERN, columns, ranked, show)
+    report_recalled(context, show, ranked, human, notes)
 
 
 def recall_errors(
@@ -111,17 +138,20 @@ def recall_errors(
     tag: Sequence[str] | None = None,
     branch: str = ALL_BRANCHES,
     limit: int = 5,
+    scope: str = scopes.PROJECT,
 ) -> None:
     """Stored fixes for an error: resolved first, then by keywords shared with `error_text`."""
     keep = _keep(context, tag or (), branch, limit)
-    records, notes = _live(context, ERROR_FIX)
     text = error_text if error_text and error_text.strip() else None
+    matches, notes = _recall(
+        context, scope, ERROR_FIX, lambda records: error_fixes.rank(filter(keep, records), text)
+    )
     if text is not None and not error_fixes.keywords(text):
         notes.append("--error-text has no keywords to match (only stopwords or punctuation)")
-    matches = error_fixes.rank(filter(keep, records), text)[:limit]
-    data = {"records": [match.to_json() for match in matches], "notes": notes}
-    human = "\n\n".join(error_block(match) for match in matches)
-    emit_recall(context, data, human, notes)
+    matches, show = matches[:limit], marked(scope)
+    records = [scoped_json(show, m.scope, m.item.to_json()) for m in matches]
+    human = "\n\n".join(error_block(m.item, m.scope if show else None) for m in matches)
+    emit_recall(context, {"records": records, "notes": notes}, human, notes)
 
 
 def recall_preferences(
@@ -133,30 +163,42 @@ def recall_preferences(
     agent: str | None = None,
     branch: str = ALL_BRANCHES,
     limit: int = 10,
+    scope: str = scopes.PROJECT,
 ) -> None:
-    """Preference signals matching every filter, most recent first."""
+    """Preference signals matching every filter, most recent first (project ones first)."""
     preferences.require_choice("--signal", signal, SIGNALS)
     preferences.require_choice("--decision-point", decision_point, DECISION_POINTS)
     keep = _keep(context, tag or (), branch, limit)
-    records, notes = _live(context, PREFERENCE)
     wanted = _split(agent) if agent else None
-    kept = [
-        record
-        for record in records
-        if keep(record)
-        and preferences.credits_any(record, wanted)
-        and preferences.matches(record, signal=signal, decision_point=decision_point)
-    ]
-    ranked = by_recency(kept, context.today)[:limit]
+
+    def kept(record: Record) -> bool:
+        return (
+            keep(record)
+            and preferences.credits_any(record, wanted)
+            and preferences.matches(record, signal=signal, decision_point=decision_point)
+        )
+
+    ranked, notes = _recall(
+        context, scope, PREFERENCE, lambda records: by_recency(filter(kept, records), context.today)
+    )
+    ranked, show = ranked[:limit], marked(scope)
     columns = [column.name for column in PREFERENCE.columns]
-    report_recalled(context, ranked, recalled_table(PREFERENCE, columns, ranked), notes)
+    human = recalled_table(PREFERENCE, columns, ranked, show)
+    report_recalled(context, show, ranked, human, notes)
 
 
-def score_preferences(context: Context, *, agent: Sequence[str] | None = None) -> None:
+def score_preferences(
+    context: Context, *, agent: Sequence[str] | None = None, include_global: bool = False
+) -> None:
     """Each agent's preference boost (+1 positive, +0.5 corrective, -1 negative, times 0.5) and
     an advisory note per tag on which corrective signals cluster."""
     wanted = _agent_names(agent or ())
-    records, notes = _live(context, PREFERENCE)
+    records: list[Record] = []
+    notes: list[str] = []
+    for tier in context.score_tiers(include_global):
+        tier_records, tier_notes = _live(context, PREFERENCE, tier)
+        records += tier_records
+        notes += tier_notes
     scoped = [record for record in records if preferences.credits_any(record, wanted)]
     found = preferences.tallies(scoped, wanted)
     if any(tally.agent == _RESERVED_KEY for tally in found):
@@ -191,17 +233,35 @@ def _enabled(context: Context) -> bool:
     return False
 
 
-def _live(context: Context, kind: Kind) -> tuple[list[Record], list[str]]:
-    """A kind's live records for reading: none when memory is disabled or the file is missing;
-    none plus the spec's one-line warning (stderr and notes) when the file cannot be parsed."""
+def _live(
+    context: Context, kind: Kind, tier: scopes.Scoped | None = None
+) -> tuple[list[Record], list[str]]:
+    """A kind's live records of a tier (the project's by default) for reading: none when memory
+    is disabled or the file is missing; none plus the spec's one-line warning (stderr and notes)
+    when the file cannot be parsed."""
     if not context.settings.enabled:
         return [], []
+    tier = tier or scopes.Scoped(scopes.PROJECT, context.memory)
     try:
-        return store.load_records(context.memory, kind), []
+        return store.load_records(tier.memory, kind), []
     except ParseError:
-        warning = f"Warning: {kind.filename} could not be parsed. Proceeding without memory."
+        warning = unreadable_warning(tier, kind)
         note(warning)
         return [], [warning]
+
+
+def _recall(
+    context: Context, scope: str, kind: Kind, rank: Callable[[list[Record]], list[T]]
+) -> tuple[list[scopes.Marked[T]], list[str]]:
+    """Each tier of `scope` ranked on its own, project first, marked with its tier; the notes of
+    every tier. The caller cuts the merged list to its limit."""
+    groups: list[tuple[str, list[T]]] = []
+    notes: list[str] = []
+    for tier in context.tiers(scope):
+        records, tier_notes = _live(context, kind, tier)
+        groups.append((tier.scope, rank(records)))
+        notes += tier_notes
+    return scopes.merge(groups), notes
 
 
 def _keep(
@@ -236,14 +296,14 @@ def _agent_names(agents: Sequence[str]) -> list[str] | None:
     return names or None
 
 
-def _unknown_outcome(context: Context, source: str) -> str | None:
-    """A notice when Source names an outcome ID that OUTCOMES.md and ARCHIVE.md do not hold
-    (nothing to say when there is no outcome memory to check against)."""
-    if not _OUTCOME_ID.match(source) or not context.memory.exists(OUTCOME):
+def _unknown_outcome(memory: store.Memory, source: str) -> str | None:
+    """A notice when Source names an outcome ID that OUTCOMES.md and ARCHIVE.md (of the tier the
+    pattern goes to) do not hold; nothing to say when there is no outcome memory to check."""
+    if not _OUTCOME_ID.match(source) or not memory.exists(OUTCOME):
         return None
     try:
-        known = store.load_records(context.memory, OUTCOME)
-        known += store.load_archived(context.memory, OUTCOME)
+        known = store.load_records(memory, OUTCOME)
+        known += store.load_archived(memory, OUTCOME)
     except ParseError:
         return None
     if any(record.id == source for record in known):

@@ -9,10 +9,11 @@ from typing import Annotated
 
 import typer
 
-from .. import preferences
+from .. import preferences, scopes
 from ..fields import DECISION_POINTS, SIGNALS
 from ..filters import ALL_BRANCHES
 from .groups import recall_app, run_hot, score_app, store_app
+from .scope_option import IncludeGlobalOption, ScopeOption, WriteScopeOption
 
 TagsOption = Annotated[str, typer.Option(help="Comma-separated keywords.")]
 TagFilter = Annotated[
@@ -42,6 +43,7 @@ def _store_pattern(
         str, typer.Option(help="The outcome it came from (O-NNN) or a description.")
     ] = "",
     tags: TagsOption = "",
+    scope: WriteScopeOption = scopes.PROJECT,
 ) -> None:
     """Store a pattern in PATTERNS.md."""
     run_hot(ctx, "store pattern", locals())
@@ -56,6 +58,7 @@ def _store_error(
         bool, typer.Option("--resolved/--unresolved", help="Whether the fix was verified to work.")
     ],
     tags: TagsOption = "",
+    scope: WriteScopeOption = scopes.PROJECT,
 ) -> None:
     """Store an error fix in ERRORS.md; a duplicate is skipped (resolved) or updated in place."""
     run_hot(ctx, "store error", locals())
@@ -70,6 +73,7 @@ def _store_preference(
     signal: Annotated[str, typer.Option(help=f"One of {', '.join(SIGNALS)}.")],
     agent: Annotated[str, typer.Option(help="The agent whose proposal was judged, or system.")],
     tags: TagsOption = "",
+    scope: WriteScopeOption = scopes.PROJECT,
 ) -> None:
     """Store a user preference signal in PREFERENCES.md."""
     run_hot(ctx, "store preference", locals())
@@ -80,6 +84,7 @@ def _recall_patterns(
     tag: TagFilter = None,
     branch: BranchFilter = ALL_BRANCHES,
     limit: Annotated[int, typer.Option(help="At most this many patterns.")] = 10,
+    scope: ScopeOption = scopes.PROJECT,
 ) -> None:
     """Recall patterns, most recent first."""
     run_hot(ctx, "recall patterns", locals())
@@ -91,6 +96,7 @@ def _recall_errors(
     tag: TagFilter = None,
     branch: BranchFilter = ALL_BRANCHES,
     limit: Annotated[int, typer.Option(help="At most this many fixes.")] = 5,
+    scope: ScopeOption = scopes.PROJECT,
 ) -> None:
     """Recall known fixes: resolved first, then by keywords shared with --error-text."""
     run_hot(ctx, "recall errors", locals())
@@ -104,6 +110,7 @@ def _recall_preferences(
     agent: Annotated[str | None, typer.Option(help="Only signals about this agent.")] = None,
     branch: BranchFilter = ALL_BRANCHES,
     limit: Annotated[int, typer.Option(help="At most this many signals.")] = 10,
+    scope: ScopeOption = scopes.PROJECT,
 ) -> None:
     """Recall preference signals, most recent first."""
     run_hot(ctx, "recall preferences", locals())
@@ -114,6 +121,7 @@ def _score_preferences(
     agent: Annotated[
         list[str] | None, typer.Option("--agent", help="Agents to score (default: every agent).")
     ] = None,
+    include_global: IncludeGlobalOption = False,
 ) -> None:
     """Preference boosts as {"agent-id": boost} plus advisory notes on corrective clusters."""
     run_hot(ctx, "score preferences", locals())

@@ -7,25 +7,31 @@ from collections.abc import Sequence
 from .. import error_fixes
 from ..decay import Scored
 from ..schema import Kind, Record
+from ..scopes import Marked, Scoped
 from .context import Context
 from .output import emit, markdown_table, note
+from .tiers import marked, scoped_cells, scoped_json, shown
 
 
-def location(context: Context, kind: Kind, record: Record) -> str:
-    """`.planning/memory/FILE.md:LINE`, relative to the project root."""
-    return f"{context.memory.path(kind).relative_to(context.root)}:{record.line}"
+def location(context: Context, tier: Scoped, record: Record) -> str:
+    """`.planning/memory/FILE.md:LINE`, relative to the project root (a global file in full)."""
+    return f"{shown(context.root, tier.memory.path(record.kind))}:{record.line}"
 
 
-def report_stored(context: Context, record: Record, notes: list[str]) -> None:
+def report_stored(context: Context, tier: Scoped, record: Record, notes: list[str]) -> None:
     for message in notes:
         note(message)
-    where = location(context, record.kind, record)
+    where = location(context, tier, record)
     data = {"action": "stored", "where": where, "record": record.to_json(), "notes": notes}
-    emit(context, data, f"Stored {record.id} in {where}")
+    emit(
+        context, scoped_json(marked(tier.scope), tier.scope, data), f"Stored {record.id} in {where}"
+    )
 
 
-def report_duplicate(context: Context, before: Record, after: Record, alike: float) -> None:
-    where = location(context, after.kind, after)
+def report_duplicate(
+    context: Context, tier: Scoped, before: Record, after: Record, alike: float
+) -> None:
+    where = location(context, tier, after)
     percent = f"signature {round(alike * 100)}% alike"
     if error_fixes.is_resolved(before):
         action = "skipped"
@@ -46,21 +52,28 @@ def report_duplicate(context: Context, before: Record, after: Record, alike: flo
         "previous": before.to_json(),
         "notes": [],
     }
-    emit(context, data, human)
+    emit(context, scoped_json(marked(tier.scope), tier.scope, data), human)
 
 
-def recalled_table(kind: Kind, columns: Sequence[str], ranked: Sequence[Scored]) -> str:
+def recalled_table(
+    kind: Kind, columns: Sequence[str], ranked: Sequence[Marked[Scored]], show: bool
+) -> str:
+    """The recalled rows; a Scope column first when results are marked with their tier."""
     if not ranked:
         return ""
     key_of = {column.name: column.key for column in kind.columns}
-    return markdown_table(columns, [[s.record[key_of[name]] for name in columns] for s in ranked])
+    rows = [
+        scoped_cells(show, m.scope, [m.item.record[key_of[name]] for name in columns])
+        for m in ranked
+    ]
+    return markdown_table(scoped_cells(show, "Scope", list(columns)), rows)
 
 
 def report_recalled(
-    context: Context, ranked: Sequence[Scored], human: str, notes: list[str]
+    context: Context, show: bool, ranked: Sequence[Marked[Scored]], human: str, notes: list[str]
 ) -> None:
-    data = {"records": [scored.to_json() for scored in ranked], "notes": notes}
-    emit_recall(context, data, human, notes)
+    records = [scoped_json(show, m.scope, m.item.to_json()) for m in ranked]
+    emit_recall(context, {"records": records, "notes": notes}, human, notes)
 
 
 def emit_recall(context: Context, data: object, human: str, notes: list[str]) -> None:
@@ -72,10 +85,12 @@ def emit_recall(context: Context, data: object, human: str, notes: list[str]) ->
     emit(context, data, human)
 
 
-def error_block(match: error_fixes.ErrorMatch) -> str:
-    """One recalled fix in markdown, the Fix first and prominent."""
+def error_block(match: error_fixes.ErrorMatch, scope: str | None = None) -> str:
+    """One recalled fix in markdown, the Fix first and prominent; its tier after its status
+    when results are marked."""
     record = match.record
     status = "resolved" if error_fixes.is_resolved(record) else "unresolved (fix not verified)"
+    status += f" · {scope}" if scope else ""
     details = [f"Agent: {record['agent']}", f"Date: {record['date']}"]
     details += [f"Branch: {record['branch'] or '-'}", f"Tags: {record['tags'] or '-'}"]
     if match.matched:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .. import store
+from .. import scopes, store
 from ..catalog import Catalog, catalog_path, load_catalog
+from ..decay import Scored
 from ..errors import InputError, ParseError
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from ..outcomes import BuiltOutcome, OutcomeInput, build_outcome, unstored_fields
@@ -18,7 +19,6 @@ from ..project import confine
 from ..schema import OUTCOME, Record, column_key, read_records, split_list
 from ..scoring import (
     EMPTY_BRIEFING,
-    UNPARSEABLE_WARNING,
     agent_scores,
     archetype_scores,
     briefing_markdown,
@@ -28,6 +28,7 @@ from ..scoring import (
 from ..scoring import briefing as briefing_of
 from .context import Context
 from .output import emit, markdown_table, note
+from .tiers import marked, scoped_cells, scoped_json, unreadable_warning
 
 DISABLED = "Note: memory is disabled (memory.enabled is false in settings.json)"
 
@@ -46,7 +47,9 @@ def store_outcome(
     blockers: int,
     from_summary: Path | None,
     dry_run: bool,
+    scope: str = scopes.PROJECT,
 ) -> None:
+    tier = context.target(scope)
     if not context.settings.enabled:
         note(f"{DISABLED}; nothing was stored")
         return
@@ -56,12 +59,16 @@ def store_outcome(
     required = _required(values, from_summary is not None)
     given = OutcomeInput(**required, task_type=task_type, tags=tags, importance=importance,
                          event=event, blockers=blockers)  # fmt: skip
-    store_given(context, given, dry_run)
+    store_given(context, given, dry_run, tier)
 
 
-def store_given(context: Context, given: OutcomeInput, dry_run: bool) -> None:
-    """Infer, validate and store (or only show) one outcome."""
-    history, columns = _history(context, needed=given.importance is None)
+def store_given(
+    context: Context, given: OutcomeInput, dry_run: bool, tier: scopes.Scoped | None = None
+) -> None:
+    """Infer, validate and store (or only show) one outcome, in the project unless `tier` says
+    otherwise (importance then counts that tier's history)."""
+    tier = tier or scopes.Scoped(scopes.PROJECT, context.memory)
+    history, columns = _history(tier.memory, needed=given.importance is None)
     built = build_outcome(
         given,
         today=context.today,
@@ -72,11 +79,12 @@ def store_given(context: Context, given: OutcomeInput, dry_run: bool) -> None:
     for line in built.notes:
         note(line)
     if dry_run:
-        _preview(context, built, columns)
+        _preview(context, tier, built, columns)
         return
-    stored = store.append(context.memory, built.record)
-    _report_stored(context, stored, columns)
-    _auto_prune(context)
+    stored = store.append(tier.memory, built.record)
+    _report_stored(context, tier.scope, stored, columns)
+    if tier.scope == scopes.PROJECT:
+        _auto_prune(context)  # the settings and the current phase are the project's
 
 
 def _auto_prune(context: Context) -> None:
@@ -126,10 +134,9 @@ def _required(values: dict[str, str | None], from_summary: bool) -> dict[str, st
     return {key: value or "" for key, value in values.items()}
 
 
-def _history(context: Context, *, needed: bool) -> tuple[list[Record], tuple[str, ...]]:
+def _history(memory: store.Memory, *, needed: bool) -> tuple[list[Record], tuple[str, ...]]:
     """Every stored outcome (live and archived) when importance needs them, and the columns of
     the live table. A malformed OUTCOMES.md stops the store here (ParseError, exit 1)."""
-    memory = context.memory
     path = memory.path(OUTCOME)
     document = store.load(path)
     live: list[Record] = []
@@ -152,11 +159,16 @@ def _shown(record: Record, columns: Sequence[str]) -> Record:
     return Record(record.kind, {k: v for k, v in record.values.items() if k in keys}, record.line)
 
 
-def _row_table(record: Record, columns: Sequence[str]) -> str:
-    return markdown_table(list(columns), [[record[column_key(name)] for name in columns]])
+def _row_table(scope: str, record: Record, columns: Sequence[str]) -> str:
+    """The row as a table; a Scope column first when it went to the global tier."""
+    show = marked(scope)
+    headers = scoped_cells(show, "Scope", list(columns))
+    return markdown_table(
+        headers, [scoped_cells(show, scope, [record[column_key(name)] for name in columns])]
+    )
 
 
-def _report_stored(context: Context, stored: Record, columns: tuple[str, ...]) -> None:
+def _report_stored(context: Context, scope: str, stored: Record, columns: tuple[str, ...]) -> None:
     unstored = unstored_fields(stored, columns)
     if unstored:
         note(
@@ -164,31 +176,46 @@ def _report_stored(context: Context, stored: Record, columns: tuple[str, ...]) -
             "stored (run `legion-memory migrate` to add the missing columns)"
         )
     shown = _shown(stored, columns)
-    emit(context, shown.to_json(), _row_table(shown, columns))
+    data = scoped_json(marked(scope), scope, shown.to_json())
+    emit(context, data, _row_table(scope, shown, columns))
 
 
-def _preview(context: Context, built: BuiltOutcome, columns: tuple[str, ...]) -> None:
-    document = store.load(context.memory.path(OUTCOME))
-    number = store.max_id_number(context.memory, OUTCOME, document) + 1
+def _preview(
+    context: Context, tier: scopes.Scoped, built: BuiltOutcome, columns: tuple[str, ...]
+) -> None:
+    document = store.load(tier.memory.path(OUTCOME))
+    number = store.max_id_number(tier.memory, OUTCOME, document) + 1
     record = Record(OUTCOME, {**built.record.values, "id": f"O-{number:03d}"})
     if built.importance is not None:
         note(f"Importance {built.importance.explain()}")
     note(f"Dry run: nothing was stored ({record.id} is the ID it would get now)")
     shown = _shown(record, columns)
-    emit(context, shown.to_json(), _row_table(shown, columns))
+    data = scoped_json(marked(tier.scope), tier.scope, shown.to_json())
+    emit(context, data, _row_table(tier.scope, shown, columns))
 
 
-def _outcomes(context: Context) -> tuple[list[Record], list[str]]:
-    """Live outcomes for reading commands, and the notes already shown on stderr. Memory that
-    is disabled, missing or unreadable reads as empty: workflows never block on memory."""
+def _outcomes(
+    context: Context, tier: scopes.Scoped | None = None
+) -> tuple[list[Record], list[str]]:
+    """Live outcomes of a tier (the project's by default) for reading commands, and the notes
+    already shown on stderr. Memory that is disabled, missing or unreadable reads as empty:
+    workflows never block on memory."""
     if not context.settings.enabled:
         return [], []
+    tier = tier or scopes.Scoped(scopes.PROJECT, context.memory)
     try:
-        records = store.load_records(context.memory, OUTCOME)
+        records = store.load_records(tier.memory, OUTCOME)
     except ParseError:
-        note(UNPARSEABLE_WARNING)
-        return [], [UNPARSEABLE_WARNING]
+        warning = unreadable_warning(tier, OUTCOME)
+        note(warning)
+        return [], [warning]
     return records, []
+
+
+def _scored_outcomes(context: Context, include_global: bool) -> list[Record]:
+    """The outcomes the scores count: the project's, and the global tier's when asked."""
+    tiers = context.score_tiers(include_global)
+    return [record for tier in tiers for record in _outcomes(context, tier)[0]]
 
 
 def recall_outcomes(
@@ -198,29 +225,43 @@ def recall_outcomes(
     task_type: str | None,
     branch: str,
     limit: int,
+    scope: str = scopes.PROJECT,
 ) -> None:
-    tags = tag or ()
-    records, notes = _outcomes(context)
-    too_many = too_many_note(len(records), context.settings.prune_threshold)
-    if too_many:
-        note(too_many)
-        notes.append(too_many)
-    results = recall(
-        records,
-        context.today,
-        tags=_split_all(tags),
-        agent=agent,
-        task_type=task_type,
-        keep=_branch_filter(context, branch),
-        limit=limit,
-    )
+    tags, keep = _split_all(tag or ()), _branch_filter(context, branch)
+    groups: list[tuple[str, list[Scored]]] = []
+    notes: list[str] = []
+    for tier in context.tiers(scope):
+        records, tier_notes = _outcomes(context, tier)
+        notes += tier_notes
+        if tier.scope == scopes.PROJECT:  # prune and its threshold are the project's
+            notes += _too_many(context, len(records))
+        found = recall(records, context.today, tags=tags, agent=agent, task_type=task_type,
+                       keep=keep, limit=limit)  # fmt: skip
+        groups.append((tier.scope, found))
+    results = scopes.merge(groups, limit)
+    show = marked(scope)
+    records_json = [scoped_json(show, m.scope, m.item.to_json()) for m in results]
+    emit(context, {"records": records_json, "notes": notes}, _recalled_table(show, results))
+
+
+def _too_many(context: Context, count: int) -> list[str]:
+    too_many = too_many_note(count, context.settings.prune_threshold)
+    if too_many is None:
+        return []
+    note(too_many)
+    return [too_many]
+
+
+def _recalled_table(show: bool, results: Sequence[scopes.Marked[Scored]]) -> str:
+    if not results:
+        return ""
     headers = ["ID", "Date", "Branch", "Agent", "Task Type", "Outcome", "Importance"]
     rows = [
-        [*(s.record[column_key(h)] for h in headers), f"{s.decay_score:g}", s.record["summary"]]
-        for s in results
-    ]
-    human = markdown_table([*headers, "Decay", "Summary"], rows) if rows else ""
-    emit(context, {"records": [s.to_json() for s in results], "notes": notes}, human)
+        scoped_cells(show, m.scope, [*(m.item.record[column_key(h)] for h in headers),
+                                     f"{m.item.decay_score:g}", m.item.record["summary"]])
+        for m in results
+    ]  # fmt: skip
+    return markdown_table(scoped_cells(show, "Scope", [*headers, "Decay", "Summary"]), rows)
 
 
 def _branch_filter(context: Context, wanted: str) -> Callable[[Record], bool] | None:
@@ -242,17 +283,19 @@ def _split_all(values: Sequence[str]) -> list[str]:
     return [item for value in values for item in split_list(value)]
 
 
-def score_agents(context: Context, task_type: Sequence[str]) -> None:
+def score_agents(context: Context, task_type: Sequence[str], include_global: bool = False) -> None:
     task_types = task_type
-    records, _ = _outcomes(context)
+    records = _scored_outcomes(context, include_global)
     scores = agent_scores(records, _split_all(task_types), context.today)
     rows = [[agent, f"{score:g}"] for agent, score in scores.items()]
     emit(context, scores, markdown_table(["Agent", "Score"], rows) if rows else "")
 
 
-def score_archetypes(context: Context, task_type: Sequence[str] | None) -> None:
+def score_archetypes(
+    context: Context, task_type: Sequence[str] | None, include_global: bool = False
+) -> None:
     task_types = task_type or ()
-    records, _ = _outcomes(context)
+    records = _scored_outcomes(context, include_global)
     scores = archetype_scores(records, _split_all(task_types), context.today)
     headers = ["Task Type", "Outcomes", "Success Rate", "Avg Importance", "Top Agent", "Agents"]
     rows = [

@@ -10,8 +10,10 @@ from typing import Annotated
 
 import typer
 
+from .. import scopes
 from ..filters import ALL_BRANCHES
 from .groups import recall_app, run_hot, score_app, store_app
+from .scope_option import IncludeGlobalOption, ScopeOption, WriteScopeOption
 
 
 def register(app: typer.Typer) -> None:
@@ -50,6 +52,7 @@ def store_outcome(
     blockers: Annotated[int, _BLOCKERS] = 0,
     from_summary: Annotated[Path | None, _FROM_SUMMARY] = None,
     dry_run: Annotated[bool, typer.Option(help="Show the record without storing it.")] = False,
+    scope: WriteScopeOption = scopes.PROJECT,
 ) -> None:
     """Store one outcome with the next free ID; prints the stored row."""
     run_hot(ctx, "store outcome", locals())
@@ -67,6 +70,7 @@ def recall_outcomes(
     task_type: Annotated[str | None, typer.Option(help="Keep records of this task type.")] = None,
     branch: Annotated[str, typer.Option(help="all, current, or a branch name.")] = ALL_BRANCHES,
     limit: Annotated[int, typer.Option(min=1, help="At most this many records.")] = 20,
+    scope: ScopeOption = scopes.PROJECT,
 ) -> None:
     """Outcomes best first by importance x recency; those scoring under 0.2 are left out."""
     run_hot(ctx, "recall outcomes", locals())
@@ -77,6 +81,7 @@ def score_agents(
     task_type: Annotated[
         list[str], typer.Option(help="Task types to score on (repeatable, or comma-separated).")
     ],
+    include_global: IncludeGlobalOption = False,
 ) -> None:
     """Legion's memoryScores: {"agent-id": score} for agents with at least two matching tasks."""
     run_hot(ctx, "score agents", locals())
@@ -87,6 +92,7 @@ def score_archetypes(
     task_type: Annotated[
         list[str] | None, typer.Option(help="Only these task types (default: all).")
     ] = None,
+    include_global: IncludeGlobalOption = False,
 ) -> None:
     """Legion's archetypeScores: per task type, its agents, success rate and top agent."""
     run_hot(ctx, "score archetypes", locals())

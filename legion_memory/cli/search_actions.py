@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import scopes
+from . import tiers
 from .context import Context
 from .output import emit, markdown_table, note
 
@@ -96,10 +97,7 @@ def _item_json(context: Context, marked: scopes.Marked[Hit]) -> dict[str, object
 
 def shown(context: Context, path: Path) -> str:
     """A path relative to the project root when it is inside it (global files stay absolute)."""
-    try:
-        return str(path.relative_to(context.root))
-    except ValueError:
-        return str(path)
+    return tiers.shown(context.root, path)
 
 
 def _warn_unreadable(context: Context, paths: list[Path]) -> None:
