@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import CLI, read_bytes_of
 
+from legion_memory import scopes
 from legion_memory.cli import run_typer
 from legion_memory.cli.fast import dispatch
 from legion_memory.cli.hot import ACTIONS
@@ -40,6 +41,26 @@ INVOCATIONS = [
     (*TODAY, "context", "--agent", "a", "--task", "ran the pattern"),
     (*TODAY, "store", "outcome", "--phase", "x", "--plan", "01-01", "--agent", "a",
      "--outcome", "success", "--summary", "bad phase"),
+    (*TODAY, *STORE_OUTCOME, "--scope", "global"),
+    ("--json", *TODAY, *STORE_OUTCOME, "--scope=global", "--dry-run"),
+    (*TODAY, "store", "pattern", "--pattern", "g", "--context", "c", "--reuse", "r",
+     "--scope", "global"),
+    ("--json", *TODAY, "store", "error", "--signature", "boom", "--fix", "h", "--agent", "a",
+     "--resolved", "--scope", "global"),
+    (*TODAY, "store", "preference", "--decision-point", "review-verdict", "--context", "c",
+     "--proposed", "p", "--choice", "accepted", "--signal", "negative", "--agent", "a",
+     "--scope", "global"),
+    (*TODAY, "store", "pattern", "--pattern", "g", "--context", "c", "--reuse", "r",
+     "--scope", "all"),
+    (*TODAY, "recall", "outcomes", "--scope", "all"),
+    ("--json", *TODAY, "recall", "outcomes", "--scope", "global", "--limit", "1"),
+    (*TODAY, "recall", "patterns", "--scope", "all"),
+    ("--json", *TODAY, "recall", "errors", "--error-text", "boom", "--scope", "all"),
+    (*TODAY, "recall", "errors", "--scope", "global"),
+    (*TODAY, "recall", "preferences", "--scope=all"),
+    (*TODAY, "score", "agents", "--task-type", "general", "--include-global"),
+    ("--json", *TODAY, "score", "archetypes", "--include-global"),
+    (*TODAY, "score", "preferences", "--include-global"),
 ]  # fmt: skip
 FALLBACKS = [
     ("recall", "outcomes", "--help"),
@@ -65,7 +86,9 @@ def test_every_hot_command_has_a_spec_entry_and_an_invocation_here() -> None:
 
 
 @pytest.fixture
-def project(cli: CLI, repo: Path) -> Path:
+def project(cli: CLI, repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    # The global tier inside the project, so both paths' writes to it are compared too.
+    monkeypatch.setenv(scopes.HOME_VARIABLE, str(repo / "global-memory"))
     assert cli("init", cwd=repo).code == 0
     return repo
 
@@ -104,6 +127,8 @@ def test_hot_commands_give_the_same_output_and_files_on_both_paths(
         fast, typed = run_both(cli, project, args, capsys)
         assert fast == typed, args
         cli(*args, cwd=project)  # keep the state moving, so later commands see records
+    written = sorted(path.name for path in (project / "global-memory").glob("*.md"))
+    assert written == ["ERRORS.md", "OUTCOMES.md", "PATTERNS.md", "PREFERENCES.md"]
 
 
 def test_hot_invocations_are_handled_by_the_dispatcher(
