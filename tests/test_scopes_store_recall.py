@@ -44,7 +44,16 @@ def run(cli: CLI, project: Path, *args: str, today: str = TODAY) -> tuple[int, s
 
 
 def outcome(cli: CLI, project: Path, day: str, summary: str, *more: str) -> None:
-    args = ("store", "outcome", "--phase", "1", "--plan", "01-01", "--agent", "eng-a")
+    args: tuple[str, ...] = (
+        "store",
+        "outcome",
+        "--phase",
+        "1",
+        "--plan",
+        "01-01",
+        "--agent",
+        "eng-a",
+    )
     args += ("--outcome", "success", "--summary", summary, "--task-type", "backend", *more)
     assert run(cli, project, *args, today=day)[0] == 0
 
@@ -82,7 +91,7 @@ def test_store_pattern_in_the_global_tier_creates_it_and_leaves_the_project(
 
 def test_a_global_store_names_its_tier_in_json(cli: CLI, project: Path, home: Path) -> None:
     before = read_bytes_of(project)
-    args = ("--json", "store", "preference", "--decision-point", "review-verdict")
+    args: tuple[str, ...] = ("--json", "store", "preference", "--decision-point", "review-verdict")
     args += ("--context", "c", "--proposed", "p", "--choice", "kept", "--signal", "positive")
     code, out, _ = run(cli, project, *args, "--agent", "eng-a", "--scope", "global")
     data = json.loads(out)
@@ -103,7 +112,16 @@ def test_store_outcome_global_shows_its_tier_and_counts_that_tiers_history(
     cli: CLI, project: Path, home: Path
 ) -> None:
     outcome(cli, project, "2026-05-01", "in the project first")
-    args = ("store", "outcome", "--phase", "1", "--plan", "01-02", "--agent", "eng-a")
+    args: tuple[str, ...] = (
+        "store",
+        "outcome",
+        "--phase",
+        "1",
+        "--plan",
+        "01-02",
+        "--agent",
+        "eng-a",
+    )
     args += ("--outcome", "success", "--summary", "global", "--task-type", "backend")
     code, out, err = run(cli, project, *args, "--scope", "global")
     # The project's record does not count: eng-a's first backend outcome in this tier (+1).
@@ -145,7 +163,16 @@ def test_a_global_outcome_never_auto_prunes(cli: CLI, project: Path, home: Path)
     )
     outcome(cli, project, "2026-01-01", "old project record", "--importance", "1")
     before = read_bytes_of(project)
-    args = ("store", "outcome", "--phase", "1", "--plan", "01-01", "--agent", "eng-a")
+    args: tuple[str, ...] = (
+        "store",
+        "outcome",
+        "--phase",
+        "1",
+        "--plan",
+        "01-01",
+        "--agent",
+        "eng-a",
+    )
     args += ("--outcome", "success", "--summary", "s", "--task-type", "backend")
     code, _, err = run(cli, project, *args, "--importance", "1", "--scope", "global")
     assert (code, err) == (0, "")
@@ -281,7 +308,14 @@ def test_recall_errors_and_preferences_across_tiers(cli: CLI, project: Path) -> 
         "Agent: a · Date: 2026-05-10 · Branch: main · Tags: - · Matched: api, timeout\n"
     )
     assert ids(cli, project, "recall", "errors", "--scope", "global") == [("global", "E-001")]
-    signal = ("store", "preference", "--decision-point", "review-verdict", "--context", "c")
+    signal: tuple[str, ...] = (
+        "store",
+        "preference",
+        "--decision-point",
+        "review-verdict",
+        "--context",
+        "c",
+    )
     signal += ("--proposed", "p", "--choice", "x", "--agent", "eng-a")
     assert run(cli, project, *signal, "--signal", "positive", "--scope", "global")[0] == 0
     assert run(cli, project, *signal, "--signal", "negative")[0] == 0
@@ -358,7 +392,14 @@ def test_archetypes_count_the_global_tier_only_when_asked(cli: CLI, both: Path) 
 
 
 def test_preference_scores_count_the_global_tier_only_when_asked(cli: CLI, project: Path) -> None:
-    signal = ("store", "preference", "--decision-point", "review-verdict", "--context", "c")
+    signal: tuple[str, ...] = (
+        "store",
+        "preference",
+        "--decision-point",
+        "review-verdict",
+        "--context",
+        "c",
+    )
     signal += ("--proposed", "p", "--choice", "x", "--agent", "eng-a", "--signal")
     assert run(cli, project, *signal, "positive")[0] == 0
     assert run(cli, project, *signal, "negative", "--scope", "global")[0] == 0
