@@ -132,13 +132,14 @@ for books with the same title.
 
 ## Verification
 ```
-pytest -v tests/test_catalog.py
-tests/test_catalog.py::test_list_first_page PASSED
-tests/test_catalog.py::test_cursor_survives_inserts PASSED
-tests/test_catalog.py::test_cursor_is_opaque PASSED
-tests/test_catalog.py::test_add_book_checks_isbn PASSED
-tests/test_catalog.py::test_search_ranks_title_first PASSED
-tests/test_catalog.py::test_exact_isbn_first PASSED
+pytest -q --cov=bookshelf tests/test_catalog.py
+..................                                                       [100%]
+Name                          Stmts   Miss  Cover
+-------------------------------------------------
+src/bookshelf/catalog.py         84      3    96%
+src/bookshelf/search.py          61      4    93%
+-------------------------------------------------
+TOTAL                           145      7    95%
 18 passed in 0.42s
 ```
 

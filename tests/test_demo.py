@@ -60,7 +60,7 @@ $ legion-memory --today 2026-03-02 compact --check 1
 checked .planning/phases/01-catalog-api/01-COMPACTED.md
 requirement IDs: 2/2 present
 file paths: 3/3 present
-length: 48% of the original summaries (1182 of 2455 characters)
+length: 43% of the original summaries (1090 of 2521 characters)
 check passed
 """
 
