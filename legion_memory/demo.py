@@ -272,6 +272,8 @@ def _merge(tour: Tour) -> Iterator[Event]:
     yield Remark("git merge hands each memory file to the driver, which reports on stderr:")
     yield from tour.git("merge", "--no-edit", BRANCH)
     yield from tour.tool("diff", "HEAD^1", "HEAD")
+    yield Remark("Both outcomes kept, each ID once, each with the branch it was stored on:")
+    yield from tour.tool("recall", "outcomes", "--branch", "all")
     yield from tour.tool("doctor")
 
 

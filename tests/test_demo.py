@@ -8,9 +8,6 @@ from pathlib import Path
 
 from conftest import CLI, read_bytes_of, run_process
 
-from legion_memory import store
-from legion_memory.schema import OUTCOME
-
 HEADINGS = [
     "==> 1/13 A Legion project in a fresh git repository",
     "==> 2/13 init: the memory files",
@@ -75,46 +72,55 @@ def _path_without_the_tool() -> str:
     return os.pathsep.join(kept)
 
 
-def test_demo_runs_every_step_and_shows_the_driver_merge(tmp_path: Path) -> None:
+def _table_ids(transcript: str, command: str) -> list[str]:
+    """The IDs in the first column of the table a command printed."""
+    output = transcript.split(f"$ {command}\n")[1].split("\n$ ", maxsplit=1)[0]
+    return [line.split(" | ")[0].removeprefix("| ") for line in output.splitlines()[2:]]
+
+
+def test_demo_runs_every_step_in_a_temporary_project_and_removes_it(tmp_path: Path) -> None:
     path = _path_without_the_tool()
     assert shutil.which("legion-memory", path=path) is None
-    project = tmp_path / "tour"
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
     done = run_process(
-        "--today", "2026-03-02", "demo", "--dir", str(project), cwd=tmp_path, env={"PATH": path}
+        "--today",
+        "2026-03-02",
+        "demo",
+        cwd=tmp_path,
+        env={"PATH": path, "TMPDIR": str(temporary)},
     )
     assert done.code == 0, done.stdout[-3000:] + done.stderr
     assert done.stderr == ""
     lines = done.stdout.splitlines()
-    assert lines[0] == f"legion-memory demo: a throw-away Legion project in {project.resolve()}"
+    project = lines[0].removeprefix("legion-memory demo: a throw-away Legion project in ")
+    assert Path(project).parent == temporary.resolve()
     assert [line for line in lines if line.startswith("==> ")] == HEADINGS
-    assert (
-        lines[-1] == f"Done. The project is in {project.resolve()}: cd there and try any command."
+    assert lines[-1] == (
+        f"Done. Removed {project}; `legion-memory demo --dir PATH` keeps the project."
     )
-    assert BRIEFING in done.stdout
-    assert COMPACT_CHECK in done.stdout
+    assert list(temporary.iterdir()) == []
+
+    transcript = done.stdout
+    assert BRIEFING in transcript
+    assert COMPACT_CHECK in transcript
     assert (
         "--outcome done --summary 'Reminder e-mails'\n"
         "Error: Outcome 'done' must be one of success, partial, failed (fix the value and retry)\n"
         "[exit 2]\n"
-    ) in done.stdout
-    assert "Skipped: E-001 already holds a resolved fix for this error" in done.stdout
+    ) in transcript
+    assert "Skipped: E-001 already holds a resolved fix for this error" in transcript
 
-    merge_output = done.stdout.split("$ git merge --no-edit loans-reminders\n")[1]
+    merge_output = transcript.split("$ git merge --no-edit loans-reminders\n")[1]
     merge_lines = merge_output.split("\n$ ")[0].splitlines()
-    # Git buffers its own stdout; the driver's stderr lines come first or last, never split.
+    # Git buffers its own stdout: the driver's stderr lines come before or after it, in order.
     assert [line for line in merge_lines if line.startswith("legion-memory:")] == MERGE_REPORT
-    memory = store.Memory.of_project(project)
-    live = [(r.id, r["branch"]) for r in store.load_records(memory, OUTCOME)]
-    archived = [r.id for r in store.load_archived(memory, OUTCOME)]
-    assert archived == ["O-001", "O-002"]
-    assert live == [
-        ("O-003", "main"),
-        ("O-004", "main"),
-        ("O-005", "main"),
-        ("O-006", "main"),
-        ("O-007", "loans-reminders"),
-    ]
-    assert (project / ".planning/phases/01-catalog-api/01-COMPACTED.md").is_file()
+    merged = _table_ids(transcript, "legion-memory --today 2026-03-02 recall outcomes --branch all")
+    assert sorted(merged) == ["O-001", "O-002", "O-003", "O-004", "O-005", "O-006", "O-007"]
+    assert "| O-007 | 2026-03-02 | loans-reminders |" in merge_output
+    assert "Pruned 2 records → .planning/memory/ARCHIVE.md\nRemaining: 5 active records\n" in (
+        transcript
+    )
 
 
 def test_dir_that_is_not_empty_is_refused_and_left_alone(tmp_path: Path, cli: CLI) -> None:
@@ -144,3 +150,20 @@ def test_json_is_refused_before_anything_is_built(tmp_path: Path, cli: CLI) -> N
     assert done.code == 2
     assert done.stderr == "Error: demo prints a transcript, not JSON (run it without --json)\n"
     assert not target.exists()
+
+
+def test_a_step_that_fails_stops_the_tour_and_keeps_the_project(tmp_path: Path) -> None:
+    """Without git on PATH the first step fails: exit 1, one line naming the kept project."""
+    project = tmp_path / "tour"
+    done = run_process("demo", "--dir", str(project), cwd=tmp_path, env={"PATH": ""})
+    assert done.code == 1
+    assert done.stdout == (
+        f"legion-memory demo: a throw-away Legion project in {project}\n"
+        "\n"
+        "==> 1/13 A Legion project in a fresh git repository\n"
+    )
+    assert done.stderr.startswith(f"Error: {project}: could not run git init: ")
+    assert done.stderr.endswith(f" (the project is kept in {project})\n")
+    assert done.stderr.count("\n") == 1
+    assert project.is_dir()
+    assert list(project.iterdir()) == []
