@@ -217,7 +217,7 @@ def _knowledge(tour: Tour) -> Iterator[Event]:
         *("--fix", "Merge duplicate ISBNs before the bulk insert; the reindex now upserts"),
         *("--agent", "engineering-backend-architect", "--tags", "search, database"),
     )
-    yield Remark("The same error again, worded differently: recognised, nothing stored twice.")
+    yield Remark("Another agent reports the same error: recognised, nothing stored twice.")
     yield from tour.tool(
         *("store", "error", "--signature", "UNIQUE constraint failed: books.isbn during reindex"),
         *("--fix", "Deduplicate ISBNs first", "--agent", "testing-api-tester", "--resolved"),
