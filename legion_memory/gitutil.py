@@ -29,6 +29,33 @@ def run_git(args: list[str], cwd: Path) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
+@dataclass(frozen=True)
+class GitRun:
+    """A git command as a terminal shows it: its exit code and its stdout and stderr together."""
+
+    code: int
+    output: str
+
+
+def run_git_shown(args: list[str], cwd: Path, env: Mapping[str, str]) -> GitRun:
+    """Run git with an argument list and environment, keeping stderr in order with stdout (a
+    merge reports on stderr, and so does the merge driver git starts)."""
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            env=dict(env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise GitError(f"could not run git {args[0]}: {exc}", where=str(cwd)) from exc
+    return GitRun(done.returncode, done.stdout)
+
+
 def find_git_dir(start: Path, env: Mapping[str, str] | None = None) -> Path | None:
     """The git directory for `start`: $GIT_DIR, else walk up following `.git` files (worktrees)."""
     env = os.environ if env is None else env

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from . import (
+    demo_command,
     git_commands,
     interop_commands,
     knowledge_commands,
@@ -64,6 +65,7 @@ COMMAND_MODULES = (
     interop_commands,
     search_commands,
     git_commands,
+    demo_command,
 )
 for module in COMMAND_MODULES:
     module.register(app)
