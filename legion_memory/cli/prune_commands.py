@@ -40,7 +40,12 @@ def prune(
 
     Exit 3 when a write or check fails: both files are restored and the rows are printed.
     """
-    context: Context = ctx.obj
+    run_prune(ctx.obj, dry_run, yes, age_days, threshold)
+
+
+def run_prune(
+    context: Context, dry_run: bool, yes: bool, age_days: int | None, threshold: int | None
+) -> None:
     settings = context.settings
     if not settings.enabled:
         note("Memory is disabled (memory.enabled is false in settings.json); nothing to prune.")
