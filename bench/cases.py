@@ -1,0 +1,141 @@
+"""What the benchmark runs: the floors, the commands, their budgets, and how each run is checked.
+
+A timing is only worth reporting when the command did what its row names, so every case carries a
+check of its output: the store really stored the next ID, the merge driver really merged both
+sides' rows, search really found something. The first run of each case is checked; every run
+must exit 0.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.generate import GREP_WORD, QUERY
+from legion_memory.schema import OUTCOME, records_table
+from legion_memory.table import parse
+
+TODAY = "2026-11-29"
+MEMORY = Path(".planning") / "memory"
+OUTCOMES = MEMORY / "OUTCOMES.md"
+CATALOG = Path(__file__).resolve().parent.parent / "fixtures" / "catalog" / "CATALOG.md"
+MERGE_DIR = Path("merge")
+# Named budgets, in ms (DESIGN §7 and the search budget), each at the one size it is set for.
+HOT_MS = 80.0
+BUDGETS_MS: dict[tuple[str, int], float] = {
+    **{(name, 1000): HOT_MS for name in (
+        "store outcome", "recall outcomes --json", "score agents", "briefing", "git merge-driver",
+    )},
+    ("search", 10_000): 200.0,
+    ("context", 10_000): 200.0,
+    ("store outcome", 100_000): 1000.0,
+    ("recall outcomes --json", 100_000): 1500.0,
+}  # fmt: skip
+PARSE_BUDGET_MB_S = 40.0
+PASS_FLOOR = "floor: python -c pass"
+READ_FLOOR = "floor: python reads OUTCOMES.md"
+GREP_FLOOR = "floor: grep -ri"
+
+Check = Callable[[Path, str, str], str | None]
+"""Given the project, stdout and stderr of a run: what is wrong with it, or None."""
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    args: list[str]
+    check: Check
+    reset: Callable[[Path], None] | None = None
+    """Puts back what the command changes: called before every run and after the last."""
+
+
+def _tool(*args: str) -> list[str]:
+    return [sys.executable, "-m", "legion_memory", "--today", TODAY, *args]
+
+
+def _expect(text: str, *, where: str = "stdout") -> Check:
+    def check(_: Path, stdout: str, stderr: str) -> str | None:
+        found = text in (stdout if where == "stdout" else stderr)
+        return None if found else f"expected {text!r} in {where}"
+
+    return check
+
+
+def floors() -> list[Case]:
+    read = f"open({str(OUTCOMES)!r}, 'rb').read()"
+    grep = ["grep", "-ri", GREP_WORD, str(MEMORY)]
+    return [
+        Case(PASS_FLOOR, [sys.executable, "-c", "pass"], lambda *_: None),
+        Case(READ_FLOOR, [sys.executable, "-c", read], lambda *_: None),
+        Case(GREP_FLOOR, grep, _expect(GREP_WORD)),
+    ]
+
+
+def commands(rows: int) -> list[Case]:
+    store = [
+        "--catalog", str(CATALOG), "store", "outcome", "--phase", "41", "--plan", "41-01",
+        "--agent", "engineering-senior-developer", "--outcome", "success",
+        "--summary", "Benchmark run: stored one outcome | with a pipe",
+    ]  # fmt: skip
+    merge = [str(MERGE_DIR / name) for name in ("O", "A", "B")]
+    task = f"fix the {QUERY}"
+    return [
+        Case("store outcome", _tool(*store), _expect(f"O-{rows + 1:03d}"), _restore(OUTCOMES)),
+        Case("recall outcomes --json", _tool("--json", "recall", "outcomes"), _recalled),
+        Case("score agents", _tool("score", "agents", "--task-type", "backend"), _expect("| eng")),
+        Case("briefing", _tool("briefing"), _expect(f"{rows} recorded")),
+        Case(
+            "git merge-driver",
+            _tool("git", "merge-driver", *merge, "7", str(OUTCOMES)),
+            _merged(rows),
+            _restore(MERGE_DIR / "A"),
+        ),
+        Case("search", _tool("search", QUERY), _expect("| OUTCOMES.md:")),
+        Case(
+            "context",
+            _tool("context", "--agent", "testing-api-tester", "--task", task),
+            _expect("<legion-memory role="),
+        ),
+        Case("validate", _tool("validate"), _expect("0 error(s), 0 other")),
+        Case("prune --dry-run", _tool("prune", "--dry-run"), _expect("Would prune")),
+    ]
+
+
+def keep_originals(project: Path) -> None:
+    """Copies of the files a command changes, so that every run starts from the same bytes."""
+    for path in (OUTCOMES, MERGE_DIR / "A"):
+        shutil.copyfile(project / path, project / f"{path}.orig")
+
+
+def _restore(path: Path) -> Callable[[Path], None]:
+    def restore(project: Path) -> None:
+        shutil.copyfile(project / f"{path}.orig", project / path)
+
+    return restore
+
+
+def _recalled(_: Path, stdout: str, __: str) -> str | None:
+    records = json.loads(stdout)["records"]
+    return None if len(records) == 20 else f"expected 20 records, got {len(records)}"
+
+
+def _merged(rows: int) -> Check:
+    """The driver wrote `ours` with the base rows and both sides' five new rows, no conflict."""
+
+    def check(project: Path, _: str, stderr: str) -> str | None:
+        document = parse((project / MERGE_DIR / "A").read_text(encoding="utf-8"))
+        table = records_table(document, OUTCOME)
+        merged = 0 if table is None else len(table.rows)
+        if merged != rows + 10 or "5 new row(s) from ours, 5 from theirs" not in stderr:
+            return f"expected {rows + 10} merged rows, got {merged}: {stderr.strip()}"
+        return None
+
+    return check
+
+
+def budget_ms(name: str, rows: int) -> float | None:
+    return BUDGETS_MS.get((name, rows))
