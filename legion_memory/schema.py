@@ -27,6 +27,9 @@ from .fields import (
 )
 from .table import Document, Table, escape, row_cells, unescape
 
+GENERAL = "general"
+"""The task type of an outcome without one (rows written before task types existed)."""
+
 
 @dataclass(frozen=True)
 class Column:

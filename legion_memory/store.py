@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import fcntl
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import journal
 from .errors import (
     IntegrityError,
     LegionMemoryError,
@@ -42,15 +41,20 @@ from .table import (
     Document,
     RowStyle,
     Table,
+    cell_count,
     parse,
     render,
-    split_cells,
+    row_cells,
     strip_ending,
 )
 
+if TYPE_CHECKING:
+    from . import journal
+
 MEMORY_DIR = Path(".planning") / "memory"
 LOCK_NAME = ".legion-memory.lock"
-GITIGNORE = f"{LOCK_NAME}\n{journal.JOURNAL_NAME}\n.legion-memory-*.tmp\n"
+JOURNAL_NAME = ".legion-memory.journal"
+GITIGNORE = f"{LOCK_NAME}\n{JOURNAL_NAME}\n.legion-memory-*.tmp\n"
 LOCK_TIMEOUT_SECONDS = 30.0
 
 
@@ -77,7 +81,7 @@ class Memory:
 
     @property
     def journal_path(self) -> Path:
-        return self.directory / journal.JOURNAL_NAME
+        return self.directory / JOURNAL_NAME
 
     def exists(self, kind: Kind) -> bool:
         return self.path(kind).is_file()
@@ -107,7 +111,7 @@ def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
     """The first body row whose cell count differs from the header's: (line index, cells)."""
     width = len(table.columns)
     for index in table.rows:
-        cells = len(split_cells(document.text(index)))
+        cells = cell_count(document.text(index))
         if cells != width:
             return index, cells
     return None
@@ -115,6 +119,14 @@ def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
 
 def require_table(path: Path, document: Document, kind: Kind, *, archived: bool = False) -> Table:
     """The kind's records table, structurally sound enough to change; ParseError otherwise."""
+    table = _found_table(path, document, kind, archived)
+    ragged = ragged_row(document, table)
+    if ragged is not None:
+        raise _ragged(path, table, *ragged)
+    return table
+
+
+def _found_table(path: Path, document: Document, kind: Kind, archived: bool) -> Table:
     table = records_table(document, kind, archived=archived)
     if table is None:
         raise ParseError(
@@ -122,20 +134,29 @@ def require_table(path: Path, document: Document, kind: Kind, *, archived: bool 
             where=str(path),
             hint="run `legion-memory validate` to see what is wrong",
         )
-    ragged = ragged_row(document, table)
-    if ragged is not None:
-        index, cells = ragged
-        raise ParseError(
-            f"row has {cells} cells but the header has {len(table.columns)}",
-            where=f"{path}:{index + 1}",
-            hint="escape pipes inside values as \\| and fix the row by hand",
-        )
     return table
 
 
+def _ragged(path: Path, table: Table, index: int, cells: int) -> ParseError:
+    return ParseError(
+        f"row has {cells} cells but the header has {len(table.columns)}",
+        where=f"{path}:{index + 1}",
+        hint="escape pipes inside values as \\| and fix the row by hand",
+    )
+
+
 def records_of(path: Path, document: Document, kind: Kind, archived: bool = False) -> list[Record]:
-    table = require_table(path, document, kind, archived=archived)
-    return list(read_records(document, table, kind))
+    """The records of a table checked as `require_table` checks it, each row split only once:
+    every read command comes here, and splitting rows is most of its time."""
+    table = _found_table(path, document, kind, archived)
+    keys = [column_key(name) for name in table.columns]
+    records = []
+    for index in table.rows:
+        cells = row_cells(document, index)
+        if len(cells) != len(keys):
+            raise _ragged(path, table, index, len(cells))
+        records.append(Record(kind, dict(zip(keys, cells, strict=False)), index + 1))
+    return records
 
 
 def load_records(memory: Memory, kind: Kind) -> list[Record]:
@@ -184,9 +205,18 @@ def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[li
                         hint="retry when the other legion-memory command has finished",
                     ) from None
                 time.sleep(0.005)
-        yield journal.roll_back_leftover(memory.journal_path, _files())
+        yield _roll_back_leftover(memory)
     finally:
         os.close(handle)  # closing releases the lock
+
+
+def _roll_back_leftover(memory: Memory) -> list[str]:
+    # Almost every lock finds no journal: the journal module is imported only when there is one.
+    if not memory.journal_path.exists():
+        return []
+    from . import journal
+
+    return journal.roll_back_leftover(memory.journal_path, _files())
 
 
 def recover(memory: Memory) -> list[str]:
@@ -207,6 +237,8 @@ def ensure_directory(memory: Memory) -> None:
 
 def atomic_write(path: Path, text: str, errors: str = "strict") -> None:
     """Replace `path` with `text`: temp file in the same directory, fsync, same mode, rename."""
+    import tempfile  # only writes need it, and reads should not pay for importing it
+
     data = text.encode("utf-8", errors)
     mode = _mode_for(path)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".legion-memory-", suffix=".tmp")
@@ -442,6 +474,8 @@ def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Pat
     puts every file back as it was and raises RollbackError (a failure to write the journal itself
     changes nothing and raises WriteError). A killed process leaves the journal: `locked` undoes it.
     """
+    from . import journal
+
     with locked(memory):
         current = {path: read_text(path) for path in paths}
         changes = mutate(current)
@@ -491,6 +525,8 @@ def _drop_journal(memory: Memory) -> None:
 
 def _files() -> journal.Files:
     # Looked up on every call, so that replacing `atomic_write` reaches the journal's writes too.
+    from . import journal
+
     return journal.Files(read=_read_bytes, write=atomic_write, remove=_remove)
 
 

@@ -7,12 +7,15 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .. import scopes
 from ..errors import InputError
 from ..gitutil import current_branch, default_branch
 from ..project import Settings, find_root, load_settings
 from ..store import Memory
+
+if TYPE_CHECKING:
+    from .. import scopes
 
 
 @dataclass
@@ -77,12 +80,18 @@ class Context:
 
     def tiers(self, scope: str) -> list[scopes.Scoped]:
         """The memory tiers a read covers (`--scope`), project first."""
+        from .. import scopes  # only the commands with --scope need it
+
         return scopes.memories(scope, self.memory, os.environ)
 
     def target(self, scope: str) -> scopes.Scoped:
         """The one memory tier a write goes to."""
+        from .. import scopes  # only the commands with --scope need it
+
         return scopes.single(scope, self.memory, os.environ)
 
     def score_tiers(self, include_global: bool) -> list[scopes.Scoped]:
         """The tiers agent, archetype and preference scores count."""
+        from .. import scopes  # only the commands with --scope need it
+
         return scopes.for_scores(self.memory, os.environ, include_global=include_global)

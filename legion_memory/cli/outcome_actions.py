@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import store
-from ..catalog import Catalog, catalog_path, load_catalog
 from ..errors import InputError, ParseError
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
-from ..outcomes import BuiltOutcome, OutcomeInput, build_outcome, unstored_fields
 from ..project import confine
 from ..schema import OUTCOME, Record, column_key, read_records, split_list
 from ..scoring import (
@@ -28,6 +27,10 @@ from ..scoring import (
 from ..scoring import briefing as briefing_of
 from .context import Context
 from .output import emit, markdown_table, note
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
+    from ..outcomes import BuiltOutcome, OutcomeInput
 
 DISABLED = "Note: memory is disabled (memory.enabled is false in settings.json)"
 
@@ -50,6 +53,10 @@ def store_outcome(
     if not context.settings.enabled:
         note(f"{DISABLED}; nothing was stored")
         return
+    # Imported here, as in the functions below: the reading commands of this module never need
+    # the catalog or the importance rules, and a cold start pays for every module it imports.
+    from ..outcomes import OutcomeInput
+
     values = {"phase": phase, "plan": plan, "agent": agent, "outcome": outcome, "summary": summary}
     if from_summary is not None:
         values = _with_summary_facts(context, from_summary, values)
@@ -61,6 +68,8 @@ def store_outcome(
 
 def store_given(context: Context, given: OutcomeInput, dry_run: bool) -> None:
     """Infer, validate and store (or only show) one outcome."""
+    from ..outcomes import build_outcome
+
     history, columns = _history(context, needed=given.importance is None)
     built = build_outcome(
         given,
@@ -127,6 +136,8 @@ def _history(context: Context, *, needed: bool) -> tuple[list[Record], tuple[str
 
 
 def _catalog(context: Context) -> Catalog | None:
+    from ..catalog import catalog_path, load_catalog
+
     path = catalog_path(context.catalog_option, context.root)
     return None if path is None else load_catalog(path)
 
@@ -142,6 +153,8 @@ def _row_table(record: Record, columns: Sequence[str]) -> str:
 
 
 def _report_stored(context: Context, stored: Record, columns: tuple[str, ...]) -> None:
+    from ..outcomes import unstored_fields
+
     unstored = unstored_fields(stored, columns)
     if unstored:
         note(
