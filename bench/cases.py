@@ -24,16 +24,20 @@ MEMORY = Path(".planning") / "memory"
 OUTCOMES = MEMORY / "OUTCOMES.md"
 CATALOG = Path(__file__).resolve().parent.parent / "fixtures" / "catalog" / "CATALOG.md"
 MERGE_DIR = Path("merge")
+STORE = "store outcome"
+STORE_FIRST = "store outcome, agent's first of its type"
+RECALL = "recall outcomes --json"
 # Named budgets, in ms (DESIGN §7 and the search budget), each at the one size it is set for.
 HOT_MS = 80.0
 BUDGETS_MS: dict[tuple[str, int], float] = {
     **{(name, 1000): HOT_MS for name in (
-        "store outcome", "recall outcomes --json", "score agents", "briefing", "git merge-driver",
+        STORE, STORE_FIRST, RECALL, "score agents", "briefing", "git merge-driver",
     )},
     ("search", 10_000): 200.0,
     ("context", 10_000): 200.0,
-    ("store outcome", 100_000): 1000.0,
-    ("recall outcomes --json", 100_000): 1500.0,
+    (STORE, 100_000): 1000.0,
+    (STORE_FIRST, 100_000): 1000.0,
+    (RECALL, 100_000): 1500.0,
 }  # fmt: skip
 PARSE_BUDGET_MB_S = 40.0
 PASS_FLOOR = "floor: python -c pass"
@@ -75,17 +79,24 @@ def floors() -> list[Case]:
     ]
 
 
-def commands(rows: int) -> list[Case]:
-    store = [
+def _store(name: str, agent: str, rows: int) -> Case:
+    """`store outcome` with the importance inferred, as workflows store: it reads the history."""
+    args = [
         "--catalog", str(CATALOG), "store", "outcome", "--phase", "41", "--plan", "41-01",
-        "--agent", "engineering-senior-developer", "--outcome", "success",
+        "--agent", agent, "--outcome", "success",
         "--summary", "Benchmark run: stored one outcome | with a pipe",
     ]  # fmt: skip
+    return Case(name, _tool(*args), _expect(f"O-{rows + 1:03d}"), _restore(OUTCOMES))
+
+
+def commands(rows: int) -> list[Case]:
     merge = [str(MERGE_DIR / name) for name in ("O", "A", "B")]
     task = f"fix the {QUERY}"
     return [
-        Case("store outcome", _tool(*store), _expect(f"O-{rows + 1:03d}"), _restore(OUTCOMES)),
-        Case("recall outcomes --json", _tool("--json", "recall", "outcomes"), _recalled),
+        _store(STORE, "engineering-senior-developer", rows),
+        # An agent's first outcome of its task type: the only store that reads every row.
+        _store(STORE_FIRST, "lsp-index-engineer", rows),
+        Case(RECALL, _tool("--json", "recall", "outcomes"), _recalled),
         Case("score agents", _tool("score", "agents", "--task-type", "backend"), _expect("| eng")),
         Case("briefing", _tool("briefing"), _expect(f"{rows} recorded")),
         Case(

@@ -25,15 +25,16 @@ VOCABULARY = [
 _WEIGHTS = [1 / rank for rank in range(1, len(VOCABULARY) + 1)]
 QUERY = " ".join(VOCABULARY[rank - 1] for rank in (60, 150, 400))
 GREP_WORD = VOCABULARY[59]
-AGENTS = [
-    "engineering-senior-developer",
-    "engineering-frontend-developer",
-    "engineering-backend-architect",
-    "testing-qa-verification-specialist",
-    "design-ux-architect",
-    "testing-api-tester",
-]
-TASK_TYPES = ["backend", "frontend", "quality-review", "workflow", "ui-design", "api-testing"]
+# Agents and their task types as in fixtures/catalog/CATALOG.md, which `store outcome` reads.
+AGENT_TASK_TYPES = {
+    "engineering-senior-developer": ("full-stack", "refactoring", "code-quality"),
+    "engineering-frontend-developer": ("frontend", "react", "web-performance"),
+    "engineering-backend-architect": ("backend", "api-development", "database-design"),
+    "testing-qa-verification-specialist": ("visual-qa", "bug-verification", "quality-gates"),
+    "design-ux-architect": ("ux-architecture", "css-systems", "frontend-foundations"),
+    "testing-api-tester": ("api-testing", "integration-testing", "security-testing"),
+}
+AGENTS = list(AGENT_TASK_TYPES)
 # Logical values: `row_for` escapes the pipes (`\\|`), as the tool does when it stores a record.
 _TEMPLATES = [
     "Ran `grep -c {w} | wc -l` before the {v} change: {s}",
@@ -63,11 +64,12 @@ def _common(rng: random.Random, kind: Kind, number: int, today: dt.date) -> dict
 
 
 def _outcome(rng: random.Random) -> dict[str, str]:
+    agent = rng.choice(AGENTS)
     return {
         "phase": str(rng.randint(1, 40)),
         "plan": f"{rng.randint(1, 40):02d}-{rng.randint(1, 5):02d}",
-        "agent": rng.choice(AGENTS),
-        "task_type": rng.choice(TASK_TYPES),
+        "agent": agent,
+        "task_type": rng.choice([*AGENT_TASK_TYPES[agent], "quality-review"]),
         "outcome": rng.choice(["success", "success", "success", "partial", "failed"]),
         "importance": str(rng.randint(1, 5)),
         "tags": _tags(rng),

@@ -133,12 +133,12 @@ def new_to_task_type(
 ) -> list[str]:
     """The listed agents with no earlier outcome of this task type: their first is worth more."""
     wanted = task_type.casefold()
-    seen = {
-        agent
-        for record in history
-        if record["task_type"].casefold() == wanted
-        for agent in record.agents
-    }
+    seen: set[str] = set()
+    for record in history:
+        if record["task_type"].casefold() == wanted:
+            seen.update(record.agents)
+            if seen.issuperset(agents):
+                break  # the answer is known: the rest of a long history need not be read
     return [agent for agent in agents if agent not in seen]
 
 

@@ -33,7 +33,9 @@ from .schema import (
     archive_template,
     column_key,
     format_id,
+    id_numbers,
     read_records,
+    record_at,
     records_table,
     row_for,
 )
@@ -111,7 +113,7 @@ def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
     """The first body row whose cell count differs from the header's: (line index, cells)."""
     width = len(table.columns)
     for index in table.rows:
-        cells = cell_count(document.text(index))
+        cells = cell_count(document.lines[index])  # the line ending goes with the padding
         if cells != width:
             return index, cells
     return None
@@ -124,6 +126,30 @@ def require_table(path: Path, document: Document, kind: Kind, *, archived: bool 
     if ragged is not None:
         raise _ragged(path, table, *ragged)
     return table
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A file's text as read, its parse and its kind's table as `require_table` returns it.
+
+    A write, which must re-read the file under the lock, reuses the parse and the check when the
+    file still holds exactly this text: on a large file they are most of the write's time.
+    """
+
+    path: Path
+    kind: Kind
+    text: str
+    document: Document
+    table: Table
+
+
+def load_checked(path: Path, kind: Kind) -> Checked | None:
+    """A file read, parsed and checked as a write to it requires; None when it does not exist."""
+    text = read_text(path)
+    if text is None:
+        return None
+    document = parse(text)
+    return Checked(path, kind, text, document, require_table(path, document, kind))
 
 
 def _found_table(path: Path, document: Document, kind: Kind, archived: bool) -> Table:
@@ -146,8 +172,14 @@ def _ragged(path: Path, table: Table, index: int, cells: int) -> ParseError:
 
 
 def records_of(path: Path, document: Document, kind: Kind, archived: bool = False) -> list[Record]:
-    """The records of a table checked as `require_table` checks it, each row split only once:
-    every read command comes here, and splitting rows is most of its time."""
+    return checked_records(path, document, kind, archived)[1]
+
+
+def checked_records(
+    path: Path, document: Document, kind: Kind, archived: bool = False
+) -> tuple[Table, list[Record]]:
+    """The table `require_table` returns and its records, each row split only once: every read
+    command comes here, and splitting rows is most of its time."""
     table = _found_table(path, document, kind, archived)
     keys = [column_key(name) for name in table.columns]
     records = []
@@ -156,7 +188,7 @@ def records_of(path: Path, document: Document, kind: Kind, archived: bool = Fals
         if len(cells) != len(keys):
             raise _ragged(path, table, index, len(cells))
         records.append(Record(kind, dict(zip(keys, cells, strict=False)), index + 1))
-    return records
+    return table, records
 
 
 def load_records(memory: Memory, kind: Kind) -> list[Record]:
@@ -174,12 +206,17 @@ def load_archived(memory: Memory, kind: Kind) -> list[Record]:
     return records_of(memory.archive, document, kind, archived=True)
 
 
-def max_id_number(memory: Memory, kind: Kind, live: Document | None) -> int:
-    """The highest ID number of a kind, live and archived together: IDs are never reissued."""
+def max_id_number(
+    memory: Memory, kind: Kind, live: Document | None, checked: Table | None = None
+) -> int:
+    """The highest ID number of a kind, live and archived together: IDs are never reissued.
+
+    `checked` is the live document's table when the caller has already required it.
+    """
     numbers = [record.number for record in load_archived(memory, kind)]
     if live is not None:
-        path = memory.path(kind)
-        numbers.extend(record.number for record in records_of(path, live, kind))
+        table = checked or require_table(memory.path(kind), live, kind)
+        numbers.extend(id_numbers(live, table, kind))
     return max(numbers, default=0)
 
 
@@ -272,23 +309,36 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def append(memory: Memory, record: Record) -> Record:
-    """Store a new record with the next free ID; returns it with its ID and line number."""
+def append(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
+    """Store a new record with the next free ID; returns it with its ID and line number.
+
+    `seen`: the file as the caller read and checked it before taking the lock, if it did.
+    """
     with locked(memory):
-        return _append_held(memory, record)
+        return _append_held(memory, record, seen)
 
 
-def _append_held(memory: Memory, record: Record) -> Record:
+def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
     kind = record.kind
     path = memory.path(kind)
-    document = load(path) or parse(kind.template())
-    table = require_table(path, document, kind)
+    document, table = _current(path, kind, seen)
     _require_id_column(path, table)
-    stored = replace(record, values={**record.values, "id": _next_id(memory, kind, document)})
+    next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table) + 1)
+    stored = replace(record, values={**record.values, "id": next_id})
     text, line = insert_row(document, table, row_for(stored, table.columns))
     verify_append(path, document, text, table, stored)
     _write(path, text, stored)
     return replace(stored, line=line)
+
+
+def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Table]:
+    """The file as it is now (read under the lock), parsed and checked; the parse and check of
+    `seen` when the file still holds the very text they were made from."""
+    text = read_text(path)
+    if seen is not None and seen.path == path and seen.kind is kind and seen.text == text:
+        return seen.document, seen.table
+    document = parse(kind.template() if text is None else text)
+    return document, require_table(path, document, kind)
 
 
 Dedupe = Callable[[list[Record]], tuple[Record, Mapping[str, str]] | None]
@@ -323,10 +373,6 @@ def append_or_update(
                 hint="run `legion-memory doctor --fix` to give every row its own ID, then retry",
             )
         return _update_held(memory, kind, existing.id, changes)
-
-
-def _next_id(memory: Memory, kind: Kind, document: Document) -> str:
-    return format_id(kind.prefix, max_id_number(memory, kind, document) + 1)
 
 
 def _require_id_column(path: Path, table: Table) -> None:
@@ -375,13 +421,22 @@ def verify_append(path: Path, before: Document, text: str, table: Table, record:
     """Re-parse what is about to be written: same rows as before plus exactly the new record."""
     after = parse(text)
     new_table = records_table(after, record.kind)
-    old_rows = [strip_ending(before.lines[i]) for i in table.rows]
-    if new_table is None or len(new_table.rows) != len(old_rows) + 1:
+    if new_table is None or len(new_table.rows) != len(table.rows) + 1:
         raise _bug(path)
-    new_rows = [after.text(i) for i in new_table.rows]
-    read_back = list(read_records(after, new_table, record.kind))[-1]
-    if new_rows[:-1] != old_rows or not _same_values(read_back, record):
+    read_back = record_at(after, new_table, record.kind, new_table.end - 1)
+    if not _same_rows(before, table, after, new_table) or not _same_values(read_back, record):
         raise _bug(path)
+
+
+def _same_rows(before: Document, table: Table, after: Document, new_table: Table) -> bool:
+    """The old rows are the new table's rows but its last, in order. Lines are compared whole
+    (a list comparison, fast on large files); only the old last row may have gained a line
+    ending, when it was the file's last line."""
+    old = before.lines[table.header + 2 : table.end]
+    new = after.lines[new_table.header + 2 : new_table.end - 1]
+    if old[:-1] != new[:-1]:
+        return False
+    return [strip_ending(line) for line in old[-1:]] == [strip_ending(line) for line in new[-1:]]
 
 
 def _same_values(read_back: Record, intended: Record) -> bool:

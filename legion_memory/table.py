@@ -201,6 +201,17 @@ def cell_count(text: str) -> int:
     return inner.count("|") - inner.count("\\|") + 1
 
 
+def cell_at(text: str, position: int) -> str:
+    """`split_cells(text)[position]`, splitting the row no further than that cell."""
+    inner = _inner(text)
+    pieces = inner.split("|", position + 1)
+    # The pieces up to `position` are cells unless a backslash in them escapes a pipe.
+    rest = len(pieces[-1]) if len(pieces) > position + 1 else 0
+    if len(pieces) <= position or -1 < inner.find("\\") < len(inner) - rest:
+        return split_cells(text)[position]
+    return pieces[position].strip()
+
+
 def _inner(text: str) -> str:
     """A row without its outer pipes."""
     inner = text.strip()

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from ..gitutil import current_branch, default_branch
 from ..project import Settings, find_root, load_settings
 from ..store import Memory
 
@@ -68,10 +67,15 @@ class Context:
 
     @cached_property
     def branch(self) -> str:
+        # git is imported only by the commands that ask for a branch (a reading one does not).
+        from ..gitutil import current_branch
+
         return self.branch_option or current_branch(self.root)
 
     @cached_property
     def default_branch(self) -> str:
+        from ..gitutil import default_branch
+
         return default_branch(self.root)
 
     @cached_property

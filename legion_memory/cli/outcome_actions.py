@@ -6,7 +6,8 @@ the typer app call them alike, through `hot.run`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -70,7 +71,7 @@ def store_given(context: Context, given: OutcomeInput, dry_run: bool) -> None:
     """Infer, validate and store (or only show) one outcome."""
     from ..outcomes import build_outcome
 
-    history, columns = _history(context, needed=given.importance is None)
+    seen, history, columns = _history(context, needed=given.importance is None)
     built = build_outcome(
         given,
         today=context.today,
@@ -83,7 +84,7 @@ def store_given(context: Context, given: OutcomeInput, dry_run: bool) -> None:
     if dry_run:
         _preview(context, built, columns)
         return
-    stored = store.append(context.memory, built.record)
+    stored = store.append(context.memory, built.record, seen)
     _report_stored(context, stored, columns)
     # Auto-prune (memory.auto_prune) runs here, after a successful store and only then.
 
@@ -120,19 +121,24 @@ def _required(values: dict[str, str | None], from_summary: bool) -> dict[str, st
     return {key: value or "" for key, value in values.items()}
 
 
-def _history(context: Context, *, needed: bool) -> tuple[list[Record], tuple[str, ...]]:
-    """Every stored outcome (live and archived) when importance needs them, and the columns of
-    the live table. A malformed OUTCOMES.md stops the store here (ParseError, exit 1)."""
+def _history(
+    context: Context, *, needed: bool
+) -> tuple[store.Checked | None, Iterable[Record], tuple[str, ...]]:
+    """OUTCOMES.md as read and checked (the store reuses it when the file has not changed since),
+    every stored outcome (live and archived) when importance needs them, and the columns of the
+    live table. A malformed OUTCOMES.md stops the store here (ParseError, exit 1).
+
+    The live records are read as they are consumed: importance stops reading as soon as it has
+    seen every agent of the new outcome, which on a large file is long before its last row.
+    """
     memory = context.memory
-    path = memory.path(OUTCOME)
-    document = store.load(path)
-    live: list[Record] = []
+    seen = store.load_checked(memory.path(OUTCOME), OUTCOME)
+    live: Iterable[Record] = ()
     columns = tuple(column.name for column in OUTCOME.columns)
-    if document is not None:
-        table = store.require_table(path, document, OUTCOME)
-        columns = table.columns
-        live = list(read_records(document, table, OUTCOME)) if needed else []
-    return ([*live, *store.load_archived(memory, OUTCOME)] if needed else [], columns)
+    if seen is not None:
+        columns = seen.table.columns
+        live = read_records(seen.document, seen.table, OUTCOME)
+    return seen, (chain(live, store.load_archived(memory, OUTCOME)) if needed else ()), columns
 
 
 def _catalog(context: Context) -> Catalog | None:
