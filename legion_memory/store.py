@@ -274,11 +274,9 @@ def ensure_directory(memory: Memory) -> None:
 
 def atomic_write(path: Path, text: str, errors: str = "strict") -> None:
     """Replace `path` with `text`: temp file in the same directory, fsync, same mode, rename."""
-    import tempfile  # only writes need it, and reads should not pay for importing it
-
     data = text.encode("utf-8", errors)
     mode = _mode_for(path)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".legion-memory-", suffix=".tmp")
+    fd, temp = _create_temp(path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -290,6 +288,18 @@ def atomic_write(path: Path, text: str, errors: str = "strict") -> None:
         Path(temp).unlink(missing_ok=True)
         raise WriteError(f"could not write: {exc.strerror or exc}", where=str(path)) from exc
     _fsync_directory(path.parent)
+
+
+def _create_temp(directory: Path) -> tuple[int, Path]:
+    """A new private file in `directory`, as `tempfile.mkstemp` makes one: importing tempfile
+    (shutil, random, bz2, lzma) would cost a store on a small file more than its write."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    while True:
+        temp = directory / f".legion-memory-{os.urandom(6).hex()}.tmp"
+        try:
+            return os.open(temp, flags, 0o600), temp
+        except FileExistsError:
+            continue  # a name already taken: draw another
 
 
 def _mode_for(path: Path) -> int:

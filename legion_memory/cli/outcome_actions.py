@@ -1,7 +1,8 @@
 """What `store outcome`, `recall outcomes`, `score agents|archetypes` and `briefing` do.
 
 Plain functions of the Context and the command's options (no typer here): the lean dispatcher and
-the typer app call them alike, through `hot.run`.
+the typer app call them alike, through `hot.run`. The core modules only some of them need
+(catalog, importance, scoring) are imported inside those: a cold start pays for every import.
 """
 
 from __future__ import annotations
@@ -16,16 +17,6 @@ from ..errors import InputError, ParseError
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from ..project import confine
 from ..schema import OUTCOME, Record, column_key, read_records, split_list
-from ..scoring import (
-    EMPTY_BRIEFING,
-    UNPARSEABLE_WARNING,
-    agent_scores,
-    archetype_scores,
-    briefing_markdown,
-    recall,
-    too_many_note,
-)
-from ..scoring import briefing as briefing_of
 from .context import Context
 from .output import emit, markdown_table, note
 
@@ -54,8 +45,6 @@ def store_outcome(
     if not context.settings.enabled:
         note(f"{DISABLED}; nothing was stored")
         return
-    # Imported here, as in the functions below: the reading commands of this module never need
-    # the catalog or the importance rules, and a cold start pays for every module it imports.
     from ..outcomes import OutcomeInput
 
     values = {"phase": phase, "plan": plan, "agent": agent, "outcome": outcome, "summary": summary}
@@ -185,6 +174,8 @@ def _preview(context: Context, built: BuiltOutcome, columns: tuple[str, ...]) ->
 def _outcomes(context: Context) -> tuple[list[Record], list[str]]:
     """Live outcomes for reading commands, and the notes already shown on stderr. Memory that
     is disabled, missing or unreadable reads as empty: workflows never block on memory."""
+    from ..scoring import UNPARSEABLE_WARNING
+
     if not context.settings.enabled:
         return [], []
     try:
@@ -203,6 +194,8 @@ def recall_outcomes(
     branch: str,
     limit: int,
 ) -> None:
+    from ..scoring import recall, too_many_note
+
     tags = tag or ()
     records, notes = _outcomes(context)
     too_many = too_many_note(len(records), context.settings.prune_threshold)
@@ -247,6 +240,8 @@ def _split_all(values: Sequence[str]) -> list[str]:
 
 
 def score_agents(context: Context, task_type: Sequence[str]) -> None:
+    from ..scoring import agent_scores
+
     task_types = task_type
     records, _ = _outcomes(context)
     scores = agent_scores(records, _split_all(task_types), context.today)
@@ -255,6 +250,8 @@ def score_agents(context: Context, task_type: Sequence[str]) -> None:
 
 
 def score_archetypes(context: Context, task_type: Sequence[str] | None) -> None:
+    from ..scoring import archetype_scores
+
     task_types = task_type or ()
     records, _ = _outcomes(context)
     scores = archetype_scores(records, _split_all(task_types), context.today)
@@ -274,6 +271,9 @@ def score_archetypes(context: Context, task_type: Sequence[str] | None) -> None:
 
 
 def briefing(context: Context) -> None:
+    from ..scoring import EMPTY_BRIEFING, briefing_markdown
+    from ..scoring import briefing as briefing_of
+
     records, _ = _outcomes(context)
     data = briefing_of(records, context.today) if records else EMPTY_BRIEFING
     emit(context, data.to_json(), briefing_markdown(data))
