@@ -17,6 +17,8 @@ from pathlib import Path
 from bench.cases import Case
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+SLOW_MS = 5000.0
+"""A command slower than this (validate on 100,000 rows) is timed over at most three runs."""
 
 
 class BenchError(Exception):
@@ -27,6 +29,7 @@ class BenchError(Exception):
 class Timing:
     wall_ms: float
     cpu_ms: float
+    runs: int
 
 
 def environment() -> dict[str, str]:
@@ -50,20 +53,23 @@ def _run(case: Case, project: Path, env: dict[str, str]) -> tuple[Timing, str, s
     stderr = done.stderr.decode("utf-8", "replace")
     if done.returncode != 0:
         raise BenchError(f"{case.name}: exit {done.returncode}: {stderr.strip()[-2000:]}")
-    return Timing(wall * 1000, cpu * 1000), stdout, stderr
+    return Timing(wall * 1000, cpu * 1000, 1), stdout, stderr
 
 
 def measure(case: Case, project: Path, runs: int) -> Timing:
     """Medians of `runs` cold processes, after one checked run that is not counted."""
     env = environment()
-    _, stdout, stderr = _run(case, project, env)
+    first, stdout, stderr = _run(case, project, env)
     problem = case.check(project, stdout, stderr)
     if problem is not None:
         raise BenchError(f"{case.name}: {problem}")
+    if first.wall_ms > SLOW_MS:
+        runs = min(runs, 3)
     timings = [_run(case, project, env)[0] for _ in range(runs)]
     if case.reset is not None:
         case.reset(project)
     return Timing(
         statistics.median(t.wall_ms for t in timings),
         statistics.median(t.cpu_ms for t in timings),
+        runs,
     )

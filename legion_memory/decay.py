@@ -22,7 +22,10 @@ def days_old(day: dt.date | None, today: dt.date) -> int | None:
 
 
 def recency_weight(day: dt.date | None, today: dt.date) -> float:
-    age = days_old(day, today)
+    return _weight_at(days_old(day, today))
+
+
+def _weight_at(age: int | None) -> float:
     if age is None:
         return UNPARSEABLE_DATE_WEIGHT
     for limit, weight in WEIGHT_TIERS:
@@ -51,10 +54,10 @@ class Scored:
 
 def scored(record: Record, today: dt.date, *, importance: int | None = None) -> Scored:
     """Decay of one record; `importance` overrides the record's (patterns weigh 1 each)."""
-    day = record.day  # parsed once: every record of a recall, score or briefing comes here
-    weight = recency_weight(day, today)
+    age = days_old(record.day, today)  # once: every record of a recall or a score comes here
+    weight = _weight_at(age)
     value = record.importance if importance is None else importance
-    return Scored(record, days_old(day, today), weight, value * weight)
+    return Scored(record, age, weight, value * weight)
 
 
 def newest_first(record: Record) -> tuple[str, int]:

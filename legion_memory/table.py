@@ -181,7 +181,7 @@ def split_cells(text: str) -> list[str]:
         pieces = [piece.replace(_HELD, "\\|") for piece in held]
     else:
         pieces = _rejoin_escaped(inner.split("|"))
-    return [cell.strip() for cell in pieces]
+    return list(map(str.strip, pieces))
 
 
 def _rejoin_escaped(pieces: list[str]) -> list[str]:
