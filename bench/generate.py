@@ -1,117 +1,163 @@
-"""Synthetic memory for benchmarks: realistic cells (escaped pipes, code spans, CJK), any size."""
+"""Synthetic memory for the benchmark: realistic cells (pipes, code spans, CJK, emoji), any size.
+
+Words follow a Zipf law over a 3,000-word vocabulary, as prose does, so that a query's words are
+found in a few percent of the records (a vocabulary of a few dozen words would make every query
+match most records, which no real memory does). Every generated file is valid: `validate` finds no
+problem in it, so the benchmark measures the tool's normal path, not its error messages.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 from legion_memory.schema import ERROR_FIX, OUTCOME, PATTERN, PREFERENCE, Kind, Record, row_for
 
-AGENTS = [
-    "engineering-senior-developer",
-    "engineering-frontend-developer",
-    "engineering-backend-architect",
-    "testing-qa-verification-specialist",
-    "design-ui-designer",
-    "autonomous",
+SYLLABLES = "ka lo mi ne ru sa ti vo pe da fi gu ho ja ze".split()
+_LATIN = [a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES][:3000]
+# One word in fifty is Japanese or an emoji, so tokenizing and escaping meet multibyte text.
+_CJK = ["日本語", "検索", "キャッシュ", "移行", "😀", "分析"]
+VOCABULARY = [
+    f"{_CJK[n // 50 % len(_CJK)]}{n}" if n % 50 == 25 else word for n, word in enumerate(_LATIN)
 ]
-TASK_TYPES = ["backend", "frontend", "quality-review", "workflow", "ui-design", "general"]
-WORDS = (
-    "cache migration auth token retry queue schema index render hydrate deploy rollback "
-    "review flaky timeout webhook parser lexer 日本語 検索 キャッシュ 😀 pipeline worker"
-).split()
-SUMMARIES = [
-    "Ran `grep -c x \\| wc -l` before the {w} change",
-    "Fixed {w} in `src/{w}.ts` (exit 1 \\| exit 2)",
-    "{w} {v}: 分析した結果 OK",
-    "Reviewed {w} and {v}; approved in 2 cycles",
+_WEIGHTS = [1 / rank for rank in range(1, len(VOCABULARY) + 1)]
+QUERY = " ".join(VOCABULARY[rank - 1] for rank in (60, 150, 400))
+GREP_WORD = VOCABULARY[59]
+# Agents and their task types as in fixtures/catalog/CATALOG.md, which `store outcome` reads.
+AGENT_TASK_TYPES = {
+    "engineering-senior-developer": ("full-stack", "refactoring", "code-quality"),
+    "engineering-frontend-developer": ("frontend", "react", "web-performance"),
+    "engineering-backend-architect": ("backend", "api-development", "database-design"),
+    "testing-qa-verification-specialist": ("visual-qa", "bug-verification", "quality-gates"),
+    "design-ux-architect": ("ux-architecture", "css-systems", "frontend-foundations"),
+    "testing-api-tester": ("api-testing", "integration-testing", "security-testing"),
+}
+AGENTS = list(AGENT_TASK_TYPES)
+# Logical values: `row_for` escapes the pipes (`\\|`), as the tool does when it stores a record.
+# One text in five holds a pipe, three in ten a code span, one in five Japanese.
+_TEMPLATES = [
+    "Ran `grep -c {w} | wc -l` before the {v} change: {s}",
+    "Fixed {w} (exit 1 | exit 2); {s}",
+    "Updated `src/{v}.ts` for {w}: {s}",
+    "{w} {v}: 分析した結果 OK, {s}",
+    "{s}",
 ]
+_TEMPLATE_WEIGHTS = [1, 1, 3, 2, 3]
 
 
-def _sentence(rng: random.Random) -> str:
-    return rng.choice(SUMMARIES).format(w=rng.choice(WORDS), v=rng.choice(WORDS))
+def _words(rng: random.Random, count: int) -> str:
+    return " ".join(rng.choices(VOCABULARY, _WEIGHTS, k=count))
 
 
-def _day(rng: random.Random, today: dt.date) -> str:
-    return (today - dt.timedelta(days=rng.randint(0, 400))).isoformat()
+def _text(rng: random.Random, length: int = 10) -> str:
+    template = rng.choices(_TEMPLATES, _TEMPLATE_WEIGHTS)[0]
+    return template.format(w=_words(rng, 1), v=_words(rng, 1), s=_words(rng, length))
 
 
-def _outcome(rng: random.Random, n: int, today: dt.date) -> dict[str, str]:
+def _tags(rng: random.Random) -> str:
+    return ", ".join(rng.choices(VOCABULARY, _WEIGHTS, k=2))
+
+
+def _common(rng: random.Random, kind: Kind, number: int, today: dt.date) -> dict[str, str]:
+    day = today - dt.timedelta(days=rng.randint(0, 400))
+    branch = rng.choice(["main", "main", "feature/search"])
+    return {"id": f"{kind.prefix}-{number:03d}", "date": day.isoformat(), "branch": branch}
+
+
+def _outcome(rng: random.Random) -> dict[str, str]:
+    agent = rng.choice(AGENTS)
     return {
-        "id": f"O-{n:03d}",
-        "date": _day(rng, today),
-        "branch": rng.choice(["main", "main", "feature/search"]),
         "phase": str(rng.randint(1, 40)),
         "plan": f"{rng.randint(1, 40):02d}-{rng.randint(1, 5):02d}",
-        "agent": rng.choice(AGENTS),
-        "task_type": rng.choice(TASK_TYPES),
+        "agent": agent,
+        "task_type": rng.choice([*AGENT_TASK_TYPES[agent], "quality-review"]),
         "outcome": rng.choice(["success", "success", "success", "partial", "failed"]),
         "importance": str(rng.randint(1, 5)),
-        "tags": ", ".join(rng.sample(WORDS, 2)),
-        "summary": _sentence(rng),
+        "tags": _tags(rng),
+        "summary": _text(rng),
     }
 
 
-def _pattern(rng: random.Random, n: int, today: dt.date) -> dict[str, str]:
+def _pattern(rng: random.Random) -> dict[str, str]:
     return {
-        "id": f"P-{n:03d}",
-        "date": _day(rng, today),
-        "branch": "main",
-        "pattern": _sentence(rng),
-        "context": _sentence(rng),
-        "reuse_criteria": f"when {rng.choice(WORDS)} is involved",
+        "pattern": _text(rng, 6),
+        "context": _text(rng, 8),
+        "reuse_criteria": f"when {_words(rng, 3)} is involved",
         "source": f"O-{rng.randint(1, 999):03d}",
-        "tags": ", ".join(rng.sample(WORDS, 2)),
+        "tags": _tags(rng),
     }
 
 
-def _error(rng: random.Random, n: int, today: dt.date) -> dict[str, str]:
+def _error(rng: random.Random) -> dict[str, str]:
     return {
-        "id": f"E-{n:03d}",
-        "date": _day(rng, today),
-        "branch": "main",
-        "error_signature": f"`TypeError: {rng.choice(WORDS)} is undefined` in {rng.choice(WORDS)}",
-        "fix": _sentence(rng),
+        "error_signature": f"`TypeError: {_words(rng, 1)} is undefined` in {_words(rng, 2)}",
+        "fix": _text(rng, 8),
         "agent": rng.choice(AGENTS),
         "resolved": rng.choice(["true", "false"]),
-        "tags": ", ".join(rng.sample(WORDS, 2)),
+        "tags": _tags(rng),
     }
 
 
-def _preference(rng: random.Random, n: int, today: dt.date) -> dict[str, str]:
+def _preference(rng: random.Random) -> dict[str, str]:
     return {
-        "id": f"D-{n:03d}",
-        "date": _day(rng, today),
-        "branch": "main",
         "decision_point": "review-verdict",
-        "context": _sentence(rng),
-        "proposed": _sentence(rng),
+        "context": _text(rng, 8),
+        "proposed": _words(rng, 4),
         "user_choice": "Accepted",
         "signal": rng.choice(["positive", "negative", "corrective"]),
         "agent": rng.choice(AGENTS),
-        "tags": ", ".join(rng.sample(WORDS, 2)),
+        "tags": _tags(rng),
     }
 
 
-BUILDERS = {OUTCOME: _outcome, PATTERN: _pattern, ERROR_FIX: _error, PREFERENCE: _preference}
+_BUILDERS: dict[Kind, Callable[[random.Random], dict[str, str]]] = {
+    OUTCOME: _outcome,
+    PATTERN: _pattern,
+    ERROR_FIX: _error,
+    PREFERENCE: _preference,
+}
 
 
-def table_text(kind: Kind, rows: int, today: dt.date, seed: int = 7) -> str:
-    """A memory file of `kind` with `rows` synthetic records, in the spec's layout."""
+def rows_text(kind: Kind, first: int, count: int, today: dt.date, seed: int = 7) -> str:
+    """`count` table rows of `kind`, numbered from `first`, in the spec's row layout."""
     rng = random.Random(seed)
-    build = BUILDERS[kind]
-    lines = [kind.template()]
     header = tuple(column.name for column in kind.columns)
-    for n in range(1, rows + 1):
-        record = Record(kind, build(rng, n, today))
-        lines.append("| " + " | ".join(row_for(record, header)) + " |\n")
+    lines = []
+    for number in range(first, first + count):
+        values = {**_common(rng, kind, number, today), **_BUILDERS[kind](rng)}
+        if kind is OUTCOME and number == 1:
+            # However few the rows, search, context and grep find the query in this one.
+            values["summary"] = f"Fixed {QUERY} (exit 1 | exit 2)"
+        lines.append("| " + " | ".join(row_for(Record(kind, values), header)) + " |\n")
     return "".join(lines)
 
 
-def write_memory(directory: Path, outcomes: int, others: int, today: dt.date) -> None:
-    """OUTCOMES.md with `outcomes` rows and the three other files with `others` rows each."""
-    directory.mkdir(parents=True, exist_ok=True)
-    for kind in BUILDERS:
-        count = outcomes if kind is OUTCOME else others
-        (directory / kind.filename).write_text(table_text(kind, count, today), encoding="utf-8")
+def table_text(kind: Kind, rows: int, today: dt.date, seed: int = 7) -> str:
+    """A memory file of `kind` with `rows` synthetic records."""
+    return kind.template() + rows_text(kind, 1, rows, today, seed)
+
+
+def write_project(root: Path, outcomes: int, today: dt.date) -> None:
+    """A project's memory: OUTCOMES.md with `outcomes` rows, the three other files a tenth of
+    that each (at least 10), and STATE.md naming the current phase."""
+    memory = root / ".planning" / "memory"
+    memory.mkdir(parents=True)
+    for kind in _BUILDERS:
+        count = outcomes if kind is OUTCOME else max(outcomes // 10, 10)
+        (memory / kind.filename).write_text(table_text(kind, count, today), encoding="utf-8")
+    state = "# Project State\n\n**Phase**: 41 of 60\n"
+    (root / ".planning" / "STATE.md").write_text(state, encoding="utf-8")
+
+
+def write_merge_sides(directory: Path, rows: int, today: dt.date) -> None:
+    """What git hands the merge driver: a base of `rows` outcomes (`O`), and two sides (`A`,
+    `B`) that each added five different rows with the same new IDs, as two branches do."""
+    directory.mkdir(parents=True)
+    base = table_text(OUTCOME, rows, today)
+    sides = {"O": base}
+    for name, seed in (("A", 11), ("B", 12)):
+        sides[name] = base + rows_text(OUTCOME, rows + 1, 5, today, seed)
+    for name, text in sides.items():
+        (directory / name).write_text(text, encoding="utf-8")

@@ -15,18 +15,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError
-from .schema import column_key, split_list
+from .schema import GENERAL, column_key, split_list
 from .table import scan_tables, split_cells, split_lines, strip_ending, unescape
 
 CATALOG_IN_PLUGIN = Path("skills") / "agent-registry" / "CATALOG.md"
 CATALOG_ENV = "LEGION_CATALOG"
 PLUGIN_ROOT_ENV = "CLAUDE_PLUGIN_ROOT"
-GENERAL = "general"
 # Task types Legion's own workflows write that no catalog agent lists: never worth a warning.
 UPSTREAM_TASK_TYPES = frozenset({GENERAL, "quality-review", "workflow", "board_decision", "ship"})
 
-_DIVISION = re.compile(r"^\s*(.+?)\s+Division\b", re.IGNORECASE)
-_SECTION_2 = re.compile(r"^ {0,3}##\s+Section\s+2\b", re.IGNORECASE)
+# Patterns, compiled by `re` on first use: reading memory imports this module, not a catalog.
+_DIVISION = r"(?i)^\s*(.+?)\s+Division\b"
+_SECTION_2 = r"(?i)^ {0,3}##\s+Section\s+2\b"
 
 
 @dataclass(frozen=True)
@@ -69,11 +69,11 @@ class Catalog:
 def parse_catalog(text: str, path: Path | None = None) -> Catalog:
     """Every agent row of Section 1, in order; the first row of an ID wins."""
     lines = split_lines(text)
-    end = next((i for i, line in enumerate(lines) if _SECTION_2.match(line)), len(lines))
+    end = next((i for i, line in enumerate(lines) if re.match(_SECTION_2, line)), len(lines))
     lines = lines[:end]
     agents: dict[str, Agent] = {}
     for table in scan_tables(lines):
-        division = _DIVISION.match(table.heading)
+        division = re.match(_DIVISION, table.heading)
         keys = [column_key(name) for name in table.columns]
         if division is None or "id" not in keys or "task_types" not in keys:
             continue

@@ -25,7 +25,7 @@ from .errors import ParseError
 from .learn import learn_entries
 from .retro import RETRO_FILENAME, retro_entries
 from .schema import Kind, Record, column_key, records_table
-from .table import Document, Table, split_cells, strip_ending, unescape
+from .table import Document, Table, cell_count, split_cells, strip_ending, unescape
 
 
 class Source:
@@ -236,8 +236,8 @@ def _all_rows_fit(header: str, lines: list[str]) -> bool:
     pipes = header.count("|")
     if _plain(header) and _all_plain(lines, pipes):
         return True
-    width = len(cells_of(header))
-    return all(len(cells_of(line)) == width for line in lines)
+    width = cell_count(header)
+    return all(map(width.__eq__, map(cell_count, lines)))  # counting pipes, no cell lists
 
 
 def _all_plain(lines: list[str], pipes: int) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -21,10 +22,16 @@ def days_old(day: dt.date | None, today: dt.date) -> int | None:
 
 
 def recency_weight(day: dt.date | None, today: dt.date) -> float:
-    age = days_old(day, today)
+    return _weight_at(days_old(day, today))
+
+
+def _weight_at(age: int | None) -> float:
     if age is None:
         return UNPARSEABLE_DATE_WEIGHT
-    return next((weight for limit, weight in WEIGHT_TIERS if age <= limit), OLDEST_WEIGHT)
+    for limit, weight in WEIGHT_TIERS:
+        if age <= limit:
+            return weight
+    return OLDEST_WEIGHT
 
 
 @dataclass(frozen=True)
@@ -47,9 +54,10 @@ class Scored:
 
 def scored(record: Record, today: dt.date, *, importance: int | None = None) -> Scored:
     """Decay of one record; `importance` overrides the record's (patterns weigh 1 each)."""
-    weight = recency_weight(record.day, today)
+    age = days_old(record.day, today)  # once: every record of a recall or a score comes here
+    weight = _weight_at(age)
     value = record.importance if importance is None else importance
-    return Scored(record, days_old(record.day, today), weight, value * weight)
+    return Scored(record, age, weight, value * weight)
 
 
 def newest_first(record: Record) -> tuple[str, int]:
@@ -57,11 +65,20 @@ def newest_first(record: Record) -> tuple[str, int]:
     return (record["date"], record.number)
 
 
-def rank(records: Iterable[Record], today: dt.date, *, keep_all: bool = False) -> list[Scored]:
+def rank(
+    records: Iterable[Record], today: dt.date, *, keep_all: bool = False, limit: int | None = None
+) -> list[Scored]:
     """Decay-score records, drop those under the 0.2 floor (unless `keep_all`), best first;
-    ties go to the newer date, then the higher ID."""
+    ties go to the newer date, then the higher ID. With `limit`, only the first `limit`."""
     results = [scored(record, today) for record in records]
     if not keep_all:
         results = [result for result in results if result.decay_score >= EXCLUDE_BELOW]
-    results.sort(key=lambda s: (s.decay_score, *newest_first(s.record)), reverse=True)
-    return results
+    if limit is not None and limit >= 0:
+        # The same as sorting and slicing (ties included), without sorting every record.
+        return heapq.nlargest(limit, results, key=_best_first)
+    results.sort(key=_best_first, reverse=True)
+    return results if limit is None else results[:limit]
+
+
+def _best_first(result: Scored) -> tuple[float, str, int]:
+    return (result.decay_score, *newest_first(result.record))

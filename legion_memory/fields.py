@@ -18,9 +18,11 @@ DECISION_POINTS = (
     "manual-edit",
     "fix-acceptance",
 )
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_PLAN = re.compile(r"^(\d{2,}-\d{2,}|board|-)$")
-_TOKEN = re.compile(r"^[^\s,|]+$")
+# Patterns, not compiled regexes: `re` compiles each on first use (and caches it), so that
+# commands that never check a value do not pay for compiling them at import.
+_DATE = r"^\d{4}-\d{2}-\d{2}$"
+_PLAN = r"^(\d{2,}-\d{2,}|board|-)$"
+_TOKEN = r"^[^\s,|]+$"
 
 
 def one_of(choices: tuple[str, ...]) -> Rule:
@@ -31,7 +33,7 @@ def one_of(choices: tuple[str, ...]) -> Rule:
 
 
 def date_rule(value: str) -> str | None:
-    if not _DATE.match(value):
+    if not re.match(_DATE, value):
         return "must be a date YYYY-MM-DD"
     try:
         dt.date.fromisoformat(value)
@@ -45,7 +47,7 @@ def phase_rule(value: str) -> str | None:
 
 
 def plan_rule(value: str) -> str | None:
-    return None if _PLAN.match(value) else "must be NN-PP (e.g. 05-01), board or -"
+    return None if re.match(_PLAN, value) else "must be NN-PP (e.g. 05-01), board or -"
 
 
 def importance_rule(value: str) -> str | None:
@@ -57,12 +59,12 @@ def resolved_rule(value: str) -> str | None:
 
 
 def token_rule(value: str) -> str | None:
-    return None if _TOKEN.match(value) else "must be one word without spaces or commas"
+    return None if re.match(_TOKEN, value) else "must be one word without spaces or commas"
 
 
 def agents_rule(value: str) -> str | None:
     names = [name.strip() for name in value.split(",")]
-    if all(name and _TOKEN.match(name) for name in names):
+    if all(name and re.match(_TOKEN, name) for name in names):
         return None
     return "must be an agent ID or a comma-separated list of agent IDs"
 
@@ -72,9 +74,9 @@ def free_rule(value: str) -> str | None:
 
 
 def id_rule(prefix: str) -> Rule:
-    pattern = re.compile(rf"^{prefix}-\d{{3,}}$")
+    pattern = rf"^{prefix}-\d{{3,}}$"
 
     def rule(value: str) -> str | None:
-        return None if pattern.match(value) else f"must look like {prefix}-001"
+        return None if re.match(pattern, value) else f"must look like {prefix}-001"
 
     return rule

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,8 @@ _HEADS = "refs/heads/"
 
 def run_git(args: list[str], cwd: Path) -> str | None:
     """Run git with an argument list (never a shell string); stdout stripped, None on failure."""
+    import subprocess  # hot paths read the branch from files and never get here
+
     try:
         done = subprocess.run(
             ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=30
@@ -40,6 +41,8 @@ class GitRun:
 def run_git_shown(args: list[str], cwd: Path, env: Mapping[str, str]) -> GitRun:
     """Run git with an argument list and environment, keeping stderr in order with stdout (a
     merge reports on stderr, and so does the merge driver git starts)."""
+    import subprocess
+
     try:
         done = subprocess.run(
             ["git", *args],

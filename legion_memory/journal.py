@@ -23,7 +23,6 @@ from typing import NoReturn
 
 from .errors import LegionMemoryError, RollbackError, WriteError
 
-JOURNAL_NAME = ".legion-memory.journal"
 _FORMAT = "legion-memory-journal"
 _VERSION = 1
 _ABSENT = "absent"

@@ -11,10 +11,10 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .catalog import GENERAL, Catalog
+from .catalog import Catalog
 from .errors import InputError
 from .importance import Facts, Importance, importance
-from .schema import OUTCOME, Record, check_value, column_key, new_record, split_list
+from .schema import GENERAL, OUTCOME, Record, check_value, column_key, new_record, split_list
 
 NO_CATALOG_NOTE = (
     "Note: no CATALOG.md found (--catalog, $LEGION_CATALOG, skills/agent-registry/CATALOG.md, "
@@ -133,12 +133,12 @@ def new_to_task_type(
 ) -> list[str]:
     """The listed agents with no earlier outcome of this task type: their first is worth more."""
     wanted = task_type.casefold()
-    seen = {
-        agent
-        for record in history
-        if record["task_type"].casefold() == wanted
-        for agent in record.agents
-    }
+    seen: set[str] = set()
+    for record in history:
+        if record["task_type"].casefold() == wanted:
+            seen.update(record.agents)
+            if seen.issuperset(agents):
+                break  # the answer is known: the rest of a long history need not be read
     return [agent for agent in agents if agent not in seen]
 
 

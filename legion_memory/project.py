@@ -11,7 +11,8 @@ from .errors import InputError
 
 SETTINGS_FILE = "settings.json"
 STATE_FILE = Path(".planning") / "STATE.md"
-_PHASE = re.compile(r"^\s*(?:[-*]\s+)?\**Phase\**\s*:\s*\**\s*(\d+)", re.MULTILINE)
+# A pattern, compiled by `re` on first use: most commands never read the phase.
+_PHASE = r"^\s*(?:[-*]\s+)?\**Phase\**\s*:\s*\**\s*(\d+)"
 
 
 def find_root(start: Path) -> Path:
@@ -89,5 +90,5 @@ def current_phase(root: Path) -> int | None:
         text = (root / STATE_FILE).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    match = _PHASE.search(text)
+    match = re.search(_PHASE, text, re.MULTILINE)
     return int(match.group(1)) if match else None

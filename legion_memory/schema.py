@@ -25,7 +25,10 @@ from .fields import (
     resolved_rule,
     token_rule,
 )
-from .table import Document, Table, escape, row_cells, unescape
+from .table import Document, Table, cell_at, escape, row_cells, unescape
+
+GENERAL = "general"
+"""The task type of an outcome without one (rows written before task types existed)."""
 
 
 @dataclass(frozen=True)
@@ -317,6 +320,26 @@ def read_records(document: Document, table: Table, kind: Kind) -> Iterator[Recor
     for index in table.rows:
         cells = row_cells(document, index)
         yield Record(kind, dict(zip(keys, cells, strict=False)), line=index + 1)
+
+
+def record_at(document: Document, table: Table, kind: Kind, index: int) -> Record:
+    """The record of the row at line `index`, as `read_records` reads it."""
+    keys = [column_key(name) for name in table.columns]
+    return Record(kind, dict(zip(keys, row_cells(document, index), strict=False)), line=index + 1)
+
+
+def id_numbers(document: Document, table: Table, kind: Kind) -> Iterator[int]:
+    """`Record.number` of every row of a checked table (no ragged row), reading only the ID cell:
+    the next ID needs nothing else, and a file can hold 100,000 rows."""
+    keys = [column_key(name) for name in table.columns]
+    # A record's values keep the last of repeated columns, so its ID is the last ID column's.
+    position = max((i for i, key in enumerate(keys) if key == "id"), default=None)
+    for index in table.rows:
+        if position is None:
+            yield 0
+        else:
+            cell = unescape(cell_at(document.lines[index], position))
+            yield id_number(cell, kind.prefix)
 
 
 def check_value(kind: Kind, key: str, value: str) -> str | None:

@@ -7,14 +7,14 @@ The JSON shapes are the ones Legion's recommendation engine reads: agent scores 
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
-from .catalog import GENERAL
 from .decay import Scored, newest_first, rank, scored
 from .filters import by_agent, has_any_tag
-from .schema import Record
+from .schema import GENERAL, Record
 from .table import escape
 
 DEFAULT_LIMIT = 20
@@ -70,7 +70,7 @@ def recall(
         and (wanted_type is None or task_type_of(record).casefold() == wanted_type)
         and (keep is None or keep(record))
     ]
-    return rank(chosen, today)[:limit]
+    return rank(chosen, today, limit=limit)
 
 
 @dataclass
@@ -216,7 +216,7 @@ EMPTY_BRIEFING = Briefing([], [], 0)
 def briefing(records: Sequence[Record], today: dt.date) -> Briefing:
     """The 5 most recent outcomes (date desc, ID desc) and the 3 most experienced agents over
     every record (most tasks, then best success rate, then name)."""
-    recent = sorted(records, key=newest_first, reverse=True)[:BRIEFING_RECENT]
+    recent = heapq.nlargest(BRIEFING_RECENT, records, key=newest_first)  # sorted()[:5], faster
     tallies = _by_agent(scored(record, today) for record in records)
     summaries = [
         AgentSummary(agent, t.tasks, t.successes, t.avg_importance) for agent, t in tallies.items()

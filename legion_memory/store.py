@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import fcntl
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import journal
 from .errors import (
     IntegrityError,
     LegionMemoryError,
@@ -34,7 +33,9 @@ from .schema import (
     archive_template,
     column_key,
     format_id,
+    id_numbers,
     read_records,
+    record_at,
     records_table,
     row_for,
 )
@@ -42,16 +43,21 @@ from .table import (
     Document,
     RowStyle,
     Table,
+    cell_count,
     parse,
     render,
-    split_cells,
+    row_cells,
     strip_ending,
 )
+
+if TYPE_CHECKING:
+    from . import journal
 
 MEMORY_DIR = Path(".planning") / "memory"
 LOCK_NAME = ".legion-memory.lock"
 TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
-GITIGNORE = f"{LOCK_NAME}\n{journal.JOURNAL_NAME}\n{TEMP_PREFIX}*{TEMP_SUFFIX}\n"
+JOURNAL_NAME = ".legion-memory.journal"
+GITIGNORE = f"{LOCK_NAME}\n{JOURNAL_NAME}\n{TEMP_PREFIX}*{TEMP_SUFFIX}\n"
 LOCK_TIMEOUT_SECONDS = 30.0
 
 
@@ -78,7 +84,7 @@ class Memory:
 
     @property
     def journal_path(self) -> Path:
-        return self.directory / journal.JOURNAL_NAME
+        return self.directory / JOURNAL_NAME
 
     def exists(self, kind: Kind) -> bool:
         return self.path(kind).is_file()
@@ -108,7 +114,7 @@ def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
     """The first body row whose cell count differs from the header's: (line index, cells)."""
     width = len(table.columns)
     for index in table.rows:
-        cells = len(split_cells(document.text(index)))
+        cells = cell_count(document.lines[index])  # the line ending goes with the padding
         if cells != width:
             return index, cells
     return None
@@ -116,6 +122,38 @@ def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
 
 def require_table(path: Path, document: Document, kind: Kind, *, archived: bool = False) -> Table:
     """The kind's records table, structurally sound enough to change; ParseError otherwise."""
+    table = _found_table(path, document, kind, archived)
+    ragged = ragged_row(document, table)
+    if ragged is not None:
+        raise _ragged(path, table, *ragged)
+    return table
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A file's text as read, its parse and its kind's table as `require_table` returns it.
+
+    A write, which must re-read the file under the lock, reuses the parse and the check when the
+    file still holds exactly this text: on a large file they are most of the write's time.
+    """
+
+    path: Path
+    kind: Kind
+    text: str
+    document: Document
+    table: Table
+
+
+def load_checked(path: Path, kind: Kind) -> Checked | None:
+    """A file read, parsed and checked as a write to it requires; None when it does not exist."""
+    text = read_text(path)
+    if text is None:
+        return None
+    document = parse(text)
+    return Checked(path, kind, text, document, require_table(path, document, kind))
+
+
+def _found_table(path: Path, document: Document, kind: Kind, archived: bool) -> Table:
     table = records_table(document, kind, archived=archived)
     if table is None:
         raise ParseError(
@@ -123,20 +161,35 @@ def require_table(path: Path, document: Document, kind: Kind, *, archived: bool 
             where=str(path),
             hint="run `legion-memory validate` to see what is wrong",
         )
-    ragged = ragged_row(document, table)
-    if ragged is not None:
-        index, cells = ragged
-        raise ParseError(
-            f"row has {cells} cells but the header has {len(table.columns)}",
-            where=f"{path}:{index + 1}",
-            hint="escape pipes inside values as \\| and fix the row by hand",
-        )
     return table
 
 
+def _ragged(path: Path, table: Table, index: int, cells: int) -> ParseError:
+    return ParseError(
+        f"row has {cells} cells but the header has {len(table.columns)}",
+        where=f"{path}:{index + 1}",
+        hint="escape pipes inside values as \\| and fix the row by hand",
+    )
+
+
 def records_of(path: Path, document: Document, kind: Kind, archived: bool = False) -> list[Record]:
-    table = require_table(path, document, kind, archived=archived)
-    return list(read_records(document, table, kind))
+    return checked_records(path, document, kind, archived)[1]
+
+
+def checked_records(
+    path: Path, document: Document, kind: Kind, archived: bool = False
+) -> tuple[Table, list[Record]]:
+    """The table `require_table` returns and its records, each row split only once: every read
+    command comes here, and splitting rows is most of its time."""
+    table = _found_table(path, document, kind, archived)
+    keys = [column_key(name) for name in table.columns]
+    records = []
+    for index in table.rows:
+        cells = row_cells(document, index)
+        if len(cells) != len(keys):
+            raise _ragged(path, table, index, len(cells))
+        records.append(Record(kind, dict(zip(keys, cells, strict=False)), index + 1))
+    return table, records
 
 
 def load_records(memory: Memory, kind: Kind) -> list[Record]:
@@ -154,12 +207,17 @@ def load_archived(memory: Memory, kind: Kind) -> list[Record]:
     return records_of(memory.archive, document, kind, archived=True)
 
 
-def max_id_number(memory: Memory, kind: Kind, live: Document | None) -> int:
-    """The highest ID number of a kind, live and archived together: IDs are never reissued."""
+def max_id_number(
+    memory: Memory, kind: Kind, live: Document | None, checked: Table | None = None
+) -> int:
+    """The highest ID number of a kind, live and archived together: IDs are never reissued.
+
+    `checked` is the live document's table when the caller has already required it.
+    """
     numbers = [record.number for record in load_archived(memory, kind)]
     if live is not None:
-        path = memory.path(kind)
-        numbers.extend(record.number for record in records_of(path, live, kind))
+        table = checked or require_table(memory.path(kind), live, kind)
+        numbers.extend(id_numbers(live, table, kind))
     return max(numbers, default=0)
 
 
@@ -185,9 +243,18 @@ def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[li
                         hint="retry when the other legion-memory command has finished",
                     ) from None
                 time.sleep(0.005)
-        yield journal.roll_back_leftover(memory.journal_path, _files())
+        yield _roll_back_leftover(memory)
     finally:
         os.close(handle)  # closing releases the lock
+
+
+def _roll_back_leftover(memory: Memory) -> list[str]:
+    # Almost every lock finds no journal: the journal module is imported only when there is one.
+    if not memory.journal_path.exists():
+        return []
+    from . import journal
+
+    return journal.roll_back_leftover(memory.journal_path, _files())
 
 
 def recover(memory: Memory) -> list[str]:
@@ -201,6 +268,8 @@ def recover(memory: Memory) -> list[str]:
 def leftover_journal(memory: Memory) -> list[str] | None:
     """What rolling back a journal left by a killed process would restore, read without the lock
     (None: no journal); RollbackError when it cannot be rolled back automatically."""
+    from . import journal
+
     return journal.pending(memory.journal_path, _files())
 
 
@@ -232,7 +301,7 @@ def atomic_write(path: Path, text: str, errors: str = "strict") -> None:
     """Replace `path` with `text`: temp file in the same directory, fsync, same mode, rename."""
     data = text.encode("utf-8", errors)
     mode = _mode_for(path)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
+    fd, temp = _create_temp(path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -244,6 +313,18 @@ def atomic_write(path: Path, text: str, errors: str = "strict") -> None:
         Path(temp).unlink(missing_ok=True)
         raise WriteError(f"could not write: {exc.strerror or exc}", where=str(path)) from exc
     _fsync_directory(path.parent)
+
+
+def _create_temp(directory: Path) -> tuple[int, Path]:
+    """A new private file in `directory`, as `tempfile.mkstemp` makes one: importing tempfile
+    (shutil, random, bz2, lzma) would cost a store on a small file more than its write."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    while True:
+        temp = directory / f".legion-memory-{os.urandom(6).hex()}.tmp"
+        try:
+            return os.open(temp, flags, 0o600), temp
+        except FileExistsError:
+            continue  # a name already taken: draw another
 
 
 def _mode_for(path: Path) -> int:
@@ -263,23 +344,36 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def append(memory: Memory, record: Record) -> Record:
-    """Store a new record with the next free ID; returns it with its ID and line number."""
+def append(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
+    """Store a new record with the next free ID; returns it with its ID and line number.
+
+    `seen`: the file as the caller read and checked it before taking the lock, if it did.
+    """
     with locked(memory):
-        return _append_held(memory, record)
+        return _append_held(memory, record, seen)
 
 
-def _append_held(memory: Memory, record: Record) -> Record:
+def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
     kind = record.kind
     path = memory.path(kind)
-    document = load(path) or parse(kind.template())
-    table = require_table(path, document, kind)
+    document, table = _current(path, kind, seen)
     _require_id_column(path, table)
-    stored = replace(record, values={**record.values, "id": _next_id(memory, kind, document)})
+    next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table) + 1)
+    stored = replace(record, values={**record.values, "id": next_id})
     text, line = insert_row(document, table, row_for(stored, table.columns))
     verify_append(path, document, text, table, stored)
     _write(path, text, stored)
     return replace(stored, line=line)
+
+
+def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Table]:
+    """The file as it is now (read under the lock), parsed and checked; the parse and check of
+    `seen` when the file still holds the very text they were made from."""
+    text = read_text(path)
+    if seen is not None and seen.path == path and seen.kind is kind and seen.text == text:
+        return seen.document, seen.table
+    document = parse(kind.template() if text is None else text)
+    return document, require_table(path, document, kind)
 
 
 Dedupe = Callable[[list[Record]], tuple[Record, Mapping[str, str]] | None]
@@ -314,10 +408,6 @@ def append_or_update(
                 hint="run `legion-memory doctor --fix` to give every row its own ID, then retry",
             )
         return _update_held(memory, kind, existing.id, changes)
-
-
-def _next_id(memory: Memory, kind: Kind, document: Document) -> str:
-    return format_id(kind.prefix, max_id_number(memory, kind, document) + 1)
 
 
 def _require_id_column(path: Path, table: Table) -> None:
@@ -366,13 +456,22 @@ def verify_append(path: Path, before: Document, text: str, table: Table, record:
     """Re-parse what is about to be written: same rows as before plus exactly the new record."""
     after = parse(text)
     new_table = records_table(after, record.kind)
-    old_rows = [strip_ending(before.lines[i]) for i in table.rows]
-    if new_table is None or len(new_table.rows) != len(old_rows) + 1:
+    if new_table is None or len(new_table.rows) != len(table.rows) + 1:
         raise _bug(path)
-    new_rows = [after.text(i) for i in new_table.rows]
-    read_back = list(read_records(after, new_table, record.kind))[-1]
-    if new_rows[:-1] != old_rows or not _same_values(read_back, record):
+    read_back = record_at(after, new_table, record.kind, new_table.end - 1)
+    if not _same_rows(before, table, after, new_table) or not _same_values(read_back, record):
         raise _bug(path)
+
+
+def _same_rows(before: Document, table: Table, after: Document, new_table: Table) -> bool:
+    """The old rows are the new table's rows but its last, in order. Lines are compared whole
+    (a list comparison, fast on large files); only the old last row may have gained a line
+    ending, when it was the file's last line."""
+    old = before.lines[table.header + 2 : table.end]
+    new = after.lines[new_table.header + 2 : new_table.end - 1]
+    if old[:-1] != new[:-1]:
+        return False
+    return [strip_ending(line) for line in old[-1:]] == [strip_ending(line) for line in new[-1:]]
 
 
 def _same_values(read_back: Record, intended: Record) -> bool:
@@ -465,6 +564,8 @@ def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Pat
     puts every file back as it was and raises RollbackError (a failure to write the journal itself
     changes nothing and raises WriteError). A killed process leaves the journal: `locked` undoes it.
     """
+    from . import journal
+
     with locked(memory):
         current = {path: read_text(path) for path in paths}
         changes = mutate(current)
@@ -514,6 +615,8 @@ def _drop_journal(memory: Memory) -> None:
 
 def _files() -> journal.Files:
     # Looked up on every call, so that replacing `atomic_write` reaches the journal's writes too.
+    from . import journal
+
     return journal.Files(read=_read_bytes, write=atomic_write, remove=_remove)
 
 

@@ -3,7 +3,9 @@ and every known error turned into one line with its exit code."""
 
 from __future__ import annotations
 
+import gc
 import sys
+from collections.abc import Callable
 
 from ..errors import EXIT_USAGE, LegionMemoryError
 from .fast import dispatch
@@ -12,8 +14,21 @@ from .output import note, report
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    code = dispatch(args)
+    code = _without_collector(dispatch, args)
     return run_typer(args) if code is None else code
+
+
+def _without_collector(run: Callable[[list[str]], int | None], args: list[str]) -> int | None:
+    """Run a hot command with the cyclic garbage collector paused. A hot command lives for one
+    call and builds no reference cycles; the collector's passes over the 100,000 records of a
+    large file cost about a tenth of the whole command and free nothing."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return run(args)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def run_typer(args: list[str]) -> int:

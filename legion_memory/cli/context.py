@@ -7,13 +7,15 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .. import scopes
 from ..errors import InputError
-from ..gitutil import current_branch, default_branch
 from ..project import Settings, find_root, load_settings
 from ..store import Memory
 from .output import note
+
+if TYPE_CHECKING:
+    from .. import scopes
 
 
 @dataclass
@@ -66,10 +68,15 @@ class Context:
 
     @cached_property
     def branch(self) -> str:
+        # git is imported only by the commands that ask for a branch (a reading one does not).
+        from ..gitutil import current_branch
+
         return self.branch_option or current_branch(self.root)
 
     @cached_property
     def default_branch(self) -> str:
+        from ..gitutil import default_branch
+
         return default_branch(self.root)
 
     @cached_property
@@ -82,12 +89,18 @@ class Context:
 
     def tiers(self, scope: str) -> list[scopes.Scoped]:
         """The memory tiers a read covers (`--scope`), project first."""
+        from .. import scopes  # only the commands with --scope need it
+
         return scopes.memories(scope, self.memory, os.environ)
 
     def target(self, scope: str) -> scopes.Scoped:
         """The one memory tier a write goes to."""
+        from .. import scopes  # only the commands with --scope need it
+
         return scopes.single(scope, self.memory, os.environ)
 
     def score_tiers(self, include_global: bool) -> list[scopes.Scoped]:
         """The tiers agent, archetype and preference scores count."""
+        from .. import scopes  # only the commands with --scope need it
+
         return scopes.for_scores(self.memory, os.environ, include_global=include_global)

@@ -1,34 +1,30 @@
 """What `store outcome`, `recall outcomes`, `score agents|archetypes` and `briefing` do.
 
 Plain functions of the Context and the command's options (no typer here): the lean dispatcher and
-the typer app call them alike, through `hot.run`.
+the typer app call them alike, through `hot.run`. The core modules only some of them need
+(catalog, importance, scoring) are imported inside those: a cold start pays for every import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import scopes, store
-from ..catalog import Catalog, catalog_path, load_catalog
 from ..decay import Scored
 from ..errors import InputError, ParseError
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
-from ..outcomes import BuiltOutcome, OutcomeInput, build_outcome, unstored_fields
 from ..project import confine
 from ..schema import OUTCOME, Record, column_key, read_records, split_list
-from ..scoring import (
-    EMPTY_BRIEFING,
-    agent_scores,
-    archetype_scores,
-    briefing_markdown,
-    recall,
-    too_many_note,
-)
-from ..scoring import briefing as briefing_of
 from .context import Context
 from .output import emit, markdown_table, note
 from .tiers import marked, scoped_cells, scoped_json, unreadable_warning
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
+    from ..outcomes import BuiltOutcome, OutcomeInput
 
 DISABLED = "Note: memory is disabled (memory.enabled is false in settings.json)"
 
@@ -53,6 +49,8 @@ def store_outcome(
     if not context.settings.enabled:
         note(f"{DISABLED}; nothing was stored")
         return
+    from ..outcomes import OutcomeInput
+
     values = {"phase": phase, "plan": plan, "agent": agent, "outcome": outcome, "summary": summary}
     if from_summary is not None:
         values = _with_summary_facts(context, from_summary, values)
@@ -67,8 +65,10 @@ def store_given(
 ) -> None:
     """Infer, validate and store (or only show) one outcome, in the project unless `tier` says
     otherwise (importance then counts that tier's history)."""
+    from ..outcomes import build_outcome
+
     tier = tier or scopes.Scoped(scopes.PROJECT, context.memory)
-    history, columns = _history(tier.memory, needed=given.importance is None)
+    seen, history, columns = _history(tier.memory, needed=given.importance is None)
     built = build_outcome(
         given,
         today=context.today,
@@ -81,7 +81,7 @@ def store_given(
     if dry_run:
         _preview(context, tier, built, columns)
         return
-    stored = store.append(tier.memory, built.record)
+    stored = store.append(tier.memory, built.record, seen)
     _report_stored(context, tier.scope, stored, columns)
     if tier.scope == scopes.PROJECT:
         _auto_prune(context)  # the settings and the current phase are the project's
@@ -134,21 +134,28 @@ def _required(values: dict[str, str | None], from_summary: bool) -> dict[str, st
     return {key: value or "" for key, value in values.items()}
 
 
-def _history(memory: store.Memory, *, needed: bool) -> tuple[list[Record], tuple[str, ...]]:
-    """Every stored outcome (live and archived) when importance needs them, and the columns of
-    the live table. A malformed OUTCOMES.md stops the store here (ParseError, exit 1)."""
-    path = memory.path(OUTCOME)
-    document = store.load(path)
-    live: list[Record] = []
+def _history(
+    memory: store.Memory, *, needed: bool
+) -> tuple[store.Checked | None, Iterable[Record], tuple[str, ...]]:
+    """OUTCOMES.md as read and checked (the store reuses it when the file has not changed since),
+    every stored outcome (live and archived) when importance needs them, and the columns of the
+    live table. A malformed OUTCOMES.md stops the store here (ParseError, exit 1).
+
+    The live records are read as they are consumed: importance stops reading as soon as it has
+    seen every agent of the new outcome, which on a large file is long before its last row.
+    """
+    seen = store.load_checked(memory.path(OUTCOME), OUTCOME)
+    live: Iterable[Record] = ()
     columns = tuple(column.name for column in OUTCOME.columns)
-    if document is not None:
-        table = store.require_table(path, document, OUTCOME)
-        columns = table.columns
-        live = list(read_records(document, table, OUTCOME)) if needed else []
-    return ([*live, *store.load_archived(memory, OUTCOME)] if needed else [], columns)
+    if seen is not None:
+        columns = seen.table.columns
+        live = read_records(seen.document, seen.table, OUTCOME)
+    return seen, (chain(live, store.load_archived(memory, OUTCOME)) if needed else ()), columns
 
 
 def _catalog(context: Context) -> Catalog | None:
+    from ..catalog import catalog_path, load_catalog
+
     path = catalog_path(context.catalog_option, context.root)
     return None if path is None else load_catalog(path)
 
@@ -169,6 +176,8 @@ def _row_table(scope: str, record: Record, columns: Sequence[str]) -> str:
 
 
 def _report_stored(context: Context, scope: str, stored: Record, columns: tuple[str, ...]) -> None:
+    from ..outcomes import unstored_fields
+
     unstored = unstored_fields(stored, columns)
     if unstored:
         note(
@@ -227,6 +236,8 @@ def recall_outcomes(
     limit: int,
     scope: str = scopes.PROJECT,
 ) -> None:
+    from ..scoring import recall
+
     tags, keep = _split_all(tag or ()), _branch_filter(context, branch)
     groups: list[tuple[str, list[Scored]]] = []
     notes: list[str] = []
@@ -245,6 +256,8 @@ def recall_outcomes(
 
 
 def _too_many(context: Context, count: int) -> list[str]:
+    from ..scoring import too_many_note
+
     too_many = too_many_note(count, context.settings.prune_threshold)
     if too_many is None:
         return []
@@ -284,6 +297,8 @@ def _split_all(values: Sequence[str]) -> list[str]:
 
 
 def score_agents(context: Context, task_type: Sequence[str], include_global: bool = False) -> None:
+    from ..scoring import agent_scores
+
     task_types = task_type
     records = _scored_outcomes(context, include_global)
     scores = agent_scores(records, _split_all(task_types), context.today)
@@ -294,6 +309,8 @@ def score_agents(context: Context, task_type: Sequence[str], include_global: boo
 def score_archetypes(
     context: Context, task_type: Sequence[str] | None, include_global: bool = False
 ) -> None:
+    from ..scoring import archetype_scores
+
     task_types = task_type or ()
     records = _scored_outcomes(context, include_global)
     scores = archetype_scores(records, _split_all(task_types), context.today)
@@ -313,6 +330,9 @@ def score_archetypes(
 
 
 def briefing(context: Context) -> None:
+    from ..scoring import EMPTY_BRIEFING, briefing_markdown
+    from ..scoring import briefing as briefing_of
+
     records, _ = _outcomes(context)
     data = briefing_of(records, context.today) if records else EMPTY_BRIEFING
     emit(context, data.to_json(), briefing_markdown(data))

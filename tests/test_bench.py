@@ -1,0 +1,62 @@
+"""The benchmark script runs (so it cannot rot): at two tiny sizes, one run each, every row there.
+
+Nothing here looks at a timing: speed is what `make bench` reports, never what a test asserts.
+Every measured command is checked by the script itself (exit 0 and the output its row names), so
+the script exiting 0 means each row measured a command that did its work.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SIZES = (200, 400)
+FLOORS = ["floor: python -c pass", "floor: python reads OUTCOMES.md", "floor: grep -ri"]
+TYPER = ["typer: import typer", "typer: recall outcomes --json via the app"]
+COMMANDS = [
+    "store outcome",
+    "store outcome, agent's first of its type",
+    "recall outcomes --json",
+    "score agents",
+    "briefing",
+    "git merge-driver",
+    "search",
+    "context",
+    "validate",
+    "prune --dry-run",
+]
+THROUGHPUT = ["parse (MB/s)", "parse + records (MB/s)"]
+
+
+def tables(output: str) -> list[list[list[str]]]:
+    """The markdown tables of the output, each as its body rows' cells (header and rule left)."""
+    found: list[list[list[str]]] = []
+    current: list[list[str]] | None = None
+    for line in output.splitlines():
+        if not line.startswith("|"):
+            current = None
+            continue
+        if current is None:
+            current = []
+            found.append(current)
+        current.append([cell.strip() for cell in line.strip("|").split("|")])
+    return [rows[2:] for rows in found]
+
+
+def test_bench_produces_every_row_at_every_size() -> None:
+    args = [sys.executable, "-m", "bench.run", "--sizes", *map(str, SIZES), "--runs", "1"]
+    done = subprocess.run(args, cwd=REPO, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    main, scaling = tables(done.stdout)
+    smallest, largest = SIZES
+    expected = [
+        *((name, str(smallest)) for name in [*FLOORS, *TYPER, *COMMANDS, *THROUGHPUT]),
+        *((name, str(largest)) for name in [*FLOORS, *COMMANDS, *THROUGHPUT]),
+    ]
+    assert [(row[0], row[1]) for row in main] == expected
+    assert [row[0] for row in scaling] == [*FLOORS, *COMMANDS]
+    budgeted = [row for row in main if row[8]]
+    assert [row[0] for row in budgeted] == ["parse (MB/s)"] * 2  # no budget at these sizes
+    assert done.stdout.startswith("Python 3.")
