@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import store
+from . import fileio, store
 from .errors import IntegrityError, RollbackError
 from .gitutil import find_git_dir
 from .mergelog import Arrival, log_path, read_log
@@ -205,7 +205,7 @@ def repair_merged_references(memory: Memory) -> list[str]:
     done = _apply(memory, lambda current: merged_moves(memory, current, log)) if log else []
     git_dir = find_git_dir(memory.directory)
     if git_dir is not None:
-        store.discard(log_path(git_dir))
+        fileio.discard(log_path(git_dir))
     return done
 
 

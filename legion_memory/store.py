@@ -25,6 +25,14 @@ from .errors import (
     SchemaError,
     WriteError,
 )
+from .fileio import (
+    TEMP_PREFIX,
+    TEMP_SUFFIX,
+    atomic_write,
+    read_bytes,
+    read_text,
+    remove,
+)
 from .schema import (
     ARCHIVE_FILENAME,
     KINDS,
@@ -53,9 +61,48 @@ from .table import (
 if TYPE_CHECKING:
     from . import journal
 
+__all__ = [
+    "GITIGNORE",
+    "JOURNAL_NAME",
+    "LOCK_NAME",
+    "LOCK_TIMEOUT_SECONDS",
+    "MEMORY_DIR",
+    "TEMP_PREFIX",
+    "TEMP_SUFFIX",
+    "Checked",
+    "Dedupe",
+    "Memory",
+    "Mutation",
+    "append",
+    "append_or_update",
+    "atomic_write",
+    "checked_records",
+    "create_file",
+    "describe",
+    "ensure_directory",
+    "init",
+    "insert_row",
+    "leftover_journal",
+    "load",
+    "load_archived",
+    "load_checked",
+    "load_records",
+    "locked",
+    "max_id_number",
+    "ragged_row",
+    "read_text",
+    "records_of",
+    "recover",
+    "remove_stray_temp_files",
+    "require_table",
+    "stray_temp_files",
+    "transact",
+    "update",
+    "verify_append",
+]
+
 MEMORY_DIR = Path(".planning") / "memory"
 LOCK_NAME = ".legion-memory.lock"
-TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
 JOURNAL_NAME = ".legion-memory.journal"
 GITIGNORE = f"{LOCK_NAME}\n{JOURNAL_NAME}\n{TEMP_PREFIX}*{TEMP_SUFFIX}\n"
 LOCK_TIMEOUT_SECONDS = 30.0
@@ -88,21 +135,6 @@ class Memory:
 
     def exists(self, kind: Kind) -> bool:
         return self.path(kind).is_file()
-
-
-def read_text(path: Path) -> str | None:
-    """A file's text, or None when it does not exist. Not UTF-8 -> ParseError naming the line."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ParseError(
-            "file is not valid UTF-8", where=f"{path}:{line}", hint="re-save it as UTF-8"
-        ) from exc
 
 
 def load(path: Path) -> Document | None:
@@ -285,7 +317,7 @@ def remove_stray_temp_files(memory: Memory) -> list[Path]:
     with locked(memory):
         strays = stray_temp_files(memory)
         for path in strays:
-            _remove(path)
+            remove(path)
     return strays
 
 
@@ -295,53 +327,6 @@ def ensure_directory(memory: Memory) -> None:
         return
     memory.directory.mkdir(parents=True, exist_ok=True)
     (memory.directory / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
-
-
-def atomic_write(path: Path, text: str, errors: str = "strict") -> None:
-    """Replace `path` with `text`: temp file in the same directory, fsync, same mode, rename."""
-    data = text.encode("utf-8", errors)
-    mode = _mode_for(path)
-    fd, temp = _create_temp(path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except OSError as exc:
-        Path(temp).unlink(missing_ok=True)
-        raise WriteError(f"could not write: {exc.strerror or exc}", where=str(path)) from exc
-    _fsync_directory(path.parent)
-
-
-def _create_temp(directory: Path) -> tuple[int, Path]:
-    """A new private file in `directory`, as `tempfile.mkstemp` makes one: importing tempfile
-    (shutil, random, bz2, lzma) would cost a store on a small file more than its write."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    while True:
-        temp = directory / f".legion-memory-{os.urandom(6).hex()}.tmp"
-        try:
-            return os.open(temp, flags, 0o600), temp
-        except FileExistsError:
-            continue  # a name already taken: draw another
-
-
-def _mode_for(path: Path) -> int:
-    try:
-        return path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _fsync_directory(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def append(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
@@ -594,57 +579,18 @@ def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Pat
 
 def _verify_written(paths: list[Path], changes: Mapping[Path, str]) -> None:
     for path in paths:
-        if _read_bytes(path) != changes[path].encode("utf-8"):
+        if read_bytes(path) != changes[path].encode("utf-8"):
             raise IntegrityError(
                 "the file does not read back as what was just written", where=str(path)
             )
 
 
-def _read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise WriteError(f"could not read back: {exc.strerror or exc}", where=str(path)) from exc
-
-
 def _drop_journal(memory: Memory) -> None:
-    _remove(memory.journal_path)
+    remove(memory.journal_path)
 
 
 def _files() -> journal.Files:
     # Looked up on every call, so that replacing `atomic_write` reaches the journal's writes too.
     from . import journal
 
-    return journal.Files(read=_read_bytes, write=atomic_write, remove=_remove)
-
-
-def _remove(path: Path) -> None:
-    try:
-        path.unlink(missing_ok=True)
-        _fsync_directory(path.parent)
-    except OSError as exc:
-        raise WriteError(f"could not remove: {exc.strerror or exc}", where=str(path)) from exc
-
-
-def read_version(path: Path) -> str:
-    """A file version git hands to the merge driver; bytes that are not UTF-8 survive the trip."""
-    return path.read_bytes().decode("utf-8", "surrogateescape")
-
-
-def write_version(path: Path, text: str) -> None:
-    """Write a merge result where git expects it (the `%A` file), atomically."""
-    atomic_write(path, text, errors="surrogateescape")
-
-
-def append_lines(path: Path, lines: list[str]) -> None:
-    """Add lines to a small log file (created when missing); one write, flushed to disk."""
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write("".join(line + "\n" for line in lines))
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def discard(path: Path) -> None:
-    path.unlink(missing_ok=True)
+    return journal.Files(read=read_bytes, write=atomic_write, remove=remove)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .. import store
+from .. import fileio, store
 from ..errors import ParseError
 from ..gitutil import find_git_dir
 from ..merge import describe, ids_in, merge
@@ -28,10 +28,10 @@ def merge_driver(
 
 
 def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: str) -> int:
-    texts = [store.read_version(Path(name)) for name in (base, ours, theirs)]
+    texts = [fileio.read_version(Path(name)) for name in (base, ours, theirs)]
     shown = path or ours
     result = merge(*texts, marker_size=marker_size, reserved=_archived_ids(Path(shown)))
-    store.write_version(Path(ours), result.text)
+    fileio.write_version(Path(ours), result.text)
     for line in describe(result, shown):
         print(line, file=sys.stderr)
     _log(Path(shown).name, result.incoming)
@@ -54,6 +54,6 @@ def _log(filename: str, incoming: tuple[Incoming, ...]) -> None:
     git_dir = find_git_dir(Path.cwd())
     if entries and git_dir is not None and git_dir.is_dir():
         try:
-            store.append_lines(log_path(git_dir), [entry.to_line() for entry in entries])
+            fileio.append_lines(log_path(git_dir), [entry.to_line() for entry in entries])
         except OSError as exc:
             print(f"legion-memory: could not write the merge log: {exc}", file=sys.stderr)
