@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .table import RowStyle, split_cells, strip_ending, unescape
+from .table import RowStyle, cell_at, split_cells, strip_ending, unescape
 
 _ID = re.compile(r"^([A-Za-z]+)-(\d+)$")
 _PIPES = re.compile(r"(?<!\\)\|")
@@ -112,14 +112,10 @@ def split_id(record_id: str) -> tuple[str, int] | None:
 
 def cell(raw: str, index: int) -> str:
     """The unescaped value of cell `index` of a row line ('' when the row is shorter)."""
-    inner = strip_ending(raw).strip()
-    # Splitting only up to the wanted cell: the merge driver reads the ID of every row.
-    pieces = _PIPES.split(inner[1:] if inner.startswith("|") else inner, maxsplit=index + 1)
-    if len(pieces) > index + 1:
-        value = pieces[index].strip()
-    else:
-        cells = split_cells(inner)
-        value = cells[index] if index < len(cells) else ""
+    try:
+        value = cell_at(raw, index)  # splits only up to that cell: the driver reads every ID
+    except IndexError:
+        return ""
     return unescape(value) if "\\" in value or "<" in value else value
 
 

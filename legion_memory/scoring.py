@@ -62,11 +62,12 @@ def recall(
 ) -> list[Scored]:
     """Filters AND-combined, decay-scored, under-0.2 dropped, best first, at most `limit`."""
     wanted_type = task_type.strip().casefold() if task_type else None
+    # An absent filter is not called at all: a recall may go through 100,000 records.
     chosen = [
         record
         for record in records
-        if has_any_tag(record, tags)
-        and by_agent(record, agent)
+        if (not tags or has_any_tag(record, tags))
+        and (agent is None or by_agent(record, agent))
         and (wanted_type is None or task_type_of(record).casefold() == wanted_type)
         and (keep is None or keep(record))
     ]
