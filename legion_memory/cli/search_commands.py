@@ -75,19 +75,15 @@ def restore_command(
 
 
 def run_forget(context: Context, record_id: str, scope: str) -> None:
-    from .. import forgetting
-
-    forgetting.kind_for(record_id)
-    tier = context.target(scope)
-    if not context.settings.enabled:
-        note(DISABLED)
-        return
-    moved = forgetting.forget(tier.memory, record_id)
-    human = f"archived {record_id}: {moved.source.name} -> {moved.target.name} ({moved.section})"
-    emit(context, {"scope": tier.scope, **moved.to_json()}, human)
+    _move(context, record_id, scope, restoring=False)
 
 
 def run_restore(context: Context, record_id: str, scope: str) -> None:
+    _move(context, record_id, scope, restoring=True)
+
+
+def _move(context: Context, record_id: str, scope: str, *, restoring: bool) -> None:
+    """Move one row between its file and ARCHIVE.md, in the tier `--scope` names."""
     from .. import forgetting
 
     forgetting.kind_for(record_id)
@@ -95,6 +91,8 @@ def run_restore(context: Context, record_id: str, scope: str) -> None:
     if not context.settings.enabled:
         note(DISABLED)
         return
-    moved = forgetting.restore(tier.memory, record_id)
-    human = f"restored {record_id}: {moved.source.name} -> {moved.target.name} ({moved.section})"
+    move = forgetting.restore if restoring else forgetting.forget
+    moved = move(tier.memory, record_id)
+    verb = "restored" if restoring else "archived"
+    human = f"{verb} {record_id}: {moved.source.name} -> {moved.target.name} ({moved.section})"
     emit(context, {"scope": tier.scope, **moved.to_json()}, human)
