@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .catalog import GENERAL
 from .errors import IntegrityError
 from .importance import OUTCOME_BASE
 from .schema import (
-    GENERAL,
     KINDS,
     OUTCOME,
     Kind,

@@ -11,10 +11,10 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .catalog import Catalog
+from .catalog import GENERAL, Catalog
 from .errors import InputError
 from .importance import Facts, Importance, importance
-from .schema import GENERAL, OUTCOME, Record, check_value, column_key, new_record, split_list
+from .schema import OUTCOME, Record, check_value, column_key, new_record, split_list
 
 NO_CATALOG_NOTE = (
     "Note: no CATALOG.md found (--catalog, $LEGION_CATALOG, skills/agent-registry/CATALOG.md, "
