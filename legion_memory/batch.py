@@ -7,7 +7,7 @@ Files are read and written through `store` only; this module computes and checks
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import LegionMemoryError, ParseError, WriteError
@@ -130,7 +130,7 @@ def _assign_ids(memory: Memory, records: Sequence[Record]) -> list[Record]:
             continue
         top[record.kind.name] += 1
         new_id = format_id(record.kind.prefix, top[record.kind.name])
-        numbered.append(replace(record, values={**record.values, "id": new_id}))
+        numbered.append(record.replace(values={**record.values, "id": new_id}))
     return numbered
 
 
@@ -201,7 +201,7 @@ def insert_rows(document: Document, table: Table, rows: Sequence[list[str]]) -> 
     style = RowStyle.of(lines[anchor])
     middle = style
     if not style.ending:
-        middle = replace(style, ending=after.dominant_ending())
+        middle = style._replace(ending=after.dominant_ending())
         lines[anchor] += middle.ending
     new = [middle.format(cells) for cells in rows[1:-1]] + [style.format(rows[-1])]
     lines[anchor + 1 : anchor + 1] = new

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .schema import Record
 
@@ -34,8 +34,7 @@ def _weight_at(age: int | None) -> float:
     return OLDEST_WEIGHT
 
 
-@dataclass(frozen=True)
-class Scored:
+class Scored(NamedTuple):
     """A record with its decay: what recall sorts on and prints under --json."""
 
     record: Record

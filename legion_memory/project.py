@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import InputError
 
@@ -32,8 +32,7 @@ def confine(root: Path, path: Path) -> Path:
     return resolved
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """The `memory.*` block of settings.json, defaults for anything missing or invalid."""
 
     enabled: bool = True
@@ -42,7 +41,8 @@ class Settings:
     prune_age_days: int = 90
     project_scoped_only: bool = True
     error_similarity: float = 0.6
-    notes: tuple[str, ...] = field(default=(), compare=False)
+    notes: tuple[str, ...] = ()
+    """What was wrong with settings.json: each setting named here fell back to its default."""
 
 
 def load_settings(root: Path) -> Settings:
@@ -62,15 +62,14 @@ def load_settings(root: Path) -> Settings:
 def _from_block(memory: dict[str, object], path: Path) -> Settings:
     values: dict[str, object] = {}
     notes = []
-    for spec in fields(Settings):
-        if spec.name == "notes" or spec.name not in memory:
+    for name, default in Settings._field_defaults.items():
+        if name == "notes" or name not in memory:
             continue
-        value = memory[spec.name]
-        default = getattr(Settings(), spec.name)
+        value = memory[name]
         if _fits(value, default):
-            values[spec.name] = value
+            values[name] = value
         else:
-            notes.append(f"{path}: memory.{spec.name} = {value!r} is invalid; using {default!r}")
+            notes.append(f"{path}: memory.{name} = {value!r} is invalid; using {default!r}")
     return Settings(**values, notes=tuple(notes))  # type: ignore[arg-type]
 
 

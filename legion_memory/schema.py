@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from typing import Final, NamedTuple
 
 from .credentials import refuse_secrets
 from .errors import InputError
@@ -31,8 +31,7 @@ GENERAL = "general"
 """The task type of an outcome without one (rows written before task types existed)."""
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     name: str
     key: str
     rule: Rule = free_rule
@@ -40,26 +39,58 @@ class Column:
     single_line: bool = True
 
 
-@dataclass(frozen=True)
 class Kind:
-    """One kind of memory record and the file that holds it."""
+    """One kind of memory record and the file that holds it: the five kinds are module constants,
+    compared by identity."""
 
-    name: str
-    singular: str
-    filename: str
-    prefix: str
-    section: str
-    title: str
-    description: tuple[str, ...]
-    columns: tuple[Column, ...] = field(repr=False)
+    __slots__ = (
+        "archive_section",
+        "columns",
+        "description",
+        "filename",
+        "keys",
+        "name",
+        "prefix",
+        "section",
+        "singular",
+        "title",
+    )
+    name: Final[str]
+    singular: Final[str]
+    filename: Final[str]
+    prefix: Final[str]
+    section: Final[str]
+    title: Final[str]
+    description: Final[tuple[str, ...]]
+    columns: Final[tuple[Column, ...]]
+    keys: Final[tuple[str, ...]]
+    archive_section: Final[str]
 
-    @property
-    def archive_section(self) -> str:
-        return "Archived Records" if self.name == "outcomes" else f"Archived {self.section}"
+    def __init__(
+        self,
+        *,
+        name: str,
+        singular: str,
+        filename: str,
+        prefix: str,
+        section: str,
+        title: str,
+        description: tuple[str, ...],
+        columns: tuple[Column, ...],
+    ) -> None:
+        self.name = name
+        self.singular = singular
+        self.filename = filename
+        self.prefix = prefix
+        self.section = section
+        self.title = title
+        self.description = description
+        self.columns = columns
+        self.keys = tuple(column.key for column in columns)
+        self.archive_section = "Archived Records" if name == "outcomes" else f"Archived {section}"
 
-    @property
-    def keys(self) -> tuple[str, ...]:
-        return tuple(column.key for column in self.columns)
+    def __repr__(self) -> str:
+        return f"Kind({self.name!r})"
 
     def column(self, key: str) -> Column | None:
         return next((c for c in self.columns if c.key == key), None)
@@ -232,13 +263,40 @@ def column_key(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
 
 
-@dataclass(frozen=True)
 class Record:
-    """One row of a memory table as text values keyed by column key; missing columns read empty."""
+    """One row of a memory table as text values keyed by column key; missing columns read empty.
+    `line` is the row's 1-based line number in its file (0 for a record not yet written)."""
 
-    kind: Kind
-    values: Mapping[str, str]
-    line: int = 0
+    # A slotted class, not a dataclass: one is built per row read, and reads are the hot path.
+    __slots__ = ("kind", "line", "values")
+    kind: Final[Kind]
+    values: Final[Mapping[str, str]]
+    line: Final[int]
+
+    def __init__(self, kind: Kind, values: Mapping[str, str], line: int = 0) -> None:
+        self.kind = kind
+        self.values = values
+        self.line = line
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Record):
+            return NotImplemented
+        return (self.kind, self.values, self.line) == (other.kind, other.values, other.line)
+
+    def __repr__(self) -> str:
+        return f"Record({self.kind!r}, {dict(self.values)!r}, line={self.line})"
+
+    __hash__ = None  # type: ignore[assignment]  # the values are a mutable mapping
+
+    def replace(
+        self, *, values: Mapping[str, str] | None = None, line: int | None = None
+    ) -> Record:
+        """A copy with new values or a new line number."""
+        return Record(
+            self.kind,
+            self.values if values is None else values,
+            self.line if line is None else line,
+        )
 
     def __getitem__(self, key: str) -> str:
         return self.values.get(key, "")

@@ -9,9 +9,8 @@ keeps its own ranking and every result carries the name of the tier it came from
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from .errors import InputError
 from .store import Memory
@@ -26,16 +25,14 @@ DEFAULT_HOME = Path("~") / ".legion" / "memory"
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Scoped:
+class Scoped(NamedTuple):
     """One tier to read or write: its name (`project` or `global`) and its memory directory."""
 
     scope: str
     memory: Memory
 
 
-@dataclass(frozen=True)
-class Marked(Generic[T]):
+class Marked(NamedTuple, Generic[T]):
     """A result marked with the tier it came from."""
 
     scope: str

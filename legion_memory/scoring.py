@@ -9,8 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 from .decay import Scored, newest_first, rank, scored
 from .filters import by_agent, has_any_tag
@@ -74,14 +73,16 @@ def recall(
     return rank(chosen, today, limit=limit)
 
 
-@dataclass
 class _Tally:
     """Outcomes credited to one agent (or one task type)."""
 
-    tasks: int = 0
-    successes: int = 0
-    importance: int = 0
-    weight: float = 0.0
+    __slots__ = ("importance", "successes", "tasks", "weight")
+
+    def __init__(self) -> None:
+        self.tasks = 0
+        self.successes = 0
+        self.importance = 0
+        self.weight = 0.0
 
     def add(self, result: Scored) -> None:
         self.tasks += 1
@@ -176,8 +177,7 @@ def _top_agent(per_agent: dict[str, _Tally]) -> str | None:
     return min(eligible, key=lambda item: (-item[1].success_rate, -item[1].tasks, item[0]))[0]
 
 
-@dataclass(frozen=True)
-class AgentSummary:
+class AgentSummary(NamedTuple):
     agent: str
     tasks: int
     successes: int
@@ -197,8 +197,7 @@ class AgentSummary:
         }
 
 
-@dataclass(frozen=True)
-class Briefing:
+class Briefing(NamedTuple):
     recent_outcomes: list[Scored]
     top_agents: list[AgentSummary]
     total_records: int

@@ -13,9 +13,8 @@ import os
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import (
     IntegrityError,
@@ -108,8 +107,7 @@ GITIGNORE = f"{LOCK_NAME}\n{JOURNAL_NAME}\n{TEMP_PREFIX}*{TEMP_SUFFIX}\n"
 LOCK_TIMEOUT_SECONDS = 30.0
 
 
-@dataclass(frozen=True)
-class Memory:
+class Memory(NamedTuple):
     """A memory directory (`<root>/.planning/memory` for a project)."""
 
     directory: Path
@@ -161,8 +159,7 @@ def require_table(path: Path, document: Document, kind: Kind, *, archived: bool 
     return table
 
 
-@dataclass(frozen=True)
-class Checked:
+class Checked(NamedTuple):
     """A file's text as read, its parse and its kind's table as `require_table` returns it.
 
     A write, which must re-read the file under the lock, reuses the parse and the check when the
@@ -344,11 +341,11 @@ def _append_held(memory: Memory, record: Record, seen: Checked | None = None) ->
     document, table = _current(path, kind, seen)
     _require_id_column(path, table)
     next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table) + 1)
-    stored = replace(record, values={**record.values, "id": next_id})
+    stored = record.replace(values={**record.values, "id": next_id})
     text, line = insert_row(document, table, row_for(stored, table.columns))
     verify_append(path, document, text, table, stored)
     _write(path, text, stored)
-    return replace(stored, line=line)
+    return stored.replace(line=line)
 
 
 def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Table]:
@@ -434,7 +431,7 @@ def _row_style(document: Document, table: Table) -> RowStyle:
     last = document.lines[table.end - 1]
     if table.rows:
         return RowStyle.of(last)
-    return replace(RowStyle.of(document.lines[table.header]), ending=RowStyle.of(last).ending)
+    return RowStyle.of(document.lines[table.header])._replace(ending=RowStyle.of(last).ending)
 
 
 def verify_append(path: Path, before: Document, text: str, table: Table, record: Record) -> None:
@@ -489,7 +486,7 @@ def _update_held(
         raise ParseError(f"{kind.filename} does not exist", where=str(path))
     table = require_table(path, document, kind)
     old = _find(path, document, table, kind, record_id)
-    new = replace(old, values={**old.values, **changes})
+    new = old.replace(values={**old.values, **changes})
     lines = list(document.lines)
     style = RowStyle.of(lines[old.line - 1])
     lines[old.line - 1] = style.format(row_for(new, table.columns))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .errors import InputError
 
@@ -26,8 +26,7 @@ _INDENTED_CODE = 4
 _HELD = "\0"
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """A table's position in a document: header line, delimiter line, then body rows up to `end`."""
 
     header: int
@@ -45,13 +44,12 @@ class Table:
         return range(self.header + 2, self.end)
 
 
-@dataclass
-class Document:
+class Document(NamedTuple):
     """Raw lines (each with its own ending), a BOM flag, and the tables found in them."""
 
     lines: list[str]
     bom: bool = False
-    tables: list[Table] = field(default_factory=list)
+    tables: tuple[Table, ...] = ()
 
     def text(self, index: int) -> str:
         """The content of line `index` without its line ending."""
@@ -93,7 +91,7 @@ def split_lines(text: str) -> list[str]:
 def parse(text: str) -> Document:
     bom = text.startswith(BOM)
     lines = split_lines(text[1:] if bom else text)
-    return Document(lines=lines, bom=bom, tables=list(scan_tables(lines)))
+    return Document(lines=lines, bom=bom, tables=tuple(scan_tables(lines)))
 
 
 def render(document: Document) -> str:
@@ -243,8 +241,7 @@ def canonical(value: str) -> str:
     return unescape(escape(value))
 
 
-@dataclass(frozen=True)
-class RowStyle:
+class RowStyle(NamedTuple):
     """How a table's rows are written, copied from a neighbouring row so appends blend in."""
 
     indent: str = ""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,13 +17,22 @@ if TYPE_CHECKING:
     from .. import scopes
 
 
-@dataclass
 class Context:
-    root_option: Path | None = None
-    json: bool = False
-    today_option: str | None = None
-    branch_option: str | None = None
-    catalog_option: Path | None = None
+    """Each fact is read on first use and kept: most commands need only a few of them."""
+
+    def __init__(
+        self,
+        root_option: Path | None = None,
+        json: bool = False,
+        today_option: str | None = None,
+        branch_option: str | None = None,
+        catalog_option: Path | None = None,
+    ) -> None:
+        self.root_option = root_option
+        self.json = json
+        self.today_option = today_option
+        self.branch_option = branch_option
+        self.catalog_option = catalog_option
 
     @classmethod
     def from_options(
