@@ -6,13 +6,11 @@ Section 1 is the catalog: reading stops at the `## Section 2` heading, because t
 mention agents in tables of their own.
 """
 
-from __future__ import annotations
-
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import InputError
 from .schema import GENERAL as GENERAL  # noqa: PLC0414 (re-exported: it was defined here)
@@ -30,18 +28,16 @@ _DIVISION = r"(?i)^\s*(.+?)\s+Division\b"
 _SECTION_2 = r"(?i)^ {0,3}##\s+Section\s+2\b"
 
 
-@dataclass(frozen=True)
-class Agent:
+class Agent(NamedTuple):
     id: str
     division: str
     task_types: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Catalog:
+class Catalog(NamedTuple):
     """A catalog's agents by ID; a task type's divisions are those whose agents list it."""
 
-    agents: Mapping[str, Agent] = field(default_factory=dict)
+    agents: Mapping[str, Agent]
     path: Path | None = None
 
     def division_of(self, agent_id: str) -> str | None:

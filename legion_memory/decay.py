@@ -1,7 +1,5 @@
 """Recency decay, computed at recall time and never applied destructively (spec Sections 4-5)."""
 
-from __future__ import annotations
-
 import datetime as dt
 import heapq
 from collections.abc import Iterable

@@ -1,12 +1,9 @@
 """The only code that runs git. Branch detection reads files first: it is on every hot path."""
 
-from __future__ import annotations
-
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import GitError, InputError
 
@@ -30,8 +27,7 @@ def run_git(args: list[str], cwd: Path) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
-@dataclass(frozen=True)
-class GitRun:
+class GitRun(NamedTuple):
     """A git command as a terminal shows it: its exit code and its stdout and stderr together."""
 
     code: int
@@ -118,8 +114,7 @@ def default_branch(start: Path) -> str:
     return run_git(["config", "--get", "init.defaultBranch"], start) or "main"
 
 
-@dataclass(frozen=True)
-class NumStat:
+class NumStat(NamedTuple):
     """One file changed in the working tree; line counts are None for a binary file."""
 
     path: str
@@ -179,7 +174,7 @@ def config_remove_section(start: Path, section: str) -> None:
         raise GitError(f"could not remove git config section {section}", where=str(start))
 
 
-def _repo(start: Path) -> git.Repo:
+def _repo(start: Path) -> "git.Repo":
     import git  # GitPython: only reading revisions needs it; it stays off every other path
 
     try:
@@ -188,7 +183,7 @@ def _repo(start: Path) -> git.Repo:
         raise GitError("not inside a git repository", where=str(start)) from exc
 
 
-def _commit(repo: git.Repo, rev: str) -> git.Commit:
+def _commit(repo: "git.Repo", rev: str) -> "git.Commit":
     import git
 
     try:

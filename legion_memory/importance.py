@@ -4,9 +4,7 @@ The base comes from the event that produced the outcome; without an event, from 
 itself. Each modifier adds one, and the total is capped at 5.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import InputError
 
@@ -31,8 +29,7 @@ _PLAN_EVENT_OUTCOME = {
 }
 
 
-@dataclass(frozen=True)
-class Facts:
+class Facts(NamedTuple):
     """What the importance of one outcome depends on."""
 
     outcome: str
@@ -42,8 +39,7 @@ class Facts:
     blockers: int = 0
 
 
-@dataclass(frozen=True)
-class Importance:
+class Importance(NamedTuple):
     value: int
     base: int
     reasons: tuple[str, ...]

@@ -10,16 +10,13 @@ This module is the journal's format and the undoing; it reaches files only throu
 `store` hands it, so every byte still goes through the store's own reads and atomic writes.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from .errors import LegionMemoryError, RollbackError, WriteError
 
@@ -36,8 +33,7 @@ class State(Enum):
     FOREIGN = "foreign"  # neither: edited since, never overwritten automatically
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One file of a change: its path relative to the memory directory, its text before, and the
     digest of the text the change writes (equal to the previous digest when it leaves the file)."""
 
@@ -56,8 +52,7 @@ class Entry:
         return directory / self.path
 
 
-@dataclass(frozen=True)
-class Journal:
+class Journal(NamedTuple):
     entries: tuple[Entry, ...]
 
 
@@ -116,8 +111,7 @@ def _entry(item: dict[str, object]) -> Entry:
     return Entry(path, before, after)
 
 
-@dataclass(frozen=True)
-class Files:
+class Files(NamedTuple):
     """The store's file primitives: read bytes (None when missing), atomic write, remove."""
 
     read: Callable[[Path], bytes | None]

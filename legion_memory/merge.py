@@ -19,12 +19,9 @@ first, instead of a conflict. Different edits of the same existing lines are a c
 markers around just those lines. Untouched lines come out byte-identical.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from .rowmerge import Block, Incoming, Ledger, Row, cell, closed, merge_rows
 from .schema import column_key
@@ -34,8 +31,7 @@ Item = str | Block
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True)
-class MergeResult:
+class MergeResult(NamedTuple):
     text: str
     conflicts: tuple[str, ...]
     incoming: tuple[Incoming, ...]
@@ -145,9 +141,9 @@ def _sync_regions(
     return regions
 
 
-@dataclass
 class _Merge:
-    ledger: Ledger
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
 
     def items(self, base: list[Item], ours: list[Item], theirs: list[Item]) -> list[str]:
         keys = [[_key(item) for item in items] for items in (base, ours, theirs)]

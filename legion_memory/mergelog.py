@@ -8,20 +8,17 @@ A logged row only counts while a row with exactly that text is in the files, so 
 aborted merge cannot change anything.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .rowmerge import Incoming
 
 LOG_NAME = "legion-memory-merges.jsonl"
 
 
-@dataclass(frozen=True)
-class Arrival:
+class Arrival(NamedTuple):
     file: str
     id: str
     row: str

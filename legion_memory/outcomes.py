@@ -5,11 +5,9 @@ result with `store.append`. Task type and importance are inferred here exactly a
 (decisions 3.5 and 3.6); anything worth telling the user comes back as notes, never printed here.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .catalog import GENERAL, Catalog
 from .errors import InputError
@@ -22,8 +20,7 @@ NO_CATALOG_NOTE = (
 )
 
 
-@dataclass(frozen=True)
-class OutcomeInput:
+class OutcomeInput(NamedTuple):
     """The values a workflow passes to `store outcome`; None means "work it out"."""
 
     phase: str
@@ -38,8 +35,7 @@ class OutcomeInput:
     blockers: int = 0
 
 
-@dataclass(frozen=True)
-class BuiltOutcome:
+class BuiltOutcome(NamedTuple):
     record: Record
     importance: Importance | None
     """How the importance was worked out; None when the caller gave it."""

@@ -1,7 +1,5 @@
 """Project facts: where the project root is, its memory settings, and its current phase."""
 
-from __future__ import annotations
-
 import json
 import re
 from pathlib import Path

@@ -5,11 +5,9 @@ a `Ledger` that collects what happened (conflicts, rows that arrived from theirs
 hands out free ID numbers for the whole file.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .table import RowStyle, cell_at, split_cells, strip_ending, unescape
 
@@ -17,8 +15,7 @@ _ID = re.compile(r"^([A-Za-z]+)-(\d+)$")
 _PIPES = re.compile(r"(?<!\\)\|")
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     key: str
     id: str
     raw: str
@@ -28,8 +25,7 @@ class Row:
         return strip_ending(self.raw)
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     """A table of one version: its place (heading, rank), header lines, column keys and rows."""
 
     key: tuple[str, int]
@@ -48,8 +44,7 @@ class Block:
         return tuple(strip_ending(line) for line in self.head)
 
 
-@dataclass(frozen=True)
-class Incoming:
+class Incoming(NamedTuple):
     """A row that arrived from theirs, as it stands in the result (after any renumbering)."""
 
     id: str
@@ -58,18 +53,20 @@ class Incoming:
     renumbered_from: str = ""
 
 
-@dataclass
 class Ledger:
     """What a merge did so far, and the next free number of each ID prefix."""
 
-    marker_size: int = 7
-    ending: str = "\n"
-    reserved: frozenset[str] = frozenset()
-    conflicts: list[str] = field(default_factory=list)
-    incoming: list[Incoming] = field(default_factory=list)
-    ours_added: int = 0
-    identical: int = 0
-    highest: dict[str, int] = field(default_factory=dict)
+    def __init__(
+        self, *, marker_size: int = 7, ending: str = "\n", reserved: frozenset[str] = frozenset()
+    ) -> None:
+        self.marker_size = marker_size
+        self.ending = ending
+        self.reserved = reserved
+        self.conflicts: list[str] = []
+        self.incoming: list[Incoming] = []
+        self.ours_added = 0
+        self.identical = 0
+        self.highest: dict[str, int] = {}
 
     def see(self, ids: Iterable[str]) -> None:
         """Count IDs as used: renumbering always goes past the highest of them."""
@@ -164,15 +161,20 @@ def merge_rows(
     return [*chosen.head, *merger.ours_rows(), *merger.removed_by_ours(), *merger.theirs_rows()]
 
 
-@dataclass
 class _RowMerger:
-    ledger: Ledger
-    columns: tuple[str, ...]
-    base: Block | None
-    ours: Block | None
-    theirs: Block | None
-
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        ledger: Ledger,
+        columns: tuple[str, ...],
+        base: Block | None,
+        ours: Block | None,
+        theirs: Block | None,
+    ) -> None:
+        self.ledger = ledger
+        self.columns = columns
+        self.base = base
+        self.ours = ours
+        self.theirs = theirs
         self.base_rows = self.base.by_key() if self.base else {}
         self.our_rows = self.ours.by_key() if self.ours else {}
         self.their_rows = self.theirs.by_key() if self.theirs else {}

@@ -1,7 +1,5 @@
 """The memory file kinds: their columns, header templates, ID prefixes, field rules and records."""
 
-from __future__ import annotations
-
 import datetime as dt
 import re
 from collections.abc import Iterator, Mapping
@@ -290,7 +288,7 @@ class Record:
 
     def replace(
         self, *, values: Mapping[str, str] | None = None, line: int | None = None
-    ) -> Record:
+    ) -> "Record":
         """A copy with new values or a new line number."""
         return Record(
             self.kind,

@@ -6,8 +6,6 @@ come before global ones: project facts are the more specific, so they take prior
 keeps its own ranking and every result carries the name of the tier it came from.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Generic, NamedTuple, TypeVar

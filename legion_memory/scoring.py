@@ -4,8 +4,6 @@ The JSON shapes are the ones Legion's recommendation engine reads: agent scores 
 `{"agent-id": score}` object (its `memoryScores`), archetypes are `archetypeScores`.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import heapq
 from collections.abc import Callable, Iterable, Sequence

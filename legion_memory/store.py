@@ -6,8 +6,6 @@ its records are the intended ones. A change to several files (`transact`) is jou
 a failure or a killed process never leaves it half done: taking the lock rolls back a leftover one.
 """
 
-from __future__ import annotations
-
 import fcntl
 import os
 import time
@@ -113,7 +111,7 @@ class Memory(NamedTuple):
     directory: Path
 
     @classmethod
-    def of_project(cls, root: Path) -> Memory:
+    def of_project(cls, root: Path) -> "Memory":
         return cls(root / MEMORY_DIR)
 
     def path(self, kind: Kind) -> Path:
@@ -586,7 +584,7 @@ def _drop_journal(memory: Memory) -> None:
     remove(memory.journal_path)
 
 
-def _files() -> journal.Files:
+def _files() -> "journal.Files":
     # Looked up on every call, so that replacing `atomic_write` reaches the journal's writes too.
     from . import journal
 

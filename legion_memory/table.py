@@ -7,8 +7,6 @@ outside fenced code and never from an indented (code) line. Cells split on unesc
 GitHub's rule; pipes inside backticks are not protected, as GitHub does not protect them either.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
@@ -250,7 +248,7 @@ class RowStyle(NamedTuple):
     ending: str = "\n"
 
     @classmethod
-    def of(cls, line: str) -> RowStyle:
+    def of(cls, line: str) -> "RowStyle":
         text = strip_ending(line)
         inner = text.strip()
         outer = inner.startswith("|")

@@ -45,10 +45,10 @@ def test_base_from_the_outcome_without_an_event(outcome: str, expected: int) -> 
 def test_each_modifier_adds_one() -> None:
     base = Facts(outcome="success", event="review-pass")
     assert importance(base).value == 2
-    assert importance(Facts(**{**base.__dict__, "first_for_agent": True})).value == 3
-    assert importance(Facts(**{**base.__dict__, "cross_division": True})).value == 3
-    assert importance(Facts(**{**base.__dict__, "blockers": 3})).value == 3
-    assert importance(Facts(**{**base.__dict__, "blockers": 2})).value == 2
+    assert importance(base._replace(first_for_agent=True)).value == 3
+    assert importance(base._replace(cross_division=True)).value == 3
+    assert importance(base._replace(blockers=3)).value == 3
+    assert importance(base._replace(blockers=2)).value == 2
     every = Facts("success", "review-pass", first_for_agent=True, cross_division=True, blockers=4)
     result = importance(every, agents="testing-api-tester", task_type="backend")
     assert result.value == 5
