@@ -1,6 +1,7 @@
 """Recency decay, computed at recall time and never applied destructively (spec Sections 4-5)."""
 
 import datetime as dt
+import functools
 import heapq
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -51,10 +52,21 @@ class Scored(NamedTuple):
 
 def scored(record: Record, today: dt.date, *, importance: int | None = None) -> Scored:
     """Decay of one record; `importance` overrides the record's (patterns weigh 1 each)."""
-    age = days_old(record.day, today)  # once: every record of a recall or a score comes here
-    weight = _weight_at(age)
+    age, weight = _decay_of(record["date"], today)
     value = record.importance if importance is None else importance
     return Scored(record, age, weight, value * weight)
+
+
+@functools.lru_cache(maxsize=4096)
+def _decay_of(date: str, today: dt.date) -> tuple[int | None, float]:
+    """Age and weight of a Date cell. Every record of a recall or a score comes here, and a
+    file's rows share a few hundred dates, so each date is parsed once."""
+    try:
+        day: dt.date | None = dt.date.fromisoformat(date)
+    except ValueError:
+        day = None
+    age = days_old(day, today)
+    return age, _weight_at(age)
 
 
 def newest_first(record: Record) -> tuple[str, int]:
@@ -71,8 +83,12 @@ def rank(
     if not keep_all:
         results = [result for result in results if result.decay_score >= EXCLUDE_BELOW]
     if limit is not None and limit >= 0:
-        # The same as sorting and slicing (ties included), without sorting every record.
-        return heapq.nlargest(limit, results, key=_best_first)
+        # The same as sorting and slicing (ties included), without sorting every record: only
+        # records scoring at least the limit-th best score can be among the first `limit`, and
+        # comparing bare scores is far cheaper than building every record's full sort key.
+        floor = min(heapq.nlargest(limit, (result.decay_score for result in results)), default=0)
+        contenders = [result for result in results if result.decay_score >= floor]
+        return heapq.nlargest(limit, contenders, key=_best_first)
     results.sort(key=_best_first, reverse=True)
     return results if limit is None else results[:limit]
 

@@ -13,10 +13,20 @@ TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
 
 def read_text(path: Path) -> str | None:
     """A file's text, or None when it does not exist. Not UTF-8 -> ParseError naming the line."""
+    data = read_data(path)
+    return None if data is None else decode(path, data)
+
+
+def read_data(path: Path) -> bytes | None:
+    """A file's bytes, or None when it does not exist."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         return None
+
+
+def decode(path: Path, data: bytes) -> str:
+    """The text of `path`'s bytes. Not UTF-8 -> ParseError naming the line."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

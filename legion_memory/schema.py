@@ -2,7 +2,9 @@
 
 import datetime as dt
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
+from itertools import repeat
 from typing import Final, NamedTuple
 
 from .credentials import refuse_secrets
@@ -23,7 +25,16 @@ from .fields import (
     resolved_rule,
     token_rule,
 )
-from .table import Document, Table, cell_at, escape, row_cells, unescape
+from .table import (
+    Document,
+    Table,
+    cell_at,
+    escape,
+    first_cell,
+    line_cells,
+    row_cells,
+    unescape,
+)
 
 GENERAL = "general"
 """The task type of an outcome without one (rows written before task types existed)."""
@@ -371,11 +382,20 @@ def records_table(document: Document, kind: Kind, *, archived: bool = False) -> 
     )
 
 
-def read_records(document: Document, table: Table, kind: Kind) -> Iterator[Record]:
+def read_records(
+    document: Document, table: Table, kind: Kind, *, mentioning: Sequence[str] = ()
+) -> Iterator[Record]:
+    """The table's records, in order. With `mentioning`, only the records of rows whose text holds
+    one of those strings, which skips splitting every other row: a value can hold a string only
+    where its row's text does, unless the string has a pipe or a line break (escaping changes
+    those), so such strings filter nothing."""
     keys = [column_key(name) for name in table.columns]
-    for index in table.rows:
-        cells = row_cells(document, index)
-        yield Record(kind, dict(zip(keys, cells, strict=False)), line=index + 1)
+    rows: Iterator[tuple[int, str]]
+    rows = enumerate(document.lines[table.header + 2 : table.end], start=table.header + 3)
+    if mentioning and not any("|" in text or "\n" in text for text in mentioning):
+        rows = ((number, line) for number, line in rows if any(t in line for t in mentioning))
+    for number, line in rows:
+        yield Record(kind, dict(zip(keys, line_cells(line), strict=False)), number)
 
 
 def record_at(document: Document, table: Table, kind: Kind, index: int) -> Record:
@@ -390,12 +410,12 @@ def id_numbers(document: Document, table: Table, kind: Kind) -> Iterator[int]:
     keys = [column_key(name) for name in table.columns]
     # A record's values keep the last of repeated columns, so its ID is the last ID column's.
     position = max((i for i, key in enumerate(keys) if key == "id"), default=None)
-    for index in table.rows:
-        if position is None:
-            yield 0
-        else:
-            cell = unescape(cell_at(document.lines[index], position))
-            yield id_number(cell, kind.prefix)
+    if position is None:  # a legacy table without IDs
+        yield from repeat(0, len(table.rows))
+        return
+    cell = first_cell if position == 0 else partial(cell_at, position=position)
+    for line in document.lines[table.header + 2 : table.end]:
+        yield id_number(unescape(cell(line)), kind.prefix)
 
 
 def check_value(kind: Kind, key: str, value: str) -> str | None:

@@ -9,7 +9,7 @@ a failure or a killed process never leaves it half done: taking the lock rolls b
 import fcntl
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -26,7 +26,9 @@ from .fileio import (
     TEMP_PREFIX,
     TEMP_SUFFIX,
     atomic_write,
+    decode,
     read_bytes,
+    read_data,
     read_text,
     remove,
 )
@@ -51,8 +53,8 @@ from .table import (
     cell_count,
     parse,
     render,
-    row_cells,
     strip_ending,
+    table_cells,
 )
 
 if TYPE_CHECKING:
@@ -158,26 +160,27 @@ def require_table(path: Path, document: Document, kind: Kind, *, archived: bool 
 
 
 class Checked(NamedTuple):
-    """A file's text as read, its parse and its kind's table as `require_table` returns it.
+    """A file's bytes as read, its parse and its kind's table as `require_table` returns it.
 
     A write, which must re-read the file under the lock, reuses the parse and the check when the
-    file still holds exactly this text: on a large file they are most of the write's time.
+    file still holds exactly these bytes: on a large file they are most of the write's time, and
+    comparing bytes spares decoding the file a second time.
     """
 
     path: Path
     kind: Kind
-    text: str
+    data: bytes
     document: Document
     table: Table
 
 
 def load_checked(path: Path, kind: Kind) -> Checked | None:
     """A file read, parsed and checked as a write to it requires; None when it does not exist."""
-    text = read_text(path)
-    if text is None:
+    data = read_data(path)
+    if data is None:
         return None
-    document = parse(text)
-    return Checked(path, kind, text, document, require_table(path, document, kind))
+    document = parse(decode(path, data))
+    return Checked(path, kind, data, document, require_table(path, document, kind))
 
 
 def _found_table(path: Path, document: Document, kind: Kind, archived: bool) -> Table:
@@ -210,12 +213,12 @@ def checked_records(
     command comes here, and splitting rows is most of its time."""
     table = _found_table(path, document, kind, archived)
     keys = [column_key(name) for name in table.columns]
+    width = len(keys)
     records = []
-    for index in table.rows:
-        cells = row_cells(document, index)
-        if len(cells) != len(keys):
-            raise _ragged(path, table, index, len(cells))
-        records.append(Record(kind, dict(zip(keys, cells, strict=False)), index + 1))
+    for line, cells in enumerate(table_cells(document, table), start=table.header + 3):
+        if len(cells) != width:
+            raise _ragged(path, table, line - 1, len(cells))
+        records.append(Record(kind, dict(zip(keys, cells, strict=False)), line))
     return table, records
 
 
@@ -226,12 +229,16 @@ def load_records(memory: Memory, kind: Kind) -> list[Record]:
     return [] if document is None else records_of(path, document, kind)
 
 
-def load_archived(memory: Memory, kind: Kind) -> list[Record]:
-    """The archived records of a kind; [] when ARCHIVE.md or that kind's table does not exist."""
+def load_archived(memory: Memory, kind: Kind, *, mentioning: Sequence[str] = ()) -> list[Record]:
+    """The archived records of a kind; [] when ARCHIVE.md or that kind's table does not exist.
+    `mentioning` keeps only some of them, as `read_records` says."""
     document = load(memory.archive)
     if document is None or records_table(document, kind, archived=True) is None:
         return []
-    return records_of(memory.archive, document, kind, archived=True)
+    if not mentioning:
+        return records_of(memory.archive, document, kind, archived=True)
+    table = require_table(memory.archive, document, kind, archived=True)
+    return list(read_records(document, table, kind, mentioning=mentioning))
 
 
 def max_id_number(
@@ -349,10 +356,10 @@ def _append_held(memory: Memory, record: Record, seen: Checked | None = None) ->
 def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Table]:
     """The file as it is now (read under the lock), parsed and checked; the parse and check of
     `seen` when the file still holds the very text they were made from."""
-    text = read_text(path)
-    if seen is not None and seen.path == path and seen.kind is kind and seen.text == text:
+    data = read_data(path)
+    if seen is not None and seen.path == path and seen.kind is kind and seen.data == data:
         return seen.document, seen.table
-    document = parse(kind.template() if text is None else text)
+    document = parse(kind.template() if data is None else decode(path, data))
     return document, require_table(path, document, kind)
 
 

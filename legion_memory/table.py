@@ -19,7 +19,10 @@ _DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _NEWLINES = re.compile(r"\r\n|\r|\n")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+# The first cell of a row that has a pipe after it and no backslash before that pipe.
+_FIRST_CELL = re.compile(r"\s*\|?([^|\\]*)\|")
 _INDENTED_CODE = 4
 _HELD = "\0"
 
@@ -78,12 +81,9 @@ def ending_of(line: str) -> str:
 
 
 def split_lines(text: str) -> list[str]:
-    """Split on "\\n" only, each piece keeping its ending; never str.splitlines()."""
-    pieces = text.split("\n")
-    lines = [piece + "\n" for piece in pieces[:-1]]
-    if pieces[-1]:
-        lines.append(pieces[-1])
-    return lines
+    """Split on "\\n" only, each piece keeping its ending; never str.splitlines(), which also
+    splits on \\r, form feeds and Unicode separators. One regex pass builds each line once."""
+    return _LINE.findall(text)
 
 
 def parse(text: str) -> Document:
@@ -194,18 +194,27 @@ def _rejoin_escaped(pieces: list[str]) -> list[str]:
 def cell_count(text: str) -> int:
     """len(split_cells(text)), without building the cells."""
     inner = _inner(text)
-    return inner.count("|") - inner.count("\\|") + 1
+    escaped = inner.count("\\|") if "\\" in inner else 0
+    return inner.count("|") - escaped + 1
 
 
 def cell_at(text: str, position: int) -> str:
     """`split_cells(text)[position]`, splitting the row no further than that cell."""
-    inner = _inner(text)
-    pieces = inner.split("|", position + 1)
-    # The pieces up to `position` are cells unless a backslash in them escapes a pipe.
-    rest = len(pieces[-1]) if len(pieces) > position + 1 else 0
-    if len(pieces) <= position or -1 < inner.find("\\") < len(inner) - rest:
+    body = text.lstrip()
+    if body[:1] == "|":
+        body = body[1:]
+    pieces = body.split("|", position + 1)
+    # With a pipe after it, the cell is the piece at `position`, unless a backslash before that
+    # pipe escapes one; the last cell depends on the row's closing pipe: split_cells decides.
+    if len(pieces) <= position + 1 or any("\\" in piece for piece in pieces[: position + 1]):
         return split_cells(text)[position]
     return pieces[position].strip()
+
+
+def first_cell(text: str) -> str:
+    """`cell_at(text, 0)`: one regex match, which copies no more of the row than the cell."""
+    match = _FIRST_CELL.match(text)
+    return match.group(1).strip() if match else cell_at(text, 0)
 
 
 def _inner(text: str) -> str:
@@ -275,11 +284,33 @@ class RowStyle(NamedTuple):
 
 def row_cells(document: Document, index: int) -> list[str]:
     """Unescaped cell values of line `index`."""
-    text = document.lines[index]  # split_cells strips the line ending with the padding
-    cells = split_cells(text)
-    if "\\" not in text and "<" not in text:
-        return cells  # nothing to unescape: most rows, and every row of every read comes here
-    return [unescape(cell) for cell in cells]
+    return line_cells(document.lines[index])
+
+
+def table_cells(document: Document, table: Table) -> Iterator[list[str]]:
+    """`row_cells` of every body row of `table`, in order."""
+    return map(line_cells, document.lines[table.header + 2 : table.end])
+
+
+def line_cells(line: str) -> list[str]:
+    """Unescaped cell values of a row line. Every row of every read comes here."""
+    if "\\" in line or "<" in line:
+        return _unescaped_cells(line)
+    # Most rows: nothing escaped, so a plain split is exact (the line ending goes with the padding).
+    return list(map(str.strip, _inner(line).split("|")))
+
+
+def _unescaped_cells(line: str) -> list[str]:
+    """`unescape` of each of `split_cells(line)`, the escaped pipes held out of the split as NULs
+    and put back already unescaped."""
+    inner = _inner(line)
+    if _HELD in inner:
+        return [unescape(cell) for cell in split_cells(line)]
+    pieces = inner.replace("\\|", _HELD).split("|")
+    cells = [piece.strip().replace(_HELD, "|") for piece in pieces]
+    if "<" in inner:
+        cells = [_BR.sub("\n", cell) if "<" in cell else cell for cell in cells]
+    return cells
 
 
 def split_raw(text: str) -> tuple[str, list[str], str]:

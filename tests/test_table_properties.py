@@ -11,7 +11,18 @@ from hypothesis import strategies as st
 
 from legion_memory.schema import OUTCOME, new_record
 from legion_memory.store import Memory, append, load_records
-from legion_memory.table import RowStyle, escape, parse, render, split_cells, unescape
+from legion_memory.table import (
+    RowStyle,
+    cell_at,
+    cell_count,
+    escape,
+    first_cell,
+    line_cells,
+    parse,
+    render,
+    split_cells,
+    unescape,
+)
 
 # Text rich in what breaks naive markdown handling: pipes, backslashes, CR/LF, fences, BOMs.
 MARKDOWN_ALPHABET = st.sampled_from(
@@ -111,3 +122,22 @@ def outcome_values(summary: str, tags: str) -> dict[str, str]:
         "tags": tags,
         "summary": summary,
     }
+
+
+@given(st.lists(st.one_of(MARKDOWN_ALPHABET, st.just("\0"), st.just("<BR />")), max_size=40))
+def test_line_cells_are_the_unescaped_split_cells(pieces: list[str]) -> None:
+    """The read path's splitter agrees with split_cells + unescape on every line, whatever mix of
+    escaped pipes, backslashes, line breaks and NULs it holds."""
+    line = "".join(pieces)
+    assert line_cells(line) == [unescape(cell) for cell in split_cells(line)]
+
+
+@given(st.lists(st.one_of(MARKDOWN_ALPHABET, st.just("\0")), max_size=40))
+def test_cell_at_and_cell_count_agree_with_split_cells(pieces: list[str]) -> None:
+    """The shortcuts the store takes on every row (counting cells, reading only the ID cell) give
+    what splitting the whole row gives."""
+    line = "".join(pieces)
+    cells = split_cells(line)
+    assert cell_count(line) == len(cells)
+    assert [cell_at(line, position) for position in range(len(cells))] == cells
+    assert first_cell(line) == cells[0]

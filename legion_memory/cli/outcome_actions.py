@@ -68,7 +68,8 @@ def store_given(
     from ..outcomes import build_outcome
 
     tier = tier or scopes.Scoped(scopes.PROJECT, context.memory)
-    seen, history, columns = _history(tier.memory, needed=given.importance is None)
+    agents = split_list(given.agent) if given.importance is None else None
+    seen, history, columns = _history(tier.memory, agents)
     built = build_outcome(
         given,
         today=context.today,
@@ -135,22 +136,26 @@ def _required(values: dict[str, str | None], from_summary: bool) -> dict[str, st
 
 
 def _history(
-    memory: store.Memory, *, needed: bool
+    memory: store.Memory, agents: tuple[str, ...] | None
 ) -> tuple[store.Checked | None, Iterable[Record], tuple[str, ...]]:
     """OUTCOMES.md as read and checked (the store reuses it when the file has not changed since),
-    every stored outcome (live and archived) when importance needs them, and the columns of the
-    live table. A malformed OUTCOMES.md stops the store here (ParseError, exit 1).
+    the stored outcomes (live and archived) that credit one of `agents` when importance needs
+    them (`agents` not None), and the columns of the live table. A malformed OUTCOMES.md stops
+    the store here (ParseError, exit 1).
 
-    The live records are read as they are consumed: importance stops reading as soon as it has
-    seen every agent of the new outcome, which on a large file is long before its last row.
+    Only rows that mention one of the agents are split into records, and they are read as they
+    are consumed: importance stops reading as soon as it has seen every agent of the new outcome.
     """
     seen = store.load_checked(memory.path(OUTCOME), OUTCOME)
-    live: Iterable[Record] = ()
     columns = tuple(column.name for column in OUTCOME.columns)
     if seen is not None:
         columns = seen.table.columns
-        live = read_records(seen.document, seen.table, OUTCOME)
-    return seen, (chain(live, store.load_archived(memory, OUTCOME)) if needed else ()), columns
+    if agents is None:
+        return seen, (), columns
+    live: Iterable[Record] = ()
+    if seen is not None:
+        live = read_records(seen.document, seen.table, OUTCOME, mentioning=agents)
+    return seen, chain(live, store.load_archived(memory, OUTCOME, mentioning=agents)), columns
 
 
 def _catalog(context: Context) -> Catalog | None:
