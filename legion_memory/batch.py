@@ -4,11 +4,9 @@ none, `/legion:learn` entries taken out, and every file verified by re-parsing b
 Files are read and written through `store` only; this module computes and checks their new text.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import LegionMemoryError, ParseError, WriteError
 from .schema import (
@@ -38,8 +36,7 @@ from .store import (
 from .table import Document, RowStyle, Table, parse, render, strip_ending
 
 
-@dataclass(frozen=True)
-class Removal:
+class Removal(NamedTuple):
     """Lines to take out of a memory file: a `/legion:learn` entry moved into a table."""
 
     path: Path
@@ -47,8 +44,7 @@ class Removal:
     lines: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Batch:
+class Batch(NamedTuple):
     """Records with their IDs and the verified new texts of the files they go into."""
 
     records: tuple[Record, ...]

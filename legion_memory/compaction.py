@@ -6,12 +6,10 @@ agents from the SUMMARY files into the spec's format, so an agent only refines t
 checks any COMPACTED.md (written here or edited later) for lost requirement IDs and file paths.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from . import store
 from .errors import LegionMemoryError, WriteError
@@ -39,8 +37,7 @@ _PLACEHOLDER = re.compile(r"\{[A-Za-z_][^{}\n]{0,60}\}")
 _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
 
 
-@dataclass(frozen=True)
-class PhaseFacts:
+class PhaseFacts(NamedTuple):
     """Everything the compacted summary of one phase is built from."""
 
     phase: Phase
@@ -175,20 +172,19 @@ def _agents(plans: tuple[PlanFacts, ...]) -> list[str]:
     return [f"- {agent}: {', '.join(ids)}" for agent, ids in by_agent.items()]
 
 
-@dataclass(frozen=True)
-class CheckReport:
+class CheckReport(NamedTuple):
     """The coverage check of a COMPACTED.md against its phase's originals."""
 
     path: Path
     compacted_chars: int
     original_chars: int
-    requirements_total: int = 0
-    files_total: int = 0
-    missing_requirements: list[str] = field(default_factory=list)
-    missing_files: list[str] = field(default_factory=list)
-    missing_front_matter: list[str] = field(default_factory=list)
-    placeholders: list[str] = field(default_factory=list)
-    missing_sections: list[str] = field(default_factory=list)
+    requirements_total: int
+    files_total: int
+    missing_requirements: list[str]
+    missing_files: list[str]
+    missing_front_matter: list[str]
+    placeholders: list[str]
+    missing_sections: list[str]
 
     @property
     def percent(self) -> int:
@@ -274,8 +270,7 @@ def check(root: Path, number: int) -> CheckReport:
     return check_text(facts, text, path)
 
 
-@dataclass(frozen=True)
-class Compaction:
+class Compaction(NamedTuple):
     path: Path
     text: str
     report: CheckReport
@@ -305,8 +300,7 @@ def compact(
     return Compaction(path, text, report, written=True)
 
 
-@dataclass(frozen=True)
-class Uncompacted:
+class Uncompacted(NamedTuple):
     number: int
     directory: Path
     summaries: int

@@ -14,12 +14,10 @@ until it fits. Items
 from the global tier are marked `global` next to their date; unmarked items are the project's.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .corpus import Corpus, Source
 from .entries import one_line
@@ -35,8 +33,7 @@ DUPLICATE_JACCARD = 0.8
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     """The rendered block ("" when nothing is relevant or nothing fits) and the items it shows."""
 
     text: str

@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from itertools import accumulate, repeat
 from pathlib import Path
 
@@ -87,15 +86,19 @@ class Source:
         return int(digits) if digits.isdigit() else 0
 
 
-@dataclass
 class Rows:
     """One table's rows, kept as text until a query asks for some of them."""
 
-    path: Path
-    kind: Kind
-    keys: list[str]
-    first_line: int
-    lines: list[str]
+    __slots__ = ("first_line", "keys", "kind", "lines", "path")
+
+    def __init__(
+        self, path: Path, kind: Kind, keys: list[str], first_line: int, lines: list[str]
+    ) -> None:
+        self.path = path
+        self.kind = kind
+        self.keys = keys
+        self.first_line = first_line
+        self.lines = lines
 
     @property
     def length(self) -> int:
@@ -150,16 +153,20 @@ def _has(text: str, words: Sequence[str]) -> bool:
     return any(word in lowered for word in words)
 
 
-@dataclass
 class Corpus:
     """The searchable documents of one tier: table rows (lazy) and learn/retro sources."""
 
-    tables: list[Rows] = field(default_factory=list)
-    sources: list[Source] = field(default_factory=list)
+    __slots__ = ("sources", "tables")
+
+    def __init__(self) -> None:
+        self.tables: list[Rows] = []
+        self.sources: list[Source] = []
 
     @classmethod
     def of(cls, sources: Iterable[Source]) -> Corpus:
-        return cls(sources=list(sources))
+        corpus = cls()
+        corpus.sources.extend(sources)
+        return corpus
 
     @property
     def count(self) -> int:

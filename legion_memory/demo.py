@@ -7,15 +7,13 @@ command line prints them as they come; nothing here prints. A command that exits
 than the tour expects stops it with an error, after its output has been shown.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import os
 import shlex
 import subprocess
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .catalog import CATALOG_ENV, PLUGIN_ROOT_ENV
 from .demo_project import PROJECT_FILES
@@ -30,15 +28,13 @@ BACKDATE_DAYS = 120
 _COMMAND_TIMEOUT_SECONDS = 120
 
 
-@dataclass(frozen=True)
-class Heading:
+class Heading(NamedTuple):
     number: int
     total: int
     title: str
 
 
-@dataclass(frozen=True)
-class Shown:
+class Shown(NamedTuple):
     """A command as typed (`legion-memory ...` or `git ...`) and what it printed: stdout and
     stderr together, in the order a terminal shows them."""
 
@@ -47,8 +43,7 @@ class Shown:
     code: int
 
 
-@dataclass(frozen=True)
-class Remark:
+class Remark(NamedTuple):
     text: str
 
 
@@ -75,8 +70,7 @@ def demo_environment(base: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-@dataclass(frozen=True)
-class Tour:
+class Tour(NamedTuple):
     """Where the tour runs and how it starts the tool. With `pinned`, every command runs on
     `today` (`--today`), so two runs print the same records."""
 

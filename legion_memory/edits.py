@@ -5,12 +5,10 @@ PLAN files list, and stores one corrective `manual-edit` preference per file, wo
 its callers word it, with a `+N/-N lines` summary instead of the diff itself.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from . import store
 from .catalog import Catalog
@@ -24,8 +22,7 @@ DECISION_POINT = "manual-edit"
 UNKNOWN_AGENT = "system"
 
 
-@dataclass(frozen=True)
-class ManualEdit:
+class ManualEdit(NamedTuple):
     """A file the user changed after an agent of `plan` modified it."""
 
     path: str
@@ -103,8 +100,7 @@ def detect(root: Path, number: int) -> list[ManualEdit]:
     ]
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     edit: ManualEdit
     record: Record
     new: bool

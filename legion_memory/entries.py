@@ -1,11 +1,9 @@
 """What a search finds: a table row, a `/legion:learn` entry or a RETRO.md section, as an entry
 with a one-line headline (what snippets and the context block show)."""
 
-from __future__ import annotations
-
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .learn import LearnEntry
 from .retro import RetroEntry
@@ -22,8 +20,7 @@ ENTRY_TYPES = {
 LEARN_ENTRY_TYPES = {"pattern": "pattern", "pitfall": "error-fix", "preference": "preference"}
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One searchable thing: a table row, a learn entry or a retro section."""
 
     type: str

@@ -5,10 +5,8 @@ sets (`tokens.tokens`) have a Jaccard index at or above the threshold (`memory.e
 0.6 by default); signatures identical up to case and spacing match even without any keyword.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .decay import newest_first
 from .schema import Record
@@ -36,8 +34,7 @@ def is_resolved(record: Record) -> bool:
     return record["resolved"].strip().lower() == "true"
 
 
-@dataclass(frozen=True)
-class Duplicate:
+class Duplicate(NamedTuple):
     """A stored error a new one duplicates, and how alike their signatures are."""
 
     record: Record
@@ -83,8 +80,7 @@ def dedupe(
     return check
 
 
-@dataclass(frozen=True)
-class ErrorMatch:
+class ErrorMatch(NamedTuple):
     """A stored error fix recalled for an error text, with the keywords they share."""
 
     record: Record

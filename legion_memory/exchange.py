@@ -5,13 +5,11 @@ A record's keys are its columns in snake_case with typed values (importance an i
 boolean, a numeric phase an integer), exactly as `--json` prints records everywhere else.
 """
 
-from __future__ import annotations
-
 import csv
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .credentials import refuse_secrets
 from .errors import InputError
@@ -34,8 +32,7 @@ EXPORT_VERSION = 1
 _META = ("kind", "archived", "id")
 
 
-@dataclass(frozen=True)
-class Exported:
+class Exported(NamedTuple):
     record: Record
     archived: bool
 

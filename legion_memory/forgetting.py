@@ -15,12 +15,10 @@ the header, the delimiter, then a blank line or the end of the file), that secti
 again. `## Archived Records` is part of ARCHIVE.md's template and always stays.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from . import store
 from .errors import InputError, IntegrityError, LegionMemoryError, SchemaError
@@ -40,8 +38,7 @@ from .table import Document, Table, ending_of, parse, render, strip_ending
 _RECORD_ID = re.compile(r"^[OPED]-\d{3,}$")
 
 
-@dataclass(frozen=True)
-class Moved:
+class Moved(NamedTuple):
     """What a forget or restore did: the record, and the files it left and entered."""
 
     record: Record
@@ -114,8 +111,7 @@ def _move(
     return found[0]
 
 
-@dataclass(frozen=True)
-class Texts:
+class Texts(NamedTuple):
     """The two files a move touches and their current text (None when missing)."""
 
     live: Path
@@ -124,8 +120,7 @@ class Texts:
     archive_text: str | None
 
 
-@dataclass(frozen=True)
-class Side:
+class Side(NamedTuple):
     """One end of a move: a file, its parsed text and the kind's table in it."""
 
     path: Path

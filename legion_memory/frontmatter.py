@@ -5,15 +5,12 @@ Legion's SUMMARY files open with a `---` block of nested keys, block lists (`- i
 YAML library, and nothing able to construct objects, ever sees project files.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
+from typing import NamedTuple
 
 Value = str | list["Value"] | dict[str, "Value"]
 
 
-@dataclass(frozen=True)
-class _Line:
+class _Line(NamedTuple):
     indent: int
     text: str
 

@@ -3,13 +3,11 @@ before anything is written), skips what the ledger says was imported already, th
 under one lock together with their ledger lines. An export lists every record with kind and ID.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from . import store
 from .batch import Batch, live_records, plan_batch, write_batch
@@ -27,8 +25,7 @@ ALREADY_PRESENT = "already present with the same ID and values"
 _SHOWN_ORIGINS = 5
 
 
-@dataclass(frozen=True)
-class ImportRequest:
+class ImportRequest(NamedTuple):
     source: str
     path: str | None
     root: Path
@@ -40,20 +37,21 @@ class ImportRequest:
     stdin: Callable[[], str] = str
 
 
-@dataclass(frozen=True)
-class Added:
+class Added(NamedTuple):
     item: Item
     record: Record
 
 
-@dataclass
 class ImportReport:
-    source: str
-    path: str
-    dry_run: bool
-    added: list[Added] = field(default_factory=list)
-    skipped: list[Skip] = field(default_factory=list)
-    moved: list[Item] = field(default_factory=list)
+    __slots__ = ("added", "dry_run", "moved", "path", "skipped", "source")
+
+    def __init__(self, source: str, path: str, dry_run: bool) -> None:
+        self.source = source
+        self.path = path
+        self.dry_run = dry_run
+        self.added: list[Added] = []
+        self.skipped: list[Skip] = []
+        self.moved: list[Item] = []
 
     def to_json(self) -> dict[str, object]:
         return {

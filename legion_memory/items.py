@@ -2,14 +2,12 @@
 idempotent. Shared by every importer, with the functions that turn foreign values into fields.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .batch import Removal
 from .errors import InputError
@@ -22,8 +20,7 @@ BASE_IMPORTANCE = {"success": "2", "partial": "3", "failed": "5"}
 """Importance from the outcome alone (the base of the design's table): imports carry no events."""
 
 
-@dataclass(frozen=True)
-class SourceFile:
+class SourceFile(NamedTuple):
     """One file of an import source: its path, its name as shown in messages, its text."""
 
     path: Path
@@ -31,8 +28,7 @@ class SourceFile:
     text: str
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """One record to import. `key` is its content hash; empty when the record keeps its own ID
     (the tool's own export), which then identifies it instead."""
 
@@ -43,18 +39,19 @@ class Item:
     removal: Removal | None = None
 
 
-@dataclass(frozen=True)
-class Skip:
+class Skip(NamedTuple):
     """Something in the source that is not imported, and why."""
 
     origin: str
     reason: str
 
 
-@dataclass
 class Conversion:
-    items: list[Item] = field(default_factory=list)
-    skipped: list[Skip] = field(default_factory=list)
+    __slots__ = ("items", "skipped")
+
+    def __init__(self) -> None:
+        self.items: list[Item] = []
+        self.skipped: list[Skip] = []
 
     def add(self, found: Item | Skip | None) -> None:
         if isinstance(found, Item):
@@ -62,7 +59,7 @@ class Conversion:
         elif found is not None:
             self.skipped.append(found)
 
-    def extend(self, other: Conversion) -> None:
+    def extend(self, other: "Conversion") -> None:
         self.items.extend(other.items)
         self.skipped.extend(other.skipped)
 

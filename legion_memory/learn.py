@@ -4,11 +4,9 @@ Legion's learn command writes these into the same memory files as the tables. Th
 byte-for-byte; this module only reads them so that validate, search and context can see them.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .table import Document
 
@@ -18,12 +16,11 @@ _END = re.compile(r"^(#{1,6}\s|---\s*$)")
 LEARN_TYPES = {"PAT": "pattern", "PIT": "pitfall", "PRF": "preference"}
 
 
-@dataclass(frozen=True)
-class LearnEntry:
+class LearnEntry(NamedTuple):
     id: str
     summary: str
     line: int
-    fields: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, str]
     body: str = ""
     end: int = 0
     """Index of the line after the entry (its `---` rule or the next heading)."""

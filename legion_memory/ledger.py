@@ -9,13 +9,11 @@ git does report one, keeping the lines of both sides is always right (the ledger
 that starts with a hash counts, even between conflict markers).
 """
 
-from __future__ import annotations
-
 import bisect
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .store import Memory
 from .table import split_lines, strip_ending
@@ -29,8 +27,7 @@ HEADER = (
 _HASH = re.compile(r"^([0-9a-f]{16})(?:\s|$)")
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     key: str
     source: str
     record_id: str

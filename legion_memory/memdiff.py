@@ -6,11 +6,9 @@ that left the live file without reaching the archive is reported as removed: a r
 that. The markdown is meant to be pasted into a pull request as is.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .schema import ARCHIVE_FILENAME, KINDS, Kind, Record, read_records, records_table
 from .table import escape, parse
@@ -22,8 +20,7 @@ Texts = Mapping[str, str | None]
 FILE_NAMES = (*(kind.filename for kind in KINDS.values()), ARCHIVE_FILENAME)
 
 
-@dataclass(frozen=True)
-class Update:
+class Update(NamedTuple):
     old: Record
     new: Record
 
@@ -38,14 +35,18 @@ class Update:
         ]
 
 
-@dataclass(frozen=True)
 class KindChanges:
-    kind: Kind
-    added: list[Record] = field(default_factory=list)
-    updated: list[Update] = field(default_factory=list)
-    archived: list[Record] = field(default_factory=list)
-    restored: list[Record] = field(default_factory=list)
-    removed: list[Record] = field(default_factory=list)
+    # A slotted class, not a NamedTuple: filled in as rows are compared, and false when nothing
+    # changed (a tuple's truth would be its length).
+    __slots__ = ("added", "archived", "kind", "removed", "restored", "updated")
+
+    def __init__(self, kind: Kind) -> None:
+        self.kind = kind
+        self.added: list[Record] = []
+        self.updated: list[Update] = []
+        self.archived: list[Record] = []
+        self.restored: list[Record] = []
+        self.removed: list[Record] = []
 
     def __bool__(self) -> bool:
         return any((self.added, self.updated, self.archived, self.restored, self.removed))
@@ -64,8 +65,7 @@ class KindChanges:
         }
 
 
-@dataclass(frozen=True)
-class MemoryDiff:
+class MemoryDiff(NamedTuple):
     old_label: str
     new_label: str
     kinds: list[KindChanges]

@@ -8,11 +8,9 @@ Importance from the outcome, Summary `-`). Existing cells keep their exact text 
 the diff shows only the inserted cells. Everything outside the tables stays byte-identical.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .catalog import GENERAL
 from .errors import IntegrityError
@@ -33,8 +31,7 @@ from .table import Document, Table, ending_of, escape, parse, render, split_raw,
 _OUTCOME_FILLS = {"phase": "N/A", "plan": "-", "task_type": GENERAL, "summary": "-"}
 
 
-@dataclass(frozen=True)
-class TableChange:
+class TableChange(NamedTuple):
     path: Path
     kind: Kind
     archived: bool
@@ -50,8 +47,7 @@ class TableChange:
         }
 
 
-@dataclass(frozen=True)
-class Migration:
+class Migration(NamedTuple):
     texts: dict[Path, tuple[str, str]]
     """Each changed file's text before and after."""
     tables: tuple[TableChange, ...]

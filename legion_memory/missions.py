@@ -5,12 +5,10 @@ index entry; missions listed in the index without a file, and files missing from
 imported too. The outcome is read from verdicts_summary where it says so, else success.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import InputError
 from .frontmatter import Value, split_front_matter
@@ -45,8 +43,7 @@ _NONE = {"0", "no", "zero", "none"}
 _COUNTED_WORD = re.compile(r"(?:(\d+|no|zero|none)\s+)?([a-z]+)(?:\s*[:=]\s*(\d+))?")
 
 
-@dataclass(frozen=True)
-class _Mission:
+class _Mission(NamedTuple):
     fields: dict[str, Value]
     where: str
     text: str = ""

@@ -6,63 +6,57 @@ and this module flattens that AST into sections whose blocks keep their inline m
 text (`code`, **bold**), which is what the readers of these files look for.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 Token = dict[str, Any]
 
 _COUNT_SUFFIX = re.compile(r"\s*\(\d+\)\s*$")
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """One list item: its own text (paragraphs joined by spaces) and its nested items."""
 
     text: str
-    children: tuple[Item, ...] = ()
+    children: tuple["Item", ...] = ()
 
 
-@dataclass(frozen=True)
-class Paragraph:
+class Paragraph(NamedTuple):
     """A paragraph's text; its soft line breaks stay line breaks (`**Status:** x` lines)."""
 
     text: str
 
 
-@dataclass(frozen=True)
-class ListBlock:
+class ListBlock(NamedTuple):
     items: tuple[Item, ...]
     ordered: bool = False
 
 
-@dataclass(frozen=True)
-class TableBlock:
+class TableBlock(NamedTuple):
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True)
-class CodeBlock:
+class CodeBlock(NamedTuple):
     text: str
 
 
 Block = Paragraph | ListBlock | TableBlock | CodeBlock
 
 
-@dataclass
 class Section:
     """A heading and the blocks up to the next heading; `level` 0 is the text before any heading.
 
     `path` holds the titles of the enclosing headings, outermost first, then this one."""
 
-    title: str
-    level: int
-    path: tuple[str, ...] = ()
-    blocks: list[Block] = field(default_factory=list)
+    __slots__ = ("blocks", "level", "path", "title")
+
+    def __init__(self, title: str, level: int, path: tuple[str, ...] = ()) -> None:
+        self.title = title
+        self.level = level
+        self.path = path
+        self.blocks: list[Block] = []
 
     @property
     def key(self) -> str:

@@ -7,11 +7,9 @@ with a File or Path column (`| File | Lines | Purpose |`), `key_files`/`key-file
 and a PLAN's `files_modified`. Tables without such a column (agent metadata, scores) list no files.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from .frontmatter import Value, strings
 from .outline import Item, Section, TableBlock, plain
@@ -40,8 +38,7 @@ _ABBREVIATIONS = {"e.g", "i.e", "E.g", "I.e"}
 _EXTENSIONLESS = {"Makefile", "Dockerfile", "LICENSE", "Procfile", "Gemfile", "Jenkinsfile"}
 
 
-@dataclass(frozen=True)
-class FileChange:
+class FileChange(NamedTuple):
     """One file an agent touched in one plan: how (`created`, `modified`, or unknown) and what."""
 
     path: str
@@ -206,7 +203,7 @@ def _merged(changes: list[FileChange]) -> list[FileChange]:
         action = seen.action or change.action
         if CREATED in (seen.action, change.action):
             action = CREATED
-        merged[key] = replace(
-            seen, action=action, description=seen.description or change.description
+        merged[key] = seen._replace(
+            action=action, description=seen.description or change.description
         )
     return list(merged.values())

@@ -4,11 +4,9 @@ Only `{NN}-{PP}-SUMMARY.md` and `{NN}-{PP}-PLAN.md` are plan documents; CONTEXT,
 VERIFICATION, gap reports and COMPACTED files in the same directory are not.
 """
 
-from __future__ import annotations
-
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import InputError, LegionMemoryError, ParseError
 from .frontmatter import Value, split_front_matter, strings
@@ -36,8 +34,7 @@ def phase_number(text: str) -> int:
     return int(text)
 
 
-@dataclass(frozen=True)
-class PlanFiles:
+class PlanFiles(NamedTuple):
     """One plan of a phase: `06-01` with its PLAN and SUMMARY files (either may be missing)."""
 
     id: str
@@ -46,8 +43,7 @@ class PlanFiles:
     summary: Path | None
 
 
-@dataclass(frozen=True)
-class Phase:
+class Phase(NamedTuple):
     number: int
     directory: Path
     plans: tuple[PlanFiles, ...]
@@ -124,8 +120,7 @@ def _plans(directory: Path, number: int) -> tuple[PlanFiles, ...]:
     )
 
 
-@dataclass(frozen=True)
-class PlanDocument:
+class PlanDocument(NamedTuple):
     """A SUMMARY or PLAN file read as front-matter plus an outline of its body."""
 
     plan: str
@@ -166,8 +161,7 @@ def read_planning_file(path: Path) -> str:
         raise ParseError(f"cannot read: {exc.strerror or exc}", where=str(path)) from exc
 
 
-@dataclass(frozen=True)
-class RoadmapEntry:
+class RoadmapEntry(NamedTuple):
     """What ROADMAP.md says about one phase."""
 
     number: int

@@ -1,11 +1,9 @@
 """User preference signals: recall filters, each agent's preference boost, and the advisory note
 when corrective signals cluster on one tag (spec Section 13)."""
 
-from __future__ import annotations
-
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import InputError
 from .fields import DECISION_POINTS, SIGNALS
@@ -50,14 +48,19 @@ def credits_any(record: Record, agents: Collection[str] | None) -> bool:
     return agents is None or any(agent in agents for agent in record.agents)
 
 
-@dataclass(frozen=True)
 class Tally:
     """One agent's preference signals and the boost Legion adds to its recommendation score."""
 
-    agent: str
-    positive: int = 0
-    corrective: int = 0
-    negative: int = 0
+    # A slotted class, not a NamedTuple: its `count` would shadow tuple.count.
+    __slots__ = ("agent", "corrective", "negative", "positive")
+
+    def __init__(
+        self, agent: str, positive: int = 0, corrective: int = 0, negative: int = 0
+    ) -> None:
+        self.agent = agent
+        self.positive = positive
+        self.corrective = corrective
+        self.negative = negative
 
     @property
     def boost(self) -> float:
@@ -91,8 +94,7 @@ def boosts(found: Iterable[Tally]) -> dict[str, float]:
     return {tally.agent: tally.boost for tally in found}
 
 
-@dataclass(frozen=True)
-class Cluster:
+class Cluster(NamedTuple):
     """Corrective signals gathered on one tag."""
 
     tag: str

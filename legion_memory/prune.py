@@ -6,14 +6,12 @@ Applying goes through `store.transact`, which journals both files, writes ARCHIV
 OUTCOMES.md, reads them back, and puts both back byte-identical on any failure.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from . import store
 from .errors import (
@@ -49,8 +47,7 @@ _ARCHIVABLE_IMPORTANCE = frozenset({"1", "2", "3"})
 _HIGH_IMPORTANCE = frozenset({"4", "5"})
 
 
-@dataclass(frozen=True)
-class Criteria:
+class Criteria(NamedTuple):
     """What makes an outcome eligible: older than `age_days`, importance 1-3, not current phase."""
 
     today: dt.date
@@ -71,8 +68,7 @@ class Criteria:
         return int(phase) == self.current_phase
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     """The spec's Step 8 numbers, describing the files after the command."""
 
     archived: tuple[str, ...]
@@ -105,17 +101,24 @@ class Report:
         }
 
 
-@dataclass(frozen=True)
 class Snapshot:
     """OUTCOMES.md and ARCHIVE.md as read (None when missing), parsed once."""
 
-    outcomes_path: Path
-    outcomes: Document | None
-    archive_path: Path
-    archive: Document | None
+    # No __slots__: cached_property stores its values in the instance's __dict__.
+    def __init__(
+        self,
+        outcomes_path: Path,
+        outcomes: Document | None,
+        archive_path: Path,
+        archive: Document | None,
+    ) -> None:
+        self.outcomes_path = outcomes_path
+        self.outcomes = outcomes
+        self.archive_path = archive_path
+        self.archive = archive
 
     @classmethod
-    def of(cls, memory: store.Memory, texts: Mapping[Path, str | None]) -> Snapshot:
+    def of(cls, memory: store.Memory, texts: Mapping[Path, str | None]) -> "Snapshot":
         outcomes, archive = memory.path(OUTCOME), memory.archive
         return cls(outcomes, _parsed(texts[outcomes]), archive, _parsed(texts[archive]))
 
@@ -136,8 +139,7 @@ def _parsed(text: str | None) -> Document | None:
     return None if text is None else parse(text)
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """The outcomes that move and the ones that stay, with the rows as they are written."""
 
     criteria: Criteria

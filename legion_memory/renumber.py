@@ -12,12 +12,10 @@ or the merge driver logged it as brought in from the same side); or no row has t
 more. Otherwise it is left alone.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import IntegrityError
 from .mergelog import Arrival
@@ -34,15 +32,20 @@ def memory_files(memory: Memory) -> list[Path]:
     return [memory.path(kind) for kind in KINDS.values()] + [memory.archive]
 
 
-@dataclass(frozen=True)
 class Occurrence:
     """One row of a kind's table, live or archived."""
 
-    path: Path
-    index: int
-    raw: str
-    columns: tuple[str, ...]
-    cells: tuple[str, ...]
+    # A slotted class, not a NamedTuple: `index` and `[key]` would shadow the tuple's own.
+    __slots__ = ("cells", "columns", "index", "path", "raw")
+
+    def __init__(
+        self, path: Path, index: int, raw: str, columns: tuple[str, ...], cells: tuple[str, ...]
+    ) -> None:
+        self.path = path
+        self.index = index
+        self.raw = raw
+        self.columns = columns
+        self.cells = cells
 
     def __getitem__(self, key: str) -> str:
         values = dict(zip(self.columns, self.cells, strict=False))
@@ -79,8 +82,7 @@ def _rows(path: Path, document: Document, kind: Kind, archived: bool) -> Iterato
         yield Occurrence(path, index, document.lines[index], columns, cells)
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     """An outcome whose ID changed, with the Branch of its row and of the row that kept the ID
     (None when no row holds the old ID any more)."""
 
@@ -90,11 +92,13 @@ class Move:
     kept_branch: str | None
 
 
-@dataclass
 class Plan:
-    edits: dict[Path, dict[int, str | None]] = field(default_factory=dict)
-    findings: list[tuple[str, str]] = field(default_factory=list)
-    repairs: list[str] = field(default_factory=list)
+    __slots__ = ("edits", "findings", "repairs")
+
+    def __init__(self) -> None:
+        self.edits: dict[Path, dict[int, str | None]] = {}
+        self.findings: list[tuple[str, str]] = []
+        self.repairs: list[str] = []
 
     def line(self, row: Occurrence) -> str:
         """The row's line as this plan leaves it so far."""

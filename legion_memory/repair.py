@@ -6,12 +6,10 @@ Every repair reads and writes through `store.transact` (under the memory lock, a
 first verifies that no record would be lost.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from . import fileio, store
 from .errors import IntegrityError, RollbackError
@@ -22,8 +20,7 @@ from .store import Memory
 from .table import is_row, split_lines, strip_ending
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     where: str
     message: str
 
@@ -31,8 +28,7 @@ class Finding:
         return f"{self.where}: {self.message}"
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(NamedTuple):
     """`find` reports without changing anything; `repair` fixes what it can, says what it did."""
 
     name: str
@@ -40,8 +36,7 @@ class Check:
     repair: Callable[[Memory], list[str]]
 
 
-@dataclass(frozen=True)
-class Checkup:
+class Checkup(NamedTuple):
     found: tuple[Finding, ...]
     repaired: tuple[str, ...]
     remaining: tuple[Finding, ...]
@@ -67,8 +62,7 @@ def doctor(
 _OPEN = re.compile(r"^(<{7,})(?: |$)")
 
 
-@dataclass(frozen=True)
-class _Conflict:
+class _Conflict(NamedTuple):
     start: int
     end: int | None  # None: never closed
     ours: tuple[str, ...]

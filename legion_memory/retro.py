@@ -14,11 +14,9 @@ heading has no date); its ID is `RETRO-N`, N counting entries from the top of th
 append-only, so numbers do not move).
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .table import Document
 
@@ -30,8 +28,7 @@ _END = re.compile(r"^ {0,3}(#{1,2}[ \t]|---+[ \t]*$)")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 
-@dataclass(frozen=True)
-class RetroEntry:
+class RetroEntry(NamedTuple):
     number: int
     title: str
     date: str

@@ -276,7 +276,7 @@ class Record:
     """One row of a memory table as text values keyed by column key; missing columns read empty.
     `line` is the row's 1-based line number in its file (0 for a record not yet written)."""
 
-    # A slotted class, not a dataclass: one is built per row read, and reads are the hot path.
+    # A slotted class: one is built per row read, and reads are the hot path.
     __slots__ = ("kind", "line", "values")
     kind: Final[Kind]
     values: Final[Mapping[str, str]]

@@ -12,13 +12,11 @@ the same relative lengths as word counts for prose, without tokenising every rec
 search. Only documents that contain a query word as a substring are tokenised at all.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .corpus import Corpus, Source, gather
 from .decay import recency_weight
@@ -58,8 +56,7 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(tokens(text)))
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     source: Source
     bm25: float
     recency: float
@@ -158,8 +155,7 @@ def window(text: str, query: Sequence[str]) -> str:
     return prefix + cut.rstrip() + ELLIPSIS
 
 
-@dataclass(frozen=True)
-class SearchResult:
+class SearchResult(NamedTuple):
     hits: list[Marked[Hit]]
     query: list[str]
     unreadable: list[Path]

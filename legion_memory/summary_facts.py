@@ -5,10 +5,8 @@ template with `## Verification Results`, YAML front-matter with `key-decisions` 
 Each reader below looks in every place a style puts the fact, in order of reliability.
 """
 
-from __future__ import annotations
-
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .frontmatter import strings
 from .outline import CodeBlock, Item, Section, plain
@@ -38,8 +36,7 @@ _COUNTS = re.compile(r"\b(\d+)\s*/\s*(\d+)\b")
 _EVIDENCE_LINES = 2
 
 
-@dataclass(frozen=True)
-class PlanFacts:
+class PlanFacts(NamedTuple):
     id: str
     title: str
     gist: str

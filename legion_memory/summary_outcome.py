@@ -7,11 +7,9 @@ names its agents or says `autonomous: true`). Each fact is looked for in that or
 and left None when the file does not say.
 """
 
-from __future__ import annotations
-
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import InputError
 from .frontmatter import Value, split_front_matter, strings
@@ -25,15 +23,14 @@ _LABELLED = r"^\s*(?:#{{1,6}}\s*)?(?:\*\*)?{label}(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.
 _LABEL_HEADING = r"^ {{0,3}}#{{1,6}}\s+{label}\s*:?\s*$"
 
 
-@dataclass(frozen=True)
-class _Label:
+class _Label(NamedTuple):
     """`## Label: value`, `**Label:** value`, or a `## Label` heading with the value below."""
 
     inline: re.Pattern[str]
     heading: re.Pattern[str]
 
     @classmethod
-    def of(cls, label: str) -> _Label:
+    def of(cls, label: str) -> "_Label":
         flags = re.IGNORECASE
         return cls(
             re.compile(_LABELLED.format(label=label), flags),
@@ -61,8 +58,7 @@ _STATUS_WORDS = (
 )
 
 
-@dataclass(frozen=True)
-class SummaryFacts:
+class SummaryFacts(NamedTuple):
     plan: str | None = None
     phase: str | None = None
     agent: str | None = None

@@ -1,0 +1,147 @@
+"""The hot commands, each run as a real process, import none of the heavy modules: every command
+line call is a fresh process, so what it imports is what it costs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import CLI, REPO_ROOT, Result
+
+from legion_memory.cli.hot import ACTIONS
+
+HEAVY = ("dataclasses", "inspect", "typer", "click", "pydantic", "mistune", "git", "tabulate")
+# What `python -m legion_memory ARGS` does, then the names of every module loaded, on one line.
+PROBE = (
+    "import sys\n"
+    "from legion_memory.cli import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print(' '.join(sorted(sys.modules)))\n"
+    "sys.exit(code)\n"
+)
+TODAY = ("--today", "2026-03-10")
+STORE = (
+    "store", "outcome", "--phase", "1", "--agent", "backend-dev", "--task-type", "backend",
+)  # fmt: skip
+FIRST = ("--plan", "01-01", "--outcome", "success", "--importance", "3", "--summary", "Search")
+SECOND = ("--plan", "01-02", "--outcome", "failed", "--importance", "4", "--summary", "Login")
+HEADER = (
+    "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
+    "| Summary |\n"
+)
+DELIMITER = (
+    "|----|------|--------|-------|------|-------|-----------|---------|------------|------"
+    "|---------|\n"
+)
+ROW = (
+    "| O-001 | 2026-03-10 | main | 1 | 01-01 | backend-dev | backend | success | 3 |  | Search |\n"
+)
+
+
+def probe(*args: str, cwd: Path) -> tuple[Result, set[str]]:
+    """Run the command line in a fresh process: its exit code and output (the module line taken
+    off), and the names of the modules it had loaded when it finished."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    output, _, modules = done.stdout.rstrip("\n").rpartition("\n")
+    shown = output + "\n" if output else ""
+    return Result(done.returncode, shown, done.stderr), set(modules.split())
+
+
+@pytest.fixture
+def project(cli: CLI, repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An initialised project; no catalog and no global tier from the machine running the tests."""
+    monkeypatch.delenv("LEGION_CATALOG", raising=False)
+    monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
+    monkeypatch.setenv("LEGION_MEMORY_HOME", str(repo.parent / "global-memory"))
+    assert cli("init", cwd=repo).code == 0
+    return repo
+
+
+def test_store_outcome_imports_nothing_heavy(project: Path) -> None:
+    result, modules = probe(*TODAY, *STORE, *FIRST, cwd=project)
+    assert (result.code, result.stdout) == (0, HEADER + "|---" * 11 + "|\n" + ROW)
+    outcomes = (project / ".planning/memory/OUTCOMES.md").read_text(encoding="utf-8")
+    assert outcomes.endswith(HEADER + DELIMITER + ROW)
+    assert "legion_memory.cli.outcome_actions" in modules
+    assert sorted(modules.intersection(HEAVY)) == []
+
+
+# Each command by its name in `hot.ACTIONS`: its arguments and its exact output.
+READERS = {
+    "recall outcomes": (
+        ("recall", "outcomes"),
+        "| ID | Date | Branch | Agent | Task Type | Outcome | Importance | Decay | Summary |\n"
+        "|---|---|---|---|---|---|---|---|---|\n"
+        "| O-002 | 2026-03-10 | main | backend-dev | backend | failed | 4 | 4 | Login |\n"
+        "| O-001 | 2026-03-10 | main | backend-dev | backend | success | 3 | 3 | Search |\n",
+    ),
+    "score agents": (
+        ("score", "agents", "--task-type", "backend"),
+        "| Agent | Score |\n|---|---|\n| backend-dev | 3.25 |\n",
+    ),
+    "briefing": (
+        ("briefing",),
+        "## Memory\n"
+        "**Outcomes**: 2 recorded | **Recent** (last 5):\n"
+        "| Date | Agent | Outcome | Summary |\n"
+        "|------|-------|---------|---------|\n"
+        "| 2026-03-10 | backend-dev | failed | Login |\n"
+        "| 2026-03-10 | backend-dev | success | Search |\n"
+        "\n"
+        "**Top Agents** (by experience):\n"
+        "| Agent | Tasks | Success Rate |\n"
+        "|-------|-------|-------------|\n"
+        "| backend-dev | 2 | 50% |\n",
+    ),
+    "search": (
+        ("search", "login"),
+        "| # | File | ID | Score | Snippet |\n"
+        "|---|---|---|---|---|\n"
+        "| 1 | OUTCOMES.md:11 | O-002 | 0.952 | Login |\n",
+    ),
+    "context": (
+        ("context", "--agent", "backend-dev", "--task", "login"),
+        '<legion-memory role="backend-dev">\n- [outcome] Login (2026-03-10)\n</legion-memory>\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_reading_commands_import_nothing_heavy(cli: CLI, project: Path, name: str) -> None:
+    for outcome in (FIRST, SECOND):
+        assert cli(*TODAY, *STORE, *outcome, cwd=project).code == 0
+    args, expected = READERS[name]
+    result, modules = probe(*TODAY, *args, cwd=project)
+    assert (result.code, result.stdout) == (0, expected)
+    action_module = ACTIONS[name].partition(":")[0]
+    assert f"legion_memory.cli.{action_module}" in modules  # run by the lean dispatcher
+    assert sorted(modules.intersection(HEAVY)) == []
+
+
+def test_merge_driver_imports_nothing_heavy(tmp_path: Path) -> None:
+    base = "## Records\n\n" + HEADER + DELIMITER
+    theirs_row = ROW.replace("01-01", "01-02").replace("Search", "Login")
+    for name, text in (("O", base), ("A", base + ROW), ("B", base + theirs_row)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result, modules = probe("git", "merge-driver", "O", "A", "B", "7", "x", cwd=tmp_path)
+    assert (result.code, result.stdout, result.stderr) == (
+        0,
+        "",
+        "legion-memory: merged x: 1 new row(s) from ours, 1 from theirs, "
+        "0 identical on both sides\n"
+        "legion-memory: x: theirs O-001 renumbered to O-002\n",
+    )
+    merged = base + ROW + theirs_row.replace("O-001", "O-002")
+    assert (tmp_path / "A").read_text(encoding="utf-8") == merged
+    assert "legion_memory.cli.merge_driver" in modules
+    assert sorted(modules.intersection(HEAVY)) == []
