@@ -39,7 +39,7 @@ from bench.cases import (
 )
 from bench.generate import write_merge_sides, write_project
 from bench.timing import BenchError, Timing, measure
-from legion_memory import store
+from legion_memory import reading
 from legion_memory.schema import OUTCOME
 from legion_memory.table import parse
 
@@ -78,7 +78,7 @@ def throughput_rows(project: Path, rows: int) -> list[Row]:
     text = path.read_text(encoding="utf-8")
     megabytes = len(text.encode("utf-8")) / 1e6
     speed = megabytes / _best_seconds(lambda: parse(text))
-    records = megabytes / _best_seconds(lambda: store.records_of(path, parse(text), OUTCOME))
+    records = megabytes / _best_seconds(lambda: reading.records_of(path, parse(text), OUTCOME))
     verdict = "ok" if speed >= PARSE_BUDGET_MB_S else "OVER"
     budget = f">= {PARSE_BUDGET_MB_S:g} MB/s"
     return [

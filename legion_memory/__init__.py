@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .forgetting import forget, restore
     from .outcomes import OutcomeInput, build_outcome
     from .prune import auto_prune
+    from .reading import Memory, load_records
     from .schema import (
         ERROR_FIX,
         KINDS,
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
         new_record,
     )
     from .scoring import agent_scores, archetype_scores, briefing
-    from .store import Memory, append, append_or_update, load_records, update
+    from .store import append, append_or_update, update
     from .table import Document, Table, escape, parse, render, unescape
 
 _HOMES = {
@@ -68,7 +69,8 @@ _HOMES = {
         "new_record",
     ),
     "scoring": ("agent_scores", "archetype_scores", "briefing"),
-    "store": ("Memory", "append", "append_or_update", "load_records", "update"),
+    "reading": ("Memory", "load_records"),
+    "store": ("append", "append_or_update", "update"),
     "table": ("Document", "Table", "escape", "parse", "render", "unescape"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .errors import LegionMemoryError, ParseError, WriteError
+from .reading import Memory, load, load_archived, records_of, require_table
+from .row_edits import insert_row, not_read_back, require_id_column, same_values
 from .schema import (
     Kind,
     Record,
@@ -20,19 +22,7 @@ from .schema import (
     records_table,
     row_for,
 )
-from .store import (
-    Memory,
-    _bug,
-    _require_id_column,
-    _same_values,
-    atomic_write,
-    describe,
-    insert_row,
-    load,
-    load_archived,
-    records_of,
-    require_table,
-)
+from .store import atomic_write, describe
 from .table import Document, RowStyle, Table, parse, render, strip_ending
 
 
@@ -151,7 +141,7 @@ def _remove_lines(path: Path, document: Document, removals: Sequence[Removal]) -
                 hint="run the import again",
             )
         if in_tables.intersection(span):
-            raise _bug(path)
+            raise not_read_back(path)
         del lines[span.start : span.stop]
     return parse(render(Document(lines, bom=document.bom)))
 
@@ -179,7 +169,7 @@ def _add_rows(path: Path, document: Document, records: list[Record], *, archived
     kind = records[0].kind
     document = _with_table(document, kind, archived=archived)
     table = require_table(path, document, kind, archived=archived)
-    _require_id_column(path, table)
+    require_id_column(path, table)
     text = insert_rows(document, table, [row_for(record, table.columns) for record in records])
     _verify_rows(path, document, text, table, records, archived=archived)
     return parse(text)
@@ -212,10 +202,10 @@ def _verify_rows(
     count = len(records)
     new_table = records_table(after, records[0].kind, archived=archived)
     if new_table is None or len(new_table.rows) != len(table.rows) + count:
-        raise _bug(path)
+        raise not_read_back(path)
     kept = after.lines[: table.end] + after.lines[table.end + count :]
     if [strip_ending(line) for line in kept] != [strip_ending(line) for line in before.lines]:
-        raise _bug(path)
+        raise not_read_back(path)
     read_back = list(read_records(after, new_table, records[0].kind))[len(table.rows) :]
-    if not all(_same_values(got, wanted) for got, wanted in zip(read_back, records, strict=True)):
-        raise _bug(path)
+    if not all(same_values(got, wanted) for got, wanted in zip(read_back, records, strict=True)):
+        raise not_read_back(path)

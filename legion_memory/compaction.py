@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from . import store
+from . import reading, store
 from .errors import LegionMemoryError, WriteError
 from .frontmatter import Value, split_front_matter, strings
 from .phase_files import FileChange, phase_files
@@ -260,7 +260,7 @@ def _filled(front: dict[str, Value], key: str) -> bool:
 def check(root: Path, number: int) -> CheckReport:
     facts = gather(root, number)
     path = facts.phase.compacted
-    text = store.read_text(path)
+    text = reading.read_text(path)
     if text is None:
         raise LegionMemoryError(
             f"phase {number} has no {path.name}",
@@ -331,11 +331,11 @@ def phase_context(root: Path, number: int) -> tuple[list[Path], str]:
     """The spec's recall integration: COMPACTED.md when present, else the summaries in plan
     order, each introduced by a comment naming its file."""
     phase = find_phase(root, number)
-    compacted = store.read_text(phase.compacted)
+    compacted = reading.read_text(phase.compacted)
     if compacted is not None:
         return [phase.compacted], compacted
     parts = []
     for path in phase.summaries:
-        text = store.read_text(path) or ""
+        text = reading.read_text(path) or ""
         parts.append(f"<!-- {path.relative_to(root)} -->\n{text.rstrip()}\n")
     return phase.summaries, "\n".join(parts)

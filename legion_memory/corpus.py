@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate, repeat
 from pathlib import Path
 
-from . import store
+from . import reading
 from .entries import ENTRY_TYPES, STRUCTURAL, Entry, learn_entry, record_entry, retro_entry
 from .errors import ParseError
 from .learn import learn_entries
@@ -183,7 +183,7 @@ class Corpus:
 
 
 def gather(
-    memory: store.Memory, kinds: Iterable[Kind], *, retro: bool
+    memory: reading.Memory, kinds: Iterable[Kind], *, retro: bool
 ) -> tuple[Corpus, list[Path]]:
     """The corpus of the chosen files, and the files that could not be parsed (skipped)."""
     corpus = Corpus()
@@ -197,7 +197,7 @@ def gather(
     if retro:
         path = memory.directory / RETRO_FILENAME
         try:
-            document = store.load(path)
+            document = reading.load(path)
         except ParseError:
             unreadable.append(path)
         else:
@@ -208,7 +208,7 @@ def gather(
 
 
 def _add_file(corpus: Corpus, path: Path, kind: Kind) -> None:
-    document = store.load(path)
+    document = reading.load(path)
     if document is None:
         return
     # A file written only by /legion:learn has entries and no table: that is not an error.
@@ -222,7 +222,7 @@ def rows_of(path: Path, document: Document, table: Table, kind: Kind) -> Rows:
     """A table's rows; ParseError when a row's cells do not match the header (as store says)."""
     lines = _texts(document.lines[table.rows.start : table.rows.stop])
     if not _all_rows_fit(document.text(table.header), lines):
-        store.require_table(path, document, kind)  # raises the store's own one-line message
+        reading.require_table(path, document, kind)  # raises the store's own one-line message
     keys = [column_key(name) for name in table.columns]
     return Rows(path, kind, keys, table.rows.start + 1, lines)
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-from . import store
+from . import reading, store
 from .catalog import Catalog
 from .errors import GitError
 from .gitutil import diff_numstat
@@ -107,7 +107,7 @@ class Recorded(NamedTuple):
 
 
 def record(
-    memory: store.Memory,
+    memory: reading.Memory,
     edits: list[ManualEdit],
     phase: int,
     today: dt.date,
@@ -115,7 +115,7 @@ def record(
     divisions: Mapping[str, str],
 ) -> list[Recorded]:
     """Store one corrective preference per edit; an identical one already stored is reused."""
-    existing = store.load_records(memory, PREFERENCE)
+    existing = reading.load_records(memory, PREFERENCE)
     results = []
     for edit in edits:
         values = edit.preference(phase, today, branch, divisions)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from . import store
+from . import reading, store
 from .errors import InputError, IntegrityError, LegionMemoryError, SchemaError
 from .schema import (
     OUTCOME,
@@ -67,7 +67,7 @@ def kind_for(record_id: str) -> Kind:
     return kind
 
 
-def forget(memory: store.Memory, record_id: str) -> Moved:
+def forget(memory: reading.Memory, record_id: str) -> Moved:
     """Move the record's row from its kind's file into ARCHIVE.md."""
     kind = kind_for(record_id)
     if not memory.path(kind).is_file():
@@ -76,7 +76,7 @@ def forget(memory: store.Memory, record_id: str) -> Moved:
     return Moved(record, memory.path(kind), memory.archive, kind.archive_section)
 
 
-def restore(memory: store.Memory, record_id: str) -> Moved:
+def restore(memory: reading.Memory, record_id: str) -> Moved:
     """Move an archived record's row from ARCHIVE.md back into its kind's file."""
     kind = kind_for(record_id)
     if not memory.archive.is_file():
@@ -89,12 +89,12 @@ Plan = Callable[[Kind, str, "Texts"], tuple[str, str, Record]]
 
 
 def _move(
-    memory: store.Memory, kind: Kind, record_id: str, plan: Plan, *, archive_first: bool
+    memory: reading.Memory, kind: Kind, record_id: str, plan: Plan, *, archive_first: bool
 ) -> Record:
     live, archive = memory.path(kind), memory.archive
     # Plan once without the lock so that a refused move leaves the directory untouched (not even
     # a lock file), then again under the lock on what is really there.
-    plan(kind, record_id, Texts(live, store.read_text(live), archive, store.read_text(archive)))
+    plan(kind, record_id, Texts(live, reading.read_text(live), archive, reading.read_text(archive)))
     found: list[Record] = []
 
     def mutate(current: Mapping[Path, str | None]) -> dict[Path, str]:
@@ -138,7 +138,7 @@ class Side(NamedTuple):
 
 def _side(path: Path, document: Document, kind: Kind, *, archived: bool) -> Side:
     return Side(
-        path, document, store.require_table(path, document, kind, archived=archived), archived
+        path, document, reading.require_table(path, document, kind, archived=archived), archived
     )
 
 

@@ -9,16 +9,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from . import store
+from . import reading, store
 from .batch import Batch, live_records, plan_batch, write_batch
 from .errors import InputError, LegionMemoryError
 from .exchange import Exported, read_export
 from .importers import convert
 from .items import Conversion, Item, Skip
 from .ledger import Entry, known_keys, ledger_path, with_entries
+from .reading import Memory
 from .schema import KINDS, Kind, Record, row_for
 from .sources import DEFAULT_PATHS, check_source, read_source
-from .store import Memory
 
 ALREADY_IMPORTED = "already imported"
 ALREADY_PRESENT = "already present with the same ID and values"
@@ -99,7 +99,7 @@ def _plan(
 ) -> tuple[ImportReport, Batch | None, str | None]:
     path = request.path or DEFAULT_PATHS.get(request.source, "")
     report = ImportReport(request.source, path, request.dry_run)
-    ledger_text = store.read_text(ledger_path(memory))
+    ledger_text = reading.read_text(ledger_path(memory))
     fresh, report.skipped = _select(memory, conversion, known_keys(ledger_text))
     report.moved = [item for item in conversion.items if request.move and item.removal]
     if not fresh and not report.moved:
@@ -149,7 +149,7 @@ def _present_by_id(memory: Memory, items: Sequence[Item]) -> dict[tuple[str, str
     kinds = {item.record.kind.name: item.record.kind for item in items if not item.key}.values()
     present = {}
     for kind in kinds:
-        for record in [*live_records(memory, kind), *store.load_archived(memory, kind)]:
+        for record in [*live_records(memory, kind), *reading.load_archived(memory, kind)]:
             present[(kind.name, record.id)] = record
     return present
 
@@ -176,7 +176,7 @@ def export_records(memory: Memory, kinds: Sequence[Kind], include_archive: bool)
     for kind in kinds:
         entries += [Exported(record, False) for record in live_records(memory, kind)]
         if include_archive:
-            entries += [Exported(record, True) for record in store.load_archived(memory, kind)]
+            entries += [Exported(record, True) for record in reading.load_archived(memory, kind)]
     return entries
 
 

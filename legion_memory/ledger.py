@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from .store import Memory
+from .reading import Memory
 from .table import split_lines, strip_ending
 
 LEDGER_FILENAME = "IMPORTED.txt"

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from .catalog import GENERAL
 from .errors import IntegrityError
 from .importance import OUTCOME_BASE
+from .reading import Memory, records_of, require_table
 from .schema import (
     KINDS,
     OUTCOME,
@@ -25,7 +26,6 @@ from .schema import (
     read_records,
     records_table,
 )
-from .store import Memory, records_of, require_table
 from .table import Document, Table, ending_of, escape, parse, render, split_raw, strip_ending
 
 _OUTCOME_FILLS = {"phase": "N/A", "plan": "-", "task_type": GENERAL, "summary": "-"}

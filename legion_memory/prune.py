@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
-from . import store
+from . import reading, store
 from .errors import (
     IntegrityError,
     LegionMemoryError,
@@ -118,7 +118,7 @@ class Snapshot:
         self.archive = archive
 
     @classmethod
-    def of(cls, memory: store.Memory, texts: Mapping[Path, str | None]) -> "Snapshot":
+    def of(cls, memory: reading.Memory, texts: Mapping[Path, str | None]) -> "Snapshot":
         outcomes, archive = memory.path(OUTCOME), memory.archive
         return cls(outcomes, _parsed(texts[outcomes]), archive, _parsed(texts[archive]))
 
@@ -126,13 +126,13 @@ class Snapshot:
     def outcomes_table(self) -> Table | None:
         if self.outcomes is None:
             return None
-        return store.require_table(self.outcomes_path, self.outcomes, OUTCOME)
+        return reading.require_table(self.outcomes_path, self.outcomes, OUTCOME)
 
     @cached_property
     def archived(self) -> list[Record]:
         if self.archive is None or records_table(self.archive, OUTCOME, archived=True) is None:
             return []
-        return store.records_of(self.archive_path, self.archive, OUTCOME, archived=True)
+        return reading.records_of(self.archive_path, self.archive, OUTCOME, archived=True)
 
 
 def _parsed(text: str | None) -> Document | None:
@@ -199,10 +199,10 @@ def _header(document: Document | None, table: Table | None) -> tuple[str, ...]:
     return document.text(table.header), document.text(table.delimiter)
 
 
-def preview(memory: store.Memory, criteria: Criteria) -> Plan:
+def preview(memory: reading.Memory, criteria: Criteria) -> Plan:
     """The plan for the files as they are now, read without the lock (nothing is written)."""
     paths = (memory.path(OUTCOME), memory.archive)
-    return plan(Snapshot.of(memory, {path: store.read_text(path) for path in paths}), criteria)
+    return plan(Snapshot.of(memory, {path: reading.read_text(path) for path in paths}), criteria)
 
 
 def moved(snapshot: Snapshot, plan: Plan, default_branch: str) -> dict[Path, str]:
@@ -212,7 +212,7 @@ def moved(snapshot: Snapshot, plan: Plan, default_branch: str) -> dict[Path, str
         return {}
     _require_id_column(snapshot.outcomes_path, table)
     archive = _with_archive_table(snapshot.archive or parse(archive_template()))
-    archive_table = store.require_table(snapshot.archive_path, archive, OUTCOME, archived=True)
+    archive_table = reading.require_table(snapshot.archive_path, archive, OUTCOME, archived=True)
     _require_columns(snapshot.archive_path, archive_table, table.columns)
     rows = [
         _archive_row(
@@ -318,7 +318,7 @@ def _verify(snapshot: Snapshot, plan: Plan, texts: Mapping[Path, str], rows: lis
 def _reread(path: Path, texts: Mapping[Path, str], *, archived: bool) -> list[tuple[Record, str]]:
     document = parse(texts[path])
     table = records_table(document, OUTCOME, archived=archived)
-    if table is None or store.ragged_row(document, table) is not None:
+    if table is None or reading.ragged_row(document, table) is not None:
         raise _bug(path)
     return [(record, document.text(record.line - 1)) for record in _records(document, table)]
 
@@ -351,7 +351,7 @@ class PruneFailed(WriteError):
 
 
 def prune(
-    memory: store.Memory, criteria: Criteria, *, default_branch: str, threshold: int | None = None
+    memory: reading.Memory, criteria: Criteria, *, default_branch: str, threshold: int | None = None
 ) -> Plan:
     """Move every eligible outcome into ARCHIVE.md (created when missing), all or nothing.
 
@@ -380,15 +380,15 @@ def prune(
     return plans[-1]
 
 
-def archive_shown(memory: store.Memory) -> str:
+def archive_shown(memory: reading.Memory) -> str:
     """ARCHIVE.md as the report names it: relative for a project's memory, else in full."""
-    if memory.directory.parts[-2:] == store.MEMORY_DIR.parts:
-        return (store.MEMORY_DIR / ARCHIVE_FILENAME).as_posix()
+    if memory.directory.parts[-2:] == reading.MEMORY_DIR.parts:
+        return (reading.MEMORY_DIR / ARCHIVE_FILENAME).as_posix()
     return str(memory.archive)
 
 
 def auto_prune(
-    memory: store.Memory,
+    memory: reading.Memory,
     settings: Settings,
     today: dt.date,
     current_phase: int | None,

@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from . import fileio, store
+from . import fileio, reading, store
 from .errors import IntegrityError, RollbackError
 from .gitutil import find_git_dir
 from .mergelog import Arrival, log_path, read_log
+from .reading import Memory
 from .renumber import Plan, duplicates, memory_files, merged_moves, verify_nothing_lost
-from .store import Memory
 from .table import is_row, split_lines, strip_ending
 
 
@@ -133,7 +133,7 @@ def resolve_conflicts(text: str) -> str:
 def find_conflicts(memory: Memory) -> list[Finding]:
     found = []
     for path in memory_files(memory):
-        for conflict in _conflicts(split_lines(store.read_text(path) or "")):
+        for conflict in _conflicts(split_lines(reading.read_text(path) or "")):
             where = f"{path}:{conflict.start + 1}"
             if conflict.end is None:
                 found.append(Finding(where, "conflict marker never closed (resolve it by hand)"))
@@ -175,7 +175,7 @@ def repair_conflicts(memory: Memory) -> list[str]:
 
 def _all_conflicts(memory: Memory) -> Iterator[_Conflict]:
     for path in memory_files(memory):
-        yield from _conflicts(split_lines(store.read_text(path) or ""))
+        yield from _conflicts(split_lines(reading.read_text(path) or ""))
 
 
 # Duplicate IDs, and references that must follow a renumbered outcome ----------------------------
@@ -205,7 +205,7 @@ def repair_merged_references(memory: Memory) -> list[str]:
 
 def _merge_log(memory: Memory) -> list[Arrival]:
     git_dir = find_git_dir(memory.directory)
-    return list(read_log(store.read_text(log_path(git_dir)))) if git_dir else []
+    return list(read_log(reading.read_text(log_path(git_dir)))) if git_dir else []
 
 
 def _findings(plan: Plan) -> list[Finding]:
@@ -213,7 +213,7 @@ def _findings(plan: Plan) -> list[Finding]:
 
 
 def _current(memory: Memory) -> dict[Path, str | None]:
-    return {path: store.read_text(path) for path in memory_files(memory)}
+    return {path: reading.read_text(path) for path in memory_files(memory)}
 
 
 def _apply(memory: Memory, planner: Callable[[Mapping[Path, str | None]], Plan]) -> list[str]:

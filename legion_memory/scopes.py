@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Generic, NamedTuple, TypeVar
 
 from .errors import InputError
-from .store import Memory
+from .reading import Memory
 
 PROJECT = "project"
 GLOBAL = "global"

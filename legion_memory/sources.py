@@ -8,7 +8,7 @@ from pathlib import Path
 from .errors import InputError
 from .items import SourceFile
 from .project import confine
-from .store import MEMORY_DIR, read_text
+from .reading import MEMORY_DIR, read_text
 
 SOURCES = ("bullpen", "memory-system", "memory-broker", "learn", "json")
 DEFAULT_PATHS = {

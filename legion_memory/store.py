@@ -1,25 +1,25 @@
-"""The only code that touches memory files: locate, read, lock, append, update, replace atomically.
+"""Changing memory files: lock, append, update, create, and journaled changes of several files.
 
 Every change happens under an exclusive lock on a separate lock file, re-reads the files inside the
 lock, and replaces a file only after re-parsing the exact text about to be written and checking that
-its records are the intended ones. A change to several files (`transact`) is journaled first, so
-a failure or a killed process never leaves it half done: taking the lock rolls back a leftover one.
+its records are the intended ones (`row_edits`). A change to several files (`transact`) is journaled
+first, so a failure or a killed process never leaves it half done: taking the lock rolls back a
+leftover one. Reading is `reading`'s.
 """
 
 import fcntl
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from .errors import (
     IntegrityError,
     LegionMemoryError,
     LockError,
     ParseError,
-    SchemaError,
     WriteError,
 )
 from .fileio import (
@@ -32,227 +32,53 @@ from .fileio import (
     read_text,
     remove,
 )
-from .schema import (
-    ARCHIVE_FILENAME,
-    KINDS,
-    Kind,
-    Record,
-    archive_template,
-    column_key,
-    format_id,
-    id_numbers,
-    read_records,
-    record_at,
-    records_table,
-    row_for,
+from .reading import (
+    JOURNAL_NAME,
+    LOCK_NAME,
+    Checked,
+    Memory,
+    load,
+    max_id_number,
+    records_of,
+    require_table,
 )
-from .table import (
-    Document,
-    RowStyle,
-    Table,
-    cell_count,
-    parse,
-    render,
-    strip_ending,
-    table_cells,
+from .row_edits import (
+    find_record,
+    insert_row,
+    replace_row,
+    require_id_column,
+    verify_append,
+    verify_update,
 )
+from .schema import KINDS, Kind, Record, archive_template, format_id, row_for
+from .table import Document, Table, parse
 
 if TYPE_CHECKING:
     from . import journal
 
 __all__ = [
     "GITIGNORE",
-    "JOURNAL_NAME",
-    "LOCK_NAME",
     "LOCK_TIMEOUT_SECONDS",
-    "MEMORY_DIR",
-    "TEMP_PREFIX",
-    "TEMP_SUFFIX",
-    "Checked",
     "Dedupe",
-    "Memory",
     "Mutation",
     "append",
     "append_or_update",
     "atomic_write",
-    "checked_records",
     "create_file",
     "describe",
     "ensure_directory",
     "init",
-    "insert_row",
     "leftover_journal",
-    "load",
-    "load_archived",
-    "load_checked",
-    "load_records",
     "locked",
-    "max_id_number",
-    "ragged_row",
-    "read_text",
-    "records_of",
     "recover",
     "remove_stray_temp_files",
-    "require_table",
     "stray_temp_files",
     "transact",
     "update",
-    "verify_append",
 ]
 
-MEMORY_DIR = Path(".planning") / "memory"
-LOCK_NAME = ".legion-memory.lock"
-JOURNAL_NAME = ".legion-memory.journal"
 GITIGNORE = f"{LOCK_NAME}\n{JOURNAL_NAME}\n{TEMP_PREFIX}*{TEMP_SUFFIX}\n"
 LOCK_TIMEOUT_SECONDS = 30.0
-
-
-class Memory(NamedTuple):
-    """A memory directory (`<root>/.planning/memory` for a project)."""
-
-    directory: Path
-
-    @classmethod
-    def of_project(cls, root: Path) -> "Memory":
-        return cls(root / MEMORY_DIR)
-
-    def path(self, kind: Kind) -> Path:
-        return self.directory / kind.filename
-
-    @property
-    def archive(self) -> Path:
-        return self.directory / ARCHIVE_FILENAME
-
-    @property
-    def lock_path(self) -> Path:
-        return self.directory / LOCK_NAME
-
-    @property
-    def journal_path(self) -> Path:
-        return self.directory / JOURNAL_NAME
-
-    def exists(self, kind: Kind) -> bool:
-        return self.path(kind).is_file()
-
-
-def load(path: Path) -> Document | None:
-    text = read_text(path)
-    return None if text is None else parse(text)
-
-
-def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
-    """The first body row whose cell count differs from the header's: (line index, cells)."""
-    width = len(table.columns)
-    for index in table.rows:
-        cells = cell_count(document.lines[index])  # the line ending goes with the padding
-        if cells != width:
-            return index, cells
-    return None
-
-
-def require_table(path: Path, document: Document, kind: Kind, *, archived: bool = False) -> Table:
-    """The kind's records table, structurally sound enough to change; ParseError otherwise."""
-    table = _found_table(path, document, kind, archived)
-    ragged = ragged_row(document, table)
-    if ragged is not None:
-        raise _ragged(path, table, *ragged)
-    return table
-
-
-class Checked(NamedTuple):
-    """A file's bytes as read, its parse and its kind's table as `require_table` returns it.
-
-    A write, which must re-read the file under the lock, reuses the parse and the check when the
-    file still holds exactly these bytes: on a large file they are most of the write's time, and
-    comparing bytes spares decoding the file a second time.
-    """
-
-    path: Path
-    kind: Kind
-    data: bytes
-    document: Document
-    table: Table
-
-
-def load_checked(path: Path, kind: Kind) -> Checked | None:
-    """A file read, parsed and checked as a write to it requires; None when it does not exist."""
-    data = read_data(path)
-    if data is None:
-        return None
-    document = parse(decode(path, data))
-    return Checked(path, kind, data, document, require_table(path, document, kind))
-
-
-def _found_table(path: Path, document: Document, kind: Kind, archived: bool) -> Table:
-    table = records_table(document, kind, archived=archived)
-    if table is None:
-        raise ParseError(
-            f"no {kind.singular} table found",
-            where=str(path),
-            hint="run `legion-memory validate` to see what is wrong",
-        )
-    return table
-
-
-def _ragged(path: Path, table: Table, index: int, cells: int) -> ParseError:
-    return ParseError(
-        f"row has {cells} cells but the header has {len(table.columns)}",
-        where=f"{path}:{index + 1}",
-        hint="escape pipes inside values as \\| and fix the row by hand",
-    )
-
-
-def records_of(path: Path, document: Document, kind: Kind, archived: bool = False) -> list[Record]:
-    return checked_records(path, document, kind, archived)[1]
-
-
-def checked_records(
-    path: Path, document: Document, kind: Kind, archived: bool = False
-) -> tuple[Table, list[Record]]:
-    """The table `require_table` returns and its records, each row split only once: every read
-    command comes here, and splitting rows is most of its time."""
-    table = _found_table(path, document, kind, archived)
-    keys = [column_key(name) for name in table.columns]
-    width = len(keys)
-    records = []
-    for line, cells in enumerate(table_cells(document, table), start=table.header + 3):
-        if len(cells) != width:
-            raise _ragged(path, table, line - 1, len(cells))
-        records.append(Record(kind, dict(zip(keys, cells, strict=False)), line))
-    return table, records
-
-
-def load_records(memory: Memory, kind: Kind) -> list[Record]:
-    """The live records of a kind; [] when the file does not exist; ParseError when unreadable."""
-    path = memory.path(kind)
-    document = load(path)
-    return [] if document is None else records_of(path, document, kind)
-
-
-def load_archived(memory: Memory, kind: Kind, *, mentioning: Sequence[str] = ()) -> list[Record]:
-    """The archived records of a kind; [] when ARCHIVE.md or that kind's table does not exist.
-    `mentioning` keeps only some of them, as `read_records` says."""
-    document = load(memory.archive)
-    if document is None or records_table(document, kind, archived=True) is None:
-        return []
-    if not mentioning:
-        return records_of(memory.archive, document, kind, archived=True)
-    table = require_table(memory.archive, document, kind, archived=True)
-    return list(read_records(document, table, kind, mentioning=mentioning))
-
-
-def max_id_number(
-    memory: Memory, kind: Kind, live: Document | None, checked: Table | None = None
-) -> int:
-    """The highest ID number of a kind, live and archived together: IDs are never reissued.
-
-    `checked` is the live document's table when the caller has already required it.
-    """
-    numbers = [record.number for record in load_archived(memory, kind)]
-    if live is not None:
-        table = checked or require_table(memory.path(kind), live, kind)
-        numbers.extend(id_numbers(live, table, kind))
-    return max(numbers, default=0)
 
 
 @contextmanager
@@ -344,7 +170,7 @@ def _append_held(memory: Memory, record: Record, seen: Checked | None = None) ->
     kind = record.kind
     path = memory.path(kind)
     document, table = _current(path, kind, seen)
-    _require_id_column(path, table)
+    require_id_column(path, table)
     next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table) + 1)
     stored = record.replace(values={**record.values, "id": next_id})
     text, line = insert_row(document, table, row_for(stored, table.columns))
@@ -397,15 +223,6 @@ def append_or_update(
         return _update_held(memory, kind, existing.id, changes)
 
 
-def _require_id_column(path: Path, table: Table) -> None:
-    if "id" not in {column_key(name) for name in table.columns}:
-        raise SchemaError(
-            "table has no ID column, so a new row could not be told apart",
-            where=f"{path}:{table.header + 1}",
-            hint="run `legion-memory migrate` to add the missing columns",
-        )
-
-
 def _write(path: Path, text: str, record: Record) -> None:
     try:
         atomic_write(path, text)
@@ -417,61 +234,6 @@ def describe(record: Record) -> str:
     """A record as `Column: value` lines, printed when a write fails so nothing is lost."""
     names = {column.key: column.name for column in record.kind.columns}
     return "\n".join(f"{names.get(key, key)}: {value}" for key, value in record.values.items())
-
-
-def insert_row(document: Document, table: Table, cells: list[str]) -> tuple[str, int]:
-    """The text with one row line after the table's last row, and that row's line number."""
-    anchor = table.end - 1
-    lines = list(document.lines)
-    style = _row_style(document, table)
-    if not style.ending:
-        # The anchor is the file's last line and has no newline: it gains one, the new row doesn't.
-        lines[anchor] += document.dominant_ending()
-    lines.insert(table.end, style.format(cells))
-    return render(Document(lines, bom=document.bom)), table.end + 1
-
-
-def _row_style(document: Document, table: Table) -> RowStyle:
-    """The last row's style; for an empty table the header's, which the delimiter cannot show."""
-    last = document.lines[table.end - 1]
-    if table.rows:
-        return RowStyle.of(last)
-    return RowStyle.of(document.lines[table.header])._replace(ending=RowStyle.of(last).ending)
-
-
-def verify_append(path: Path, before: Document, text: str, table: Table, record: Record) -> None:
-    """Re-parse what is about to be written: same rows as before plus exactly the new record."""
-    after = parse(text)
-    new_table = records_table(after, record.kind)
-    if new_table is None or len(new_table.rows) != len(table.rows) + 1:
-        raise _bug(path)
-    read_back = record_at(after, new_table, record.kind, new_table.end - 1)
-    if not _same_rows(before, table, after, new_table) or not _same_values(read_back, record):
-        raise _bug(path)
-
-
-def _same_rows(before: Document, table: Table, after: Document, new_table: Table) -> bool:
-    """The old rows are the new table's rows but its last, in order. Lines are compared whole
-    (a list comparison, fast on large files); only the old last row may have gained a line
-    ending, when it was the file's last line."""
-    old = before.lines[table.header + 2 : table.end]
-    new = after.lines[new_table.header + 2 : new_table.end - 1]
-    if old[:-1] != new[:-1]:
-        return False
-    return [strip_ending(line) for line in old[-1:]] == [strip_ending(line) for line in new[-1:]]
-
-
-def _same_values(read_back: Record, intended: Record) -> bool:
-    return all(read_back[key] == intended[key] for key in read_back.values)
-
-
-def _bug(path: Path) -> IntegrityError:
-    return IntegrityError(
-        "the text about to be written does not read back as the intended records; nothing was "
-        "written (this is a bug)",
-        where=str(path),
-        hint="please report it with the file attached",
-    )
 
 
 def update(
@@ -490,33 +252,12 @@ def _update_held(
     if document is None:
         raise ParseError(f"{kind.filename} does not exist", where=str(path))
     table = require_table(path, document, kind)
-    old = _find(path, document, table, kind, record_id)
+    old = find_record(path, document, table, kind, record_id)
     new = old.replace(values={**old.values, **changes})
-    lines = list(document.lines)
-    style = RowStyle.of(lines[old.line - 1])
-    lines[old.line - 1] = style.format(row_for(new, table.columns))
-    text = render(Document(lines, bom=document.bom))
-    _verify_update(path, document, text, table, new)
+    text = replace_row(document, old.line - 1, row_for(new, table.columns))
+    verify_update(path, document, text, table, new)
     _write(path, text, new)
     return old, new
-
-
-def _find(path: Path, document: Document, table: Table, kind: Kind, record_id: str) -> Record:
-    for record in read_records(document, table, kind):
-        if record.id == record_id:
-            return record
-    raise ParseError(f"no record {record_id}", where=str(path))
-
-
-def _verify_update(path: Path, before: Document, text: str, table: Table, new: Record) -> None:
-    after = parse(text)
-    new_table = records_table(after, new.kind)
-    if new_table is None or new_table.rows != table.rows:
-        raise _bug(path)
-    changed = [i for i in table.rows if after.lines[i] != before.lines[i]]
-    read_back = next(r for r in read_records(after, new_table, new.kind) if r.line == new.line)
-    if changed not in ([], [new.line - 1]) or not _same_values(read_back, new):
-        raise _bug(path)
 
 
 def create_file(memory: Memory, path: Path, template: str) -> bool:

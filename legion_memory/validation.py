@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .errors import ParseError
 from .learn import learn_entries
+from .reading import read_text
 from .schema import (
     ARCHIVE_FILENAME,
     KINDS,
@@ -19,7 +20,6 @@ from .schema import (
     read_records,
     records_table,
 )
-from .store import read_text
 from .table import Document, Table, cell_count, parse
 
 ERROR = "error"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import REPO_ROOT, git, run_process
 
-from legion_memory import store
+from legion_memory import reading, store
 from legion_memory.schema import ERROR_FIX, KINDS, OUTCOME, PATTERN, new_record
 
 # The driver and hooks run this interpreter on this checkout, whatever is on PATH.
@@ -37,8 +37,8 @@ def error_row(number: int, signature: str, fix: str = "retry", resolved: str = "
     )
 
 
-def memory_of(repo: Path) -> store.Memory:
-    return store.Memory.of_project(repo)
+def memory_of(repo: Path) -> reading.Memory:
+    return reading.Memory.of_project(repo)
 
 
 def add_outcome(repo: Path, summary: str, branch: str, date: str = "2026-03-02") -> str:
@@ -86,12 +86,12 @@ def add_error(repo: Path, signature: str, branch: str) -> str:
 def rows(repo: Path, kind: str = "outcomes") -> list[tuple[str, str, str]]:
     """(ID, Branch, the kind's text field) of each live record, in file order."""
     field = {"outcomes": "summary", "patterns": "pattern", "errors": "fix"}[kind]
-    records = store.load_records(memory_of(repo), KINDS[kind])
+    records = reading.load_records(memory_of(repo), KINDS[kind])
     return [(r.id, r["branch"], r[field]) for r in records]
 
 
 def sources(repo: Path) -> dict[str, str]:
-    records = store.load_records(memory_of(repo), PATTERN)
+    records = reading.load_records(memory_of(repo), PATTERN)
     return {record["pattern"]: record["source"] for record in records}
 
 

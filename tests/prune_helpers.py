@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import FIXTURES, git
 
-from legion_memory import store
+from legion_memory import reading, store
 from legion_memory.errors import WriteError
 from legion_memory.table import split_cells
 
@@ -17,10 +17,10 @@ TODAY = "2026-06-30"
 LOCK = ".planning/memory/.legion-memory.lock"
 
 
-def project_from(repo: Path, name: str) -> store.Memory:
+def project_from(repo: Path, name: str) -> reading.Memory:
     """`repo` with the fixture's STATE.md and its OUTCOMES/ARCHIVE `before` files."""
     source = PRUNE_FIXTURES / name
-    memory = store.Memory.of_project(repo)
+    memory = reading.Memory.of_project(repo)
     memory.directory.mkdir(parents=True)
     shutil.copyfile(source / "STATE.md", repo / ".planning" / "STATE.md")
     shutil.copyfile(source / "OUTCOMES.before.md", memory.directory / "OUTCOMES.md")

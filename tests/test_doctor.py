@@ -8,10 +8,10 @@ from pathlib import Path
 from conftest import CLI, read_bytes_of
 from gitrepos import outcome_row, pattern_row
 
+from legion_memory.reading import Memory
 from legion_memory.renumber import memory_files
 from legion_memory.repair import CHECKS, Check, Finding, doctor
 from legion_memory.schema import OUTCOME, PATTERN, archive_template
-from legion_memory.store import Memory
 
 HEAD = OUTCOME.template()
 MEMORY = Path(".planning/memory")

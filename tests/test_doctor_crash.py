@@ -10,7 +10,7 @@ import pytest
 from conftest import CLI, read_bytes_of
 from prune_helpers import TODAY, Disk, Killed, project_from, without_lock
 
-from legion_memory import store
+from legion_memory import reading, store
 from legion_memory.prune import Criteria, prune
 from legion_memory.repair import CHECKS
 from legion_memory.schema import OUTCOME
@@ -19,7 +19,7 @@ CRITERIA = Criteria(dt.date.fromisoformat(TODAY), 90, 7)
 JOURNAL = ".planning/memory/.legion-memory.journal"
 
 
-def killed_prune(memory: store.Memory, monkeypatch: pytest.MonkeyPatch, write: int) -> None:
+def killed_prune(memory: reading.Memory, monkeypatch: pytest.MonkeyPatch, write: int) -> None:
     """A prune stopped dead (as by SIGKILL) at its `write`-th file write: 2 is ARCHIVE.md, 3 is
     OUTCOMES.md (the journal is write 1)."""
     with monkeypatch.context() as patched:
@@ -28,7 +28,7 @@ def killed_prune(memory: store.Memory, monkeypatch: pytest.MonkeyPatch, write: i
             prune(memory, CRITERIA, default_branch="main")
 
 
-def killed_append(memory: store.Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+def killed_append(memory: reading.Memory, monkeypatch: pytest.MonkeyPatch) -> None:
     """`store outcome` killed after writing its temporary file, before renaming it."""
     real_replace = os.replace
 
@@ -40,7 +40,7 @@ def killed_append(memory: store.Memory, monkeypatch: pytest.MonkeyPatch) -> None
     with monkeypatch.context() as patched:
         patched.setattr(os, "replace", replace)
         with pytest.raises(Killed):
-            store.append(memory, store.load_records(memory, OUTCOME)[-1])
+            store.append(memory, reading.load_records(memory, OUTCOME)[-1])
 
 
 def test_the_journal_check_runs_first() -> None:

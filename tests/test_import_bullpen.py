@@ -12,8 +12,8 @@ from interop_support import MEMORY, TODAY, added_lines, copy_source, memory_text
 
 from legion_memory.items import content_hash
 from legion_memory.ledger import HEADER
+from legion_memory.reading import Memory, load_records
 from legion_memory.schema import PATTERN
-from legion_memory.store import Memory, load_records
 
 NEW_PATTERNS = [
     "| P-002 | 2026-04-08 | main | This codebase uses `useFormHook` for all forms "

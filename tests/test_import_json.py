@@ -13,8 +13,8 @@ import pytest
 from conftest import CLI, REPO_ROOT, git, read_bytes_of
 from interop_support import MEMORY, TODAY, copy_source, memory_text, seed_memory
 
+from legion_memory.reading import Memory, load_archived, load_records
 from legion_memory.schema import KINDS, OUTCOME, PATTERN, PREFERENCE, archive_template
-from legion_memory.store import Memory, load_archived, load_records
 
 FILES = ("OUTCOMES.md", "PATTERNS.md", "ERRORS.md", "PREFERENCES.md", "ARCHIVE.md")
 LEARN_ENTRY = (

@@ -15,8 +15,8 @@ from interop_support import MEMORY, TODAY, copy_source, memory_text, seed_memory
 from legion_memory.errors import WriteError
 from legion_memory.items import content_hash
 from legion_memory.ledger import HEADER, Entry, known_keys, with_entries
+from legion_memory.reading import Memory, load_records
 from legion_memory.schema import PATTERN
-from legion_memory.store import Memory, load_records
 
 
 def entry(key: str, record_id: str = "P-001") -> Entry:

@@ -19,7 +19,7 @@ from gitrepos import (
     text_of,
 )
 
-from legion_memory import store
+from legion_memory import reading, store
 from legion_memory.schema import ERROR_FIX, OUTCOME, archive_template
 
 
@@ -124,7 +124,7 @@ def test_one_side_prunes_while_the_other_appends_nothing_is_resurrected(repo: Pa
     commit(repo, "prune")
     assert run_git(repo, "merge", "--no-edit", "feature").returncode == 0
     assert rows(repo) == [("O-003", "main", "three"), ("O-004", "feature", "feature work")]
-    archived = store.load_archived(memory_of(repo), OUTCOME)
+    archived = reading.load_archived(memory_of(repo), OUTCOME)
     assert [record.id for record in archived] == ["O-001", "O-002"]
     assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
 
@@ -140,7 +140,7 @@ def test_an_errors_row_resolved_on_one_side_while_the_other_appends(repo: Path) 
     store.update(memory_of(repo), ERROR_FIX, "E-001", {"fix": "raise timeout", "resolved": "true"})
     commit(repo, "resolved")
     assert run_git(repo, "merge", "--no-edit", "feature").returncode == 0
-    records = store.load_records(memory_of(repo), ERROR_FIX)
+    records = reading.load_records(memory_of(repo), ERROR_FIX)
     assert [(r.id, r["fix"], r["resolved"]) for r in records] == [
         ("E-001", "raise timeout", "true"),
         ("E-002", "retry", "false"),

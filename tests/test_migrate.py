@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from legion_memory.migrate import new_header, plan_migration
+from legion_memory.reading import Memory
 from legion_memory.schema import OUTCOME, PATTERN, archive_template
-from legion_memory.store import Memory
 from legion_memory.table import split_raw
 
 MEMORY = Path(".planning") / "memory"

@@ -8,7 +8,7 @@ import pytest
 from conftest import CLI, read_bytes_of
 from prune_helpers import TODAY, golden, listing, project_from, without_lock
 
-from legion_memory import store
+from legion_memory import reading, store
 from legion_memory.prune import NO_ELIGIBLE, NO_PHASE_WARNING, Criteria, prune
 from legion_memory.schema import OUTCOME, Record, new_record
 
@@ -21,7 +21,7 @@ REPORT_MIXED = (
 ARCHIVED_MIXED = ["O-004", "O-006", "O-008", "O-011", "O-015", "O-016"]
 
 
-def files(memory: store.Memory) -> tuple[bytes, bytes]:
+def files(memory: reading.Memory) -> tuple[bytes, bytes]:
     return memory.path(OUTCOME).read_bytes(), memory.archive.read_bytes()
 
 
@@ -219,7 +219,7 @@ def test_store_after_prune_takes_the_highest_id_of_both_files_plus_one(repo: Pat
     criteria = Criteria(dt.date.fromisoformat(TODAY), 90, 7)
     prune(memory, criteria, default_branch="main")
     # O-016, the highest ID, now lives only in ARCHIVE.md; the live file holds 8 records.
-    assert max(r.number for r in store.load_records(memory, OUTCOME)) == 14
+    assert max(r.number for r in reading.load_records(memory, OUTCOME)) == 14
     values = {
         "date": TODAY,
         "branch": "main",

@@ -7,7 +7,7 @@ import pytest
 from conftest import read_bytes_of
 from prune_helpers import TODAY, Disk, golden, project_from, without_lock
 
-from legion_memory import store
+from legion_memory import reading, store
 from legion_memory.project import Settings
 from legion_memory.prune import NO_PHASE_WARNING, auto_prune
 from legion_memory.schema import OUTCOME
@@ -65,7 +65,7 @@ def test_auto_prune_without_a_current_phase_warns_first(repo: Path) -> None:
         "Preserved: 2 high-importance (4-5), 0 current-phase\n"
         "Archive total: 9 records"
     )
-    assert [r.id for r in store.load_archived(memory, OUTCOME)][-5:] == [
+    assert [r.id for r in reading.load_archived(memory, OUTCOME)][-5:] == [
         "O-007",
         "O-008",
         "O-011",

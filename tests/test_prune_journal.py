@@ -10,7 +10,7 @@ import pytest
 from conftest import CLI, read_bytes_of
 from prune_helpers import TODAY, Disk, Killed, golden, project_from, without_lock
 
-from legion_memory import store
+from legion_memory import reading, store
 from legion_memory.prune import Criteria, prune
 from legion_memory.schema import OUTCOME
 
@@ -18,13 +18,13 @@ JOURNAL = ".legion-memory.journal"
 CRITERIA = Criteria(dt.date.fromisoformat(TODAY), 90, 7)
 
 
-def ids_once_each(memory: store.Memory) -> Counter[str]:
+def ids_once_each(memory: reading.Memory) -> Counter[str]:
     """Every record ID across both files (both must parse) with how often it occurs."""
-    records = [*store.load_records(memory, OUTCOME), *store.load_archived(memory, OUTCOME)]
+    records = [*reading.load_records(memory, OUTCOME), *reading.load_archived(memory, OUTCOME)]
     return Counter(record.id for record in records)
 
 
-def killed_prune(memory: store.Memory, monkeypatch: pytest.MonkeyPatch, at: str) -> None:
+def killed_prune(memory: reading.Memory, monkeypatch: pytest.MonkeyPatch, at: str) -> None:
     """Run prune and stop it dead at `at`: a write number, or `drop` (the journal's removal)."""
     if at == "drop":
         real_unlink = Path.unlink
@@ -151,7 +151,7 @@ def test_dry_run_does_not_recover(cli: CLI, repo: Path, monkeypatch: pytest.Monk
 
 def test_recover_without_memory_creates_nothing(repo: Path) -> None:
     before = read_bytes_of(repo)
-    assert store.recover(store.Memory.of_project(repo)) == []
+    assert store.recover(reading.Memory.of_project(repo)) == []
     assert read_bytes_of(repo) == before
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from conftest import CLI, REPO_ROOT, run_process
 
-from legion_memory import store
+from legion_memory import reading
 from legion_memory.schema import OUTCOME
 
 ROWS = 2000
@@ -42,8 +42,8 @@ def row(number: int) -> str:
     )
 
 
-def large_project(root: Path) -> store.Memory:
-    memory = store.Memory.of_project(root)
+def large_project(root: Path) -> reading.Memory:
+    memory = reading.Memory.of_project(root)
     memory.directory.mkdir(parents=True)
     (root / ".planning" / "STATE.md").write_text("- **Phase**: 9 of 9\n", encoding="utf-8")
     live = "".join(row(n) for n in range(ARCHIVED + 1, ARCHIVED + ROWS + 1))
@@ -55,12 +55,12 @@ def large_project(root: Path) -> store.Memory:
     return memory
 
 
-def files(memory: store.Memory) -> tuple[bytes, bytes]:
+def files(memory: reading.Memory) -> tuple[bytes, bytes]:
     return memory.path(OUTCOME).read_bytes(), memory.archive.read_bytes()
 
 
-def ids(memory: store.Memory) -> Counter[str]:
-    records = [*store.load_records(memory, OUTCOME), *store.load_archived(memory, OUTCOME)]
+def ids(memory: reading.Memory) -> Counter[str]:
+    records = [*reading.load_records(memory, OUTCOME), *reading.load_archived(memory, OUTCOME)]
     return Counter(record.id for record in records)
 
 
@@ -153,7 +153,7 @@ def test_sigkill_at_random_moments_never_loses_or_duplicates_a_record(cli: CLI, 
     print(f"kills landed: {dict(landed)}; temporary files left by kills: {strays}")
 
 
-def _where(memory: store.Memory, before: tuple[bytes, bytes], after: tuple[bytes, bytes]) -> str:
+def _where(memory: reading.Memory, before: tuple[bytes, bytes], after: tuple[bytes, bytes]) -> str:
     """Where a kill landed, judged from what it left (reported, never asserted: timing varies)."""
     state = files(memory)
     journal = "journal" if memory.journal_path.exists() else "no journal"

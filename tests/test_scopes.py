@@ -11,7 +11,7 @@ from conftest import CLI, FIXTURES, read_bytes_of
 
 from legion_memory import scopes
 from legion_memory.errors import InputError
-from legion_memory.store import Memory
+from legion_memory.reading import Memory
 
 TODAY = "2026-05-01"
 

@@ -28,6 +28,7 @@ import datetime as dt
 import pytest
 from conftest import FIXTURES
 
+from legion_memory.reading import Memory, load_records
 from legion_memory.schema import OUTCOME, Record
 from legion_memory.scoring import (
     agent_scores,
@@ -37,7 +38,6 @@ from legion_memory.scoring import (
     recall,
     too_many_note,
 )
-from legion_memory.store import Memory, load_records
 
 TODAY = dt.date(2026, 3, 31)
 A = "engineering-backend-architect"

@@ -10,15 +10,17 @@ import pytest
 from conftest import REPO_ROOT, read_bytes_of
 
 from legion_memory.errors import InputError, ParseError
+from legion_memory.reading import Memory, load_records
 from legion_memory.schema import ERROR_FIX, OUTCOME, new_record
-from legion_memory.store import Memory, append, load_records, update
+from legion_memory.store import append, update
 from legion_memory.table import parse
 
 WRITER = """
 import sys
 from pathlib import Path
 from legion_memory.schema import OUTCOME, new_record
-from legion_memory.store import Memory, append
+from legion_memory.store import append
+from legion_memory.reading import Memory
 
 memory, worker = Memory(Path(sys.argv[1])), sys.argv[2]
 for n in range(25):

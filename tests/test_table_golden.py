@@ -9,8 +9,9 @@ import pytest
 from conftest import FIXTURES, git
 
 from legion_memory.errors import SchemaError
+from legion_memory.reading import Memory
 from legion_memory.schema import OUTCOME, PATTERN, Kind, new_record, read_records, records_table
-from legion_memory.store import Memory, append
+from legion_memory.store import append
 from legion_memory.table import parse, render
 
 TABLES = FIXTURES / "tables"

@@ -9,8 +9,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from legion_memory.reading import Memory, load_records
 from legion_memory.schema import OUTCOME, new_record
-from legion_memory.store import Memory, append, load_records
+from legion_memory.store import append
 from legion_memory.table import (
     RowStyle,
     cell_at,

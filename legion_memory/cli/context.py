@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..project import Settings, find_root, load_settings
-from ..store import Memory
+from ..reading import Memory
 from .output import note
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .. import store
+from .. import reading
 from ..errors import GitError, InputError
 from ..gitutil import files_at, merge_base, resolve
 from .context import Context
@@ -129,7 +129,7 @@ def diff(
         new_label, new = revisions[1], files_at(root, revisions[1], directory, FILE_NAMES)
     else:
         new_label = "working tree"
-        new = {name: store.read_text(directory / name) for name in FILE_NAMES}
+        new = {name: reading.read_text(directory / name) for name in FILE_NAMES}
     shown = _relative(str(directory), root)
     result = compare(old, new, (old_label, new_label), shown)
     emit(context, result.to_json(), render_markdown(result))

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from .. import error_fixes, preferences, scopes, store
+from .. import error_fixes, preferences, reading, scopes, store
 from ..errors import InputError, ParseError
 from ..fields import DECISION_POINTS, SIGNALS
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, has_any_tag, on_branch
@@ -243,7 +243,7 @@ def _live(
         return [], []
     tier = tier or scopes.Scoped(scopes.PROJECT, context.memory)
     try:
-        return store.load_records(tier.memory, kind), []
+        return reading.load_records(tier.memory, kind), []
     except ParseError:
         warning = unreadable_warning(tier, kind)
         note(warning)
@@ -296,14 +296,14 @@ def _agent_names(agents: Sequence[str]) -> list[str] | None:
     return names or None
 
 
-def _unknown_outcome(memory: store.Memory, source: str) -> str | None:
+def _unknown_outcome(memory: reading.Memory, source: str) -> str | None:
     """A notice when Source names an outcome ID that OUTCOMES.md and ARCHIVE.md (of the tier the
     pattern goes to) do not hold; nothing to say when there is no outcome memory to check."""
     if not _OUTCOME_ID.match(source) or not memory.exists(OUTCOME):
         return None
     try:
-        known = store.load_records(memory, OUTCOME)
-        known += store.load_archived(memory, OUTCOME)
+        known = reading.load_records(memory, OUTCOME)
+        known += reading.load_archived(memory, OUTCOME)
     except ParseError:
         return None
     if any(record.id == source for record in known):

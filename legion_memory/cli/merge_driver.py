@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .. import fileio, store
+from .. import fileio, reading
 from ..errors import ParseError
 from ..gitutil import find_git_dir
 from ..merge import describe, ids_in, merge
@@ -43,7 +43,7 @@ def _archived_ids(path: Path) -> list[str]:
     if path.name.upper() == ARCHIVE_FILENAME:
         return []  # archived rows share their IDs with the live rows they were moved from
     try:
-        text = store.read_text(path.parent / ARCHIVE_FILENAME)
+        text = reading.read_text(path.parent / ARCHIVE_FILENAME)
     except (ParseError, OSError):
         return []
     return ids_in(text) if text else []

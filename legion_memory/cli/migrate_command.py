@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Mapping
 from pathlib import Path
 
-from .. import store
+from .. import reading, store
 from ..migrate import Migration, TableChange, memory_paths, plan_migration
 from ..table import split_lines
 from .context import Context
@@ -27,7 +27,7 @@ def run_migrate(context: Context, dry_run: bool) -> None:
     default_branch = context.default_branch
     # Planned without the lock first, so a dry run or a no-op never touches the directory.
     planned = plan_migration(
-        memory, {path: store.read_text(path) for path in paths}, default_branch
+        memory, {path: reading.read_text(path) for path in paths}, default_branch
     )
     if dry_run or not planned.tables:
         _show(context, planned, dry_run)

@@ -12,7 +12,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import scopes, store
+from .. import reading, scopes, store
 from ..decay import Scored
 from ..errors import InputError, ParseError
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
@@ -136,8 +136,8 @@ def _required(values: dict[str, str | None], from_summary: bool) -> dict[str, st
 
 
 def _history(
-    memory: store.Memory, agents: tuple[str, ...] | None
-) -> tuple[store.Checked | None, Iterable[Record], tuple[str, ...]]:
+    memory: reading.Memory, agents: tuple[str, ...] | None
+) -> tuple[reading.Checked | None, Iterable[Record], tuple[str, ...]]:
     """OUTCOMES.md as read and checked (the store reuses it when the file has not changed since),
     the stored outcomes (live and archived) that credit one of `agents` when importance needs
     them (`agents` not None), and the columns of the live table. A malformed OUTCOMES.md stops
@@ -146,7 +146,7 @@ def _history(
     Only rows that mention one of the agents are split into records, and they are read as they
     are consumed: importance stops reading as soon as it has seen every agent of the new outcome.
     """
-    seen = store.load_checked(memory.path(OUTCOME), OUTCOME)
+    seen = reading.load_checked(memory.path(OUTCOME), OUTCOME)
     columns = tuple(column.name for column in OUTCOME.columns)
     if seen is not None:
         columns = seen.table.columns
@@ -155,7 +155,7 @@ def _history(
     live: Iterable[Record] = ()
     if seen is not None:
         live = read_records(seen.document, seen.table, OUTCOME, mentioning=agents)
-    return seen, chain(live, store.load_archived(memory, OUTCOME, mentioning=agents)), columns
+    return seen, chain(live, reading.load_archived(memory, OUTCOME, mentioning=agents)), columns
 
 
 def _catalog(context: Context) -> Catalog | None:
@@ -197,8 +197,8 @@ def _report_stored(context: Context, scope: str, stored: Record, columns: tuple[
 def _preview(
     context: Context, tier: scopes.Scoped, built: BuiltOutcome, columns: tuple[str, ...]
 ) -> None:
-    document = store.load(tier.memory.path(OUTCOME))
-    number = store.max_id_number(tier.memory, OUTCOME, document) + 1
+    document = reading.load(tier.memory.path(OUTCOME))
+    number = reading.max_id_number(tier.memory, OUTCOME, document) + 1
     record = Record(OUTCOME, {**built.record.values, "id": f"O-{number:03d}"})
     if built.importance is not None:
         note(f"Importance {built.importance.explain()}")
@@ -218,7 +218,7 @@ def _outcomes(
         return [], []
     tier = tier or scopes.Scoped(scopes.PROJECT, context.memory)
     try:
-        records = store.load_records(tier.memory, OUTCOME)
+        records = reading.load_records(tier.memory, OUTCOME)
     except ParseError:
         warning = unreadable_warning(tier, OUTCOME)
         note(warning)
