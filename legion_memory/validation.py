@@ -1,11 +1,9 @@
 """Checks of memory files: every problem with its file and line, nothing ever changed."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import ParseError
 from .learn import learn_entries
@@ -28,8 +26,7 @@ NOTE = "note"
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})( |$)")
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     path: str
     line: int
     severity: str
