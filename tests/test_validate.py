@@ -6,8 +6,14 @@ import json
 import shutil
 from pathlib import Path
 
+import mistune
 import pytest
 from conftest import CLI, FIXTURES, SAMPLES, read_bytes_of
+from hypothesis import given
+from hypothesis import strategies as st
+
+from legion_memory.table import parse
+from legion_memory.validation import _renders_as_table
 
 VALIDATE = FIXTURES / "validate"
 
@@ -87,3 +93,87 @@ def test_a_file_that_is_not_utf8_is_an_error_with_its_line(cli: CLI, tmp_path: P
         1,
         "OUTCOMES.md:3: error: file is not valid UTF-8",
     )
+
+
+OUTCOMES_HEADER = (
+    "# Memory — Outcome Log\n\n## Records\n\n"
+    "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
+    "| Summary |\n"
+    "|----|------|--------|-------|------|-------|-----------|---------|------------|------"
+    "|---------|\n"
+)
+ROW = (
+    "| O-00{n} | 2026-03-0{n} | main | 5 | 05-01 | a | backend | success | 3 | api | {summary} |\n"
+)
+GITHUB_WARNING = "OUTCOMES.md:5: warning: GitHub would show this table as plain text (a bad row)\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Our scanner reads `\\|` as an escaped pipe; GitHub (and mistune) as a backslash, then a
+        # cell boundary: the row has one cell too many for them.
+        OUTCOMES_HEADER + ROW.format(n=1, summary="fine") + ROW.format(n=2, summary="C:\\\\| x"),
+        # A header without its closing pipe under a delimiter with both: 11 cells for our
+        # scanner, a header and a delimiter of different widths for mistune.
+        OUTCOMES_HEADER.replace("| Summary |\n", "| Summary\n") + ROW.format(n=1, summary="ok"),
+    ],
+    ids=["double-backslash-pipe", "header-without-closing-pipe"],
+)
+def test_a_table_only_the_renderer_rejects_is_reported(cli: CLI, tmp_path: Path, text: str) -> None:
+    (tmp_path / "OUTCOMES.md").write_text(text, encoding="utf-8")
+    before = read_bytes_of(tmp_path)
+    result = cli("--root", str(tmp_path), "validate", str(tmp_path / "OUTCOMES.md"))
+    assert (result.code, result.stdout) == (
+        0,
+        GITHUB_WARNING + "1 file(s) checked, 0 error(s), 1 other\n",
+    )
+    assert read_bytes_of(tmp_path) == before
+
+
+@pytest.mark.parametrize("final_newline", [True, False])
+def test_a_crlf_table_the_renderer_accepts_is_not_reported(
+    cli: CLI, tmp_path: Path, final_newline: bool
+) -> None:
+    text = OUTCOMES_HEADER + ROW.format(n=1, summary="a \\| b") + ROW.format(n=2, summary="c")
+    text = text.replace("\n", "\r\n")
+    (tmp_path / "OUTCOMES.md").write_bytes(
+        (text if final_newline else text.removesuffix("\r\n")).encode("utf-8")
+    )
+    result = cli("--root", str(tmp_path), "validate", str(tmp_path / "OUTCOMES.md"))
+    assert (result.code, result.stdout) == (0, "1 file(s) checked, 0 error(s), 0 other\n")
+
+
+CELL_TEXT = st.lists(
+    st.sampled_from(["a", " ", "\\", "\\|", "|", "`", "*", "<br>", "-", ":", "日"]), max_size=5
+).map("".join)
+
+
+@st.composite
+def table_like_text(draw: st.DrawFn) -> str:
+    """A header, a delimiter and rows, each with or without its outer pipes, any line ending."""
+    width = draw(st.integers(min_value=1, max_value=4))
+
+    def row(cells: list[str]) -> str:
+        opening = draw(st.sampled_from(["|", "| ", " |", "   |", ""]))
+        closing = draw(st.sampled_from(["|", " |", "|  ", "\t|", "", "\\|"]))
+        return opening + " | ".join(cells) + closing
+
+    header = row(draw(st.lists(CELL_TEXT, min_size=width, max_size=width)))
+    aligns = st.sampled_from(["---", ":--", "--:", ":-:", " - ", "", "x"])
+    delimiter = row(draw(st.lists(aligns, min_size=width, max_size=width + 1)))
+    cells = st.lists(CELL_TEXT, min_size=max(width - 1, 1), max_size=width + 1)
+    rows = [row(draw(cells)) for _ in range(draw(st.integers(min_value=0, max_value=4)))]
+    ending = draw(st.sampled_from(["\n", "\r\n"]))
+    tail = draw(st.sampled_from(["", ending, ending + "after" + ending, ending + "|-|" + ending]))
+    return ending.join([header, delimiter, *rows]) + tail
+
+
+@given(table_like_text())
+def test_the_block_level_check_agrees_with_rendering_the_table(text: str) -> None:
+    """Only mistune's block parser runs: its verdict is that of a full render to HTML."""
+    document = parse(text)
+    render = mistune.create_markdown(plugins=["table"])
+    for table in document.tables:
+        lines = "".join(document.lines[table.header : table.end])
+        assert _renders_as_table(document, table) == ("<table>" in str(render(lines))), lines

@@ -111,11 +111,8 @@ def _option(
 def _finish(
     params: list[Param], values: dict[str, Any], positional: list[str]
 ) -> dict[str, Any] | None:
-    arguments = [param for param in params if param["argument"]]
-    if len(positional) > len(arguments):
+    if not _take_arguments(params, values, positional):
         return None
-    for param, raw in zip(arguments, positional, strict=False):
-        values[param["name"]] = _convert(raw, param)
     if any(value is _INVALID for value in values.values()):
         return None
     for param in params:
@@ -124,6 +121,27 @@ def _finish(
                 return None
             values[param["name"]] = param["default"]
     return values
+
+
+def _take_arguments(params: list[Param], values: dict[str, Any], positional: list[str]) -> bool:
+    """Store the positional values; False when click would read them otherwise or refuse them."""
+    arguments = [param for param in params if param["argument"]]
+    # A variadic argument (`validate FILE...`) takes what the others leave, as a list; only a
+    # last one is read here.
+    variadic = arguments.pop() if arguments and arguments[-1]["multiple"] else None
+    if any(param["multiple"] for param in arguments):
+        return False
+    if variadic is not None and len(positional) > len(arguments):
+        rest = [_convert(raw, variadic) for raw in positional[len(arguments) :]]
+        if any(value is _INVALID for value in rest):
+            return False
+        values[variadic["name"]] = rest
+        positional = positional[: len(arguments)]
+    if len(positional) > len(arguments):
+        return False
+    for param, raw in zip(arguments, positional, strict=False):
+        values[param["name"]] = _convert(raw, param)
+    return True
 
 
 def _convert(raw: str, param: Param) -> Any:

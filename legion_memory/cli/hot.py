@@ -30,6 +30,7 @@ ACTIONS: dict[str, str] = {
     "search": "search_actions:search",
     "context": "search_actions:agent_context",
     "git merge-driver": "merge_driver:merge_driver",
+    "validate": "setup_actions:validate",
 }
 
 

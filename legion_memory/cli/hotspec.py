@@ -41,7 +41,8 @@ def _param(param: Any) -> dict[str, Any]:
         "opts": [*param.opts, *param.secondary_opts] if param.param_type_name == "option" else [],
         "negative": list(param.secondary_opts),
         "flag": bool(getattr(param, "is_flag", False)),
-        "multiple": bool(param.multiple),
+        # A repeated option and a variadic argument (`validate FILE...`) both give a list.
+        "multiple": bool(param.multiple) or param.nargs == -1,
         "type": kind,
         "default": param.default,
         "required": bool(param.required),

@@ -1,4 +1,8 @@
-"""`init` and `validate`."""
+"""`init` and `validate`.
+
+Typer wiring only for `validate`: a hot command, it hands its options to its action in
+`setup_actions`.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,8 @@ from typing import Annotated
 import typer
 
 from .. import store
-from ..schema import KINDS
-from ..validation import ERROR, validate_file
 from .context import Context
+from .groups import run_hot
 from .output import emit
 
 
@@ -35,25 +38,4 @@ def validate(
     ] = None,
 ) -> None:
     """Report every problem as FILE:LINE: severity: message; exit 1 when any is an error."""
-    context: Context = ctx.obj
-    paths = files or _memory_files(context)
-    problems = [p for path in paths for p in validate_file(path, _shown(context, path))]
-    errors = sum(1 for problem in problems if problem.severity == ERROR)
-    summary = f"{len(paths)} file(s) checked, {errors} error(s), {len(problems) - errors} other"
-    human = "\n".join([*(str(problem) for problem in problems), summary])
-    emit(context, {"files": len(paths), "problems": [p.to_json() for p in problems]}, human)
-    if errors:
-        raise typer.Exit(1)
-
-
-def _memory_files(context: Context) -> list[Path]:
-    memory = context.memory
-    candidates = [memory.path(kind) for kind in KINDS.values()] + [memory.archive]
-    return [path for path in candidates if path.is_file()]
-
-
-def _shown(context: Context, path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(context.root))
-    except ValueError:
-        return str(path)
+    run_hot(ctx, "validate", locals())
