@@ -21,8 +21,9 @@ _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _NEWLINES = re.compile(r"\r\n|\r|\n")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
-# The first cell of a row that has a pipe after it and no backslash before that pipe.
-_FIRST_CELL = re.compile(r"\s*\|?([^|\\]*)\|")
+# The first cell of a row that has a pipe after it and no backslash before that pipe. The
+# quantifiers before the cell are possessive: an opening pipe must never be read as the closing one.
+_FIRST_CELL = re.compile(r"\s*+\|?+([^|\\]*)\|")
 _INDENTED_CODE = 4
 _HELD = "\0"
 
