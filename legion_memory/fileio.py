@@ -1,6 +1,6 @@
 """File primitives of the storage layer: read, atomic replace, fsync. Memory files are read
-through `reading` and changed through `store`; the merge driver (git's temporary versions, its merge log) and
-`doctor` (the merge log) use a few primitives directly."""
+through `reading` and changed through `store`; the merge driver (git's temporary versions, its
+merge log) and `doctor` (the merge log) use a few primitives directly."""
 
 from __future__ import annotations
 
