@@ -4,7 +4,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
-from itertools import repeat
+from itertools import compress, repeat
 from typing import Final, NamedTuple
 
 from .credentials import refuse_secrets
@@ -362,7 +362,8 @@ def split_list(cell: str) -> tuple[str, ...]:
 
 def id_number(record_id: str, prefix: str) -> int:
     head, _, digits = record_id.partition("-")
-    return int(digits) if head == prefix and digits.isdigit() else 0
+    # isdecimal, not isdigit: int() refuses digits such as `²`, which isdigit accepts.
+    return int(digits) if head == prefix and digits.isdecimal() else 0
 
 
 def format_id(prefix: str, number: int) -> str:
@@ -390,10 +391,12 @@ def read_records(
     where its row's text does, unless the string has a pipe or a line break (escaping changes
     those), so such strings filter nothing."""
     keys = [column_key(name) for name in table.columns]
-    rows: Iterator[tuple[int, str]]
-    rows = enumerate(document.lines[table.header + 2 : table.end], start=table.header + 3)
+    lines = document.lines[table.header + 2 : table.end]
+    rows: Iterator[tuple[int, str]] = enumerate(lines, start=table.header + 3)
     if mentioning and not any("|" in text or "\n" in text for text in mentioning):
-        rows = ((number, line) for number, line in rows if any(t in line for t in mentioning))
+        # One regex search per row, called from C: on a long history most rows are skipped.
+        search = re.compile("|".join(map(re.escape, mentioning))).search
+        rows = compress(rows, map(search, lines))
     for number, line in rows:
         yield Record(kind, dict(zip(keys, line_cells(line), strict=False)), number)
 
@@ -413,9 +416,16 @@ def id_numbers(document: Document, table: Table, kind: Kind) -> Iterator[int]:
     if position is None:  # a legacy table without IDs
         yield from repeat(0, len(table.rows))
         return
-    cell = first_cell if position == 0 else partial(cell_at, position=position)
-    for line in document.lines[table.header + 2 : table.end]:
-        yield id_number(unescape(cell(line)), kind.prefix)
+    lines = document.lines[table.header + 2 : table.end]
+    if position > 0:
+        cell = partial(cell_at, position=position)
+        yield from (id_number(unescape(cell(line)), kind.prefix) for line in lines)
+        return
+    # The usual first cell, `| O-123 |`, read by one regex match (called from C) for each row;
+    # any other first cell is read as it is everywhere else.
+    plain = re.compile(rf"\s*+\|?+\s*+{re.escape(kind.prefix)}-(\d+)[ \t]*\|")
+    for line, match in zip(lines, map(plain.match, lines), strict=True):
+        yield int(match[1]) if match else id_number(unescape(first_cell(line)), kind.prefix)
 
 
 def check_value(kind: Kind, key: str, value: str) -> str | None:

@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from legion_memory.reading import Memory, load_records
-from legion_memory.schema import OUTCOME, new_record
+from legion_memory.schema import OUTCOME, id_numbers, new_record, read_records, records_table
 from legion_memory.store import append
 from legion_memory.table import (
     RowStyle,
@@ -143,3 +143,46 @@ def test_cell_at_and_cell_count_agree_with_split_cells(pieces: list[str]) -> Non
     assert cell_count(line) == len(cells)
     assert [cell_at(line, position) for position in range(len(cells))] == cells
     assert first_cell(line) == cells[0]
+
+
+ROW_PIECES = st.sampled_from(["a", "b", "a.b", "c++", "\\|", "|", "<br>", " ", ",", "日"])
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.lists(ROW_PIECES, max_size=8).map("".join), min_size=1, max_size=8),
+    st.lists(st.lists(ROW_PIECES, min_size=1, max_size=3).map("".join), min_size=1, max_size=2),
+)
+@example(["a|b", "b"], ["a|b"])  # escaping writes the pipe `\|`: the raw row lacks `a|b`
+def test_reading_only_rows_that_mention_a_string_drops_no_record_holding_it(
+    summaries: list[str], wanted: list[str]
+) -> None:
+    """`read_records(..., mentioning=...)` skips rows by their raw text; every record one of whose
+    values holds a wanted string must still be read, whatever escaping the row went through."""
+    rows = [f"| O-{number:03d} | {escape(text)} |" for number, text in enumerate(summaries)]
+    document = parse("\n".join(["## Records", "", "| ID | Summary |", "|---|---|", *rows]) + "\n")
+    table = records_table(document, OUTCOME)
+    assert table is not None
+    every = list(read_records(document, table, OUTCOME))
+    some = list(read_records(document, table, OUTCOME, mentioning=wanted))
+    holding = [r for r in every if any(w in value for w in wanted for value in r.values.values())]
+    assert [r for r in some if r in holding] == holding
+    assert all(r in every for r in some)
+
+
+ID_PIECES = st.sampled_from(
+    ["O", "P", "-", "1", "07", "٣", "²", " ", "\t", "\u3000", "\\|", "|", "x"]
+)
+
+
+@given(st.lists(st.lists(ID_PIECES, max_size=6).map("".join), min_size=1, max_size=6))
+@example(["O-12", " O-3 ", "O-²", "| O-9"])
+def test_next_id_shortcut_reads_each_row_as_a_record_would(first_cells: list[str]) -> None:
+    """The next ID reads only each row's first cell, mostly by a regex; every number must be the
+    one the full record gives (and never an error, whatever the cell holds)."""
+    rows = [f"|{cell}| summary |" for cell in first_cells]
+    document = parse("\n".join(["## Records", "", "| ID | Summary |", "|---|---|", *rows]) + "\n")
+    table = records_table(document, OUTCOME)
+    assert table is not None
+    records = list(read_records(document, table, OUTCOME))
+    assert list(id_numbers(document, table, OUTCOME)) == [record.number for record in records]
