@@ -38,6 +38,7 @@ from bench.cases import (
     typer_costs,
 )
 from bench.generate import write_merge_sides, write_project
+from bench.instructions import available, count
 from bench.timing import BenchError, Timing, measure
 from legion_memory import reading
 from legion_memory.schema import OUTCOME
@@ -48,6 +49,8 @@ HEADERS = [
     "budget", "ok (ms)", "ok (x pass)",
 ]  # fmt: skip
 GREP_COMPARED = ("search", "context")
+NOT_HOT = ("prune --dry-run",)
+INSTRUCTION_HEADERS = ["benchmark", "rows", "M instructions", "x pass"]
 Row = list[object]
 
 
@@ -130,6 +133,23 @@ def measure_size(
     return table + throughput_rows(project, rows), found
 
 
+def instruction_rows(parent: Path, rows: int) -> list[Row]:
+    """Instructions of `python -c pass` and of each hot command (not the typer commands, such as
+    `prune`) on the project of `rows` rows, and their ratio to `python -c pass`."""
+    project = parent / f"project-{rows}"
+    python_floor = next(case for case in floors() if case.name == PASS_FLOOR)
+    cases = [python_floor, *(case for case in commands(rows) if case.name not in NOT_HOT)]
+    counted: list[tuple[str, int]] = []
+    for case in cases:
+        counted.append((case.name, count(case, project)))
+        print(
+            f"  {rows} rows: {case.name}: {counted[-1][1] / 1e6:.1f} M instructions",
+            file=sys.stderr,
+        )
+    python = counted[0][1]
+    return [[name, rows, f"{n / 1e6:.1f}", f"{n / python:.1f}"] for name, n in counted]
+
+
 def scaling_rows(by_size: dict[int, dict[str, Timing]]) -> list[Row]:
     """Each command's median at every size, and how much the largest size costs over the
     smallest (the commands' own work grows with the rows; start-up does not)."""
@@ -142,15 +162,18 @@ def scaling_rows(by_size: dict[int, dict[str, Timing]]) -> list[Row]:
     ]  # fmt: skip
 
 
-def report(requested: Sequence[int], runs: int) -> str:
+def report(requested: Sequence[int], runs: int, *, instructions: bool = False) -> str:
     sizes = sorted(set(requested))
     load = os.getloadavg()[0]
     table: list[Row] = []
     by_size: dict[int, dict[str, Timing]] = {}
+    counted: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="legion-memory-bench-") as temp:
         for rows in sizes:
             size_rows, by_size[rows] = measure_size(Path(temp), rows, runs, typer=rows == sizes[0])
             table += size_rows
+        if instructions:
+            counted = instruction_rows(Path(temp), sizes[0])
     lines = [
         f"Python {platform.python_version()} ({Path(tool()[0]).name}), {os.cpu_count()} cores, "
         f"load average {load:.1f} -> {os.getloadavg()[0]:.1f}; medians of {runs} cold processes",
@@ -164,6 +187,11 @@ def report(requested: Sequence[int], runs: int) -> str:
             scaling_rows(by_size), headers=headers, tablefmt="github", disable_numparse=True
         )
         lines += ["", scaling]
+    if counted:
+        instruction_table = tabulate(
+            counted, headers=INSTRUCTION_HEADERS, tablefmt="github", disable_numparse=True
+        )
+        lines += ["", instruction_table]
     return "\n".join(lines)  # fmt: skip
 
 
@@ -177,9 +205,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="OUTCOMES.md rows (the three other files get a tenth each)",
     )
     parser.add_argument("--runs", type=int, default=7, help="cold processes per median")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count the instructions of each hot command at the smallest size, with "
+        "valgrind's callgrind: unlike time, the count does not vary with the machine's load",
+    )
     options = parser.parse_args(argv)  # fmt: skip
+    if options.instructions and not available():
+        parser.error("--instructions needs valgrind on PATH (Debian: apt install valgrind)")
     try:
-        print(report(options.sizes, options.runs))
+        print(report(options.sizes, options.runs, instructions=options.instructions))
     except BenchError as failure:
         print(f"bench: FAILED: {failure}", file=sys.stderr)
         return 1

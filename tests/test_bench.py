@@ -7,6 +7,7 @@ the script exiting 0 means each row measured a command that did its work.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -46,10 +47,25 @@ def tables(output: str) -> list[list[list[str]]]:
 
 
 def test_bench_produces_every_row_at_every_size() -> None:
+    """With valgrind on the machine, the instruction counts too (one table more)."""
+    counting = shutil.which("valgrind") is not None
     args = [sys.executable, "-m", "bench.run", "--sizes", *map(str, SIZES), "--runs", "1"]
-    done = subprocess.run(args, cwd=REPO, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [*args, *(["--instructions"] if counting else [])],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
-    main, scaling = tables(done.stdout)
+    main, scaling, *counted = tables(done.stdout)
+    if counting:
+        hot = [name for name in COMMANDS if name != "prune --dry-run"]
+        assert [(row[0], row[1]) for row in counted[0]] == [
+            (name, str(SIZES[0])) for name in [FLOORS[0], *hot]
+        ]
+        assert counted[0][0][3] == "1.0"  # python -c pass is its own unit
+    assert len(counted) == counting
     smallest, largest = SIZES
     expected = [
         *((name, str(smallest)) for name in [*FLOORS, *TYPER, *COMMANDS, *THROUGHPUT]),
