@@ -305,8 +305,14 @@ def line_cells(line: str) -> list[str]:
     """Unescaped cell values of a row line. Every row of every read comes here."""
     if "\\" in line or "<" in line:
         return _unescaped_cells(line)
-    # Most rows: nothing escaped, so a plain split is exact (the line ending goes with the padding).
-    return list(map(str.strip, _inner(line).split("|")))
+    # Most rows: nothing escaped, so a plain split is exact. What lies before the opening pipe and
+    # after the closing one (indent, trailing spaces, the line ending) is blank: those pieces go.
+    pieces = line.split("|")
+    if len(pieces) > 1 and (not pieces[0] or pieces[0].isspace()):
+        del pieces[0]
+    if len(pieces) > 1 and (not pieces[-1] or pieces[-1].isspace()):
+        del pieces[-1]
+    return list(map(str.strip, pieces))
 
 
 def _unescaped_cells(line: str) -> list[str]:
