@@ -252,11 +252,6 @@ def escape(value: str, *, single_line: bool = False, field: str = "value") -> st
     return _NEWLINES.sub("<br>", trimmed.replace("|", "\\|"))
 
 
-def canonical(value: str) -> str:
-    """What a value reads back as after escape + unescape."""
-    return unescape(escape(value))
-
-
 class RowStyle(NamedTuple):
     """How a table's rows are written, copied from a neighbouring row so appends blend in."""
 
