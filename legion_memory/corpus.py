@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from itertools import accumulate, repeat
+from itertools import accumulate
 from pathlib import Path
 
 from . import reading
@@ -24,7 +24,7 @@ from .errors import ParseError
 from .learn import learn_entries
 from .retro import RETRO_FILENAME, retro_entries
 from .schema import Kind, Record, column_key, records_table
-from .table import Document, Table, cell_count, split_cells, strip_ending, unescape
+from .table import Document, Table, split_cells, strip_ending, unescape
 
 
 class Source:
@@ -122,7 +122,7 @@ class Rows:
 
     def source(self, row: int) -> Source:
         line = self.lines[row]
-        cells = cells_of(line)
+        cells = split_cells(line)
         values = dict(zip(self.keys, cells, strict=False))
         texts = [cell for key, cell in values.items() if key not in STRUCTURAL and cell]
         if "<" in line:
@@ -220,9 +220,8 @@ def _add_file(corpus: Corpus, path: Path, kind: Kind) -> None:
 
 def rows_of(path: Path, document: Document, table: Table, kind: Kind) -> Rows:
     """A table's rows; ParseError when a row's cells do not match the header (as store says)."""
+    reading.require_table(path, document, kind)  # a ragged row: the store's own one-line message
     lines = _texts(document.lines[table.rows.start : table.rows.stop])
-    if not _all_rows_fit(document.text(table.header), lines):
-        reading.require_table(path, document, kind)  # raises the store's own one-line message
     keys = [column_key(name) for name in table.columns]
     return Rows(path, kind, keys, table.rows.start + 1, lines)
 
@@ -236,38 +235,3 @@ def _texts(lines: list[str]) -> list[str]:
     if "\r" in block:
         return list(map(strip_ending, lines))
     return texts
-
-
-def _all_rows_fit(header: str, lines: list[str]) -> bool:
-    """Whether every row has as many cells as the header (plain rows: by counting pipes)."""
-    pipes = header.count("|")
-    if _plain(header) and _all_plain(lines, pipes):
-        return True
-    width = cell_count(header)
-    return all(map(width.__eq__, map(cell_count, lines)))  # counting pipes, no cell lists
-
-
-def _all_plain(lines: list[str], pipes: int) -> bool:
-    """Every line has outer pipes, no backslash and `pipes` pipes (so the header's cell count)."""
-    return (
-        not any(map(str.__contains__, lines, repeat("\\")))
-        and all(map(int.__eq__, map(str.count, lines, repeat("|")), repeat(pipes)))
-        and all(map(str.startswith, map(str.lstrip, lines), repeat("|")))
-        and all(map(str.endswith, map(str.rstrip, lines), repeat("|")))
-    )
-
-
-def _plain(line: str) -> bool:
-    """Outer pipes on both sides and no backslash: its cells are its pipes minus one."""
-    text = line.strip()
-    return text[:1] == "|" and text[-1:] == "|" and "\\" not in text
-
-
-def cells_of(text: str) -> list[str]:
-    """`table.split_cells`, by plain `str.split` when no backslash can escape a pipe (faster)."""
-    if "\\" in text:
-        return split_cells(text)
-    inner = text.strip()
-    inner = inner[1:] if inner.startswith("|") else inner
-    inner = inner[:-1] if inner.endswith("|") else inner
-    return list(map(str.strip, inner.split("|")))

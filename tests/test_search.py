@@ -9,13 +9,11 @@ from pathlib import Path
 
 import pytest
 from conftest import CLI, FIXTURES, read_bytes_of
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from legion_memory.corpus import Corpus, Source, cells_of
+from legion_memory.corpus import Corpus, Source
 from legion_memory.retro import retro_entries
 from legion_memory.search import SNIPPET_CHARS, bm25, window
-from legion_memory.table import parse, split_cells
+from legion_memory.table import parse
 
 TODAY = "2026-05-01"
 OUTCOMES_HEAD = (
@@ -299,12 +297,6 @@ def test_snippet_of_a_match_near_the_end_fills_the_window() -> None:
     shown = window(text, ["postgres"])
     assert len(shown) == SNIPPET_CHARS
     assert shown.endswith(" postgres")
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.text(alphabet="|\\ ab<br>é\t", max_size=40))
-def test_fast_cell_split_agrees_with_the_table_model(line: str) -> None:
-    assert cells_of(line) == split_cells(line)
 
 
 def test_a_row_with_a_shifted_pipe_makes_the_file_unreadable(cli: CLI, tmp_path: Path) -> None:
