@@ -5,20 +5,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import FIXTURES, REPO_ROOT, SAMPLES
+from conftest import FIXTURES, SAMPLES
 
 PHASE_FIXTURES = FIXTURES / "phases"
 EXPECTED = PHASE_FIXTURES / "expected"
 TODAY = "2026-03-10"
-# The shared samples sit beside the main checkout, or two levels up from a worktree of it.
-REAL_SAMPLES = next(
-    (
-        path
-        for path in (SAMPLES, REPO_ROOT.parent.parent / "shared" / "legion-samples")
-        if path.is_dir()
-    ),
-    SAMPLES,
-)
+# Real Legion files, beside the checkout when they are there (the tests using them skip otherwise).
+REAL_SAMPLES = SAMPLES
 
 
 def planning_project(root: Path, *phases: str) -> Path:
