@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.generate import GREP_WORD, QUERY
-from legion_memory.schema import OUTCOME, records_table
+from legion_memory.records import records_table
+from legion_memory.schema import OUTCOME
 from legion_memory.table import parse
 
 TODAY = "2026-11-29"

@@ -26,17 +26,8 @@ if TYPE_CHECKING:
     from .outcomes import OutcomeInput, build_outcome
     from .prune import auto_prune
     from .reading import Memory, load_records
-    from .schema import (
-        ERROR_FIX,
-        KINDS,
-        OUTCOME,
-        PATTERN,
-        PREFERENCE,
-        Kind,
-        Record,
-        kind_named,
-        new_record,
-    )
+    from .records import Record
+    from .schema import ERROR_FIX, KINDS, OUTCOME, PATTERN, PREFERENCE, Kind, kind_named, new_record
     from .scoring import agent_scores, archetype_scores, briefing
     from .store import append, append_or_update, update
     from .table import Document, Table, escape, parse, render, unescape
@@ -64,10 +55,10 @@ _HOMES = {
         "PATTERN",
         "PREFERENCE",
         "Kind",
-        "Record",
         "kind_named",
         "new_record",
     ),
+    "records": ("Record",),
     "scoring": ("agent_scores", "archetype_scores", "briefing"),
     "reading": ("Memory", "load_records"),
     "store": ("append", "append_or_update", "update"),

@@ -10,18 +10,9 @@ from typing import NamedTuple
 
 from .errors import LegionMemoryError, ParseError, WriteError
 from .reading import Memory, load, load_archived, records_of, require_table
+from .records import Record, format_id, id_number, read_records, records_table
 from .row_edits import insert_row, not_read_back, require_id_column, same_values
-from .schema import (
-    Kind,
-    Record,
-    archive_section_lines,
-    archive_template,
-    format_id,
-    id_number,
-    read_records,
-    records_table,
-    row_for,
-)
+from .schema import Kind, archive_section_lines, archive_template, row_for
 from .store import atomic_write, describe
 from .table import Document, RowStyle, Table, parse, render, strip_ending
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .errors import InputError
+from .records import column_key, split_list
 from .schema import GENERAL as GENERAL  # noqa: PLC0414 (re-exported: it was defined here)
-from .schema import column_key, split_list
 from .table import scan_tables, split_cells, split_lines, strip_ending, unescape
 
 CATALOG_IN_PLUGIN = Path("skills") / "agent-registry" / "CATALOG.md"

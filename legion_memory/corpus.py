@@ -22,8 +22,9 @@ from . import reading
 from .entries import ENTRY_TYPES, STRUCTURAL, Entry, learn_entry, record_entry, retro_entry
 from .errors import ParseError
 from .learn import learn_entries
+from .records import Record, column_key, records_table
 from .retro import RETRO_FILENAME, retro_entries
-from .schema import Kind, Record, column_key, records_table
+from .schema import Kind
 from .table import Document, Table, split_cells, strip_ending, unescape
 
 

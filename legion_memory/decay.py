@@ -6,7 +6,7 @@ import heapq
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from .schema import Record
+from .records import Record
 
 # (days_old at most, weight): a record a week old or newer weighs 1.0, then 0.7, 0.4, 0.1.
 WEIGHT_TIERS = ((7, 1.0), (30, 0.7), (90, 0.4))

@@ -16,7 +16,8 @@ from .errors import GitError
 from .gitutil import diff_numstat
 from .phase_files import agent_files
 from .phases import Phase, find_phase, plan_agents, plan_documents, summaries
-from .schema import PREFERENCE, Record, new_record
+from .records import Record
+from .schema import PREFERENCE, new_record
 
 DECISION_POINT = "manual-edit"
 UNKNOWN_AGENT = "system"

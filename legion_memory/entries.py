@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .learn import LearnEntry
+from .records import Record
 from .retro import RetroEntry
-from .schema import ERROR_FIX, OUTCOME, PATTERN, Record
+from .schema import ERROR_FIX, OUTCOME, PATTERN
 
 # Fields that identify or classify a row rather than say something about it.
 STRUCTURAL = frozenset({"id", "date", "branch", "phase", "plan", "importance", "resolved"})

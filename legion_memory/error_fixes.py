@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import NamedTuple
 
 from .decay import newest_first
-from .schema import Record
+from .records import Record
 from .tokens import jaccard, tokens
 
 DEFAULT_SIMILARITY = 0.6

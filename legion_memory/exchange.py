@@ -23,7 +23,8 @@ from .items import (
     json_line,
     make_record,
 )
-from .schema import Kind, Record, check_value, kind_named
+from .records import Record
+from .schema import Kind, check_value, kind_named
 from .table import escape
 
 FORMATS = ("json", "jsonl", "csv")

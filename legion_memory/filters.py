@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .schema import Record
+from .records import Record
 
 ALL_BRANCHES = "all"
 CURRENT_BRANCH = "current"

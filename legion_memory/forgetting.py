@@ -22,17 +22,8 @@ from typing import NamedTuple
 
 from . import reading, store
 from .errors import InputError, IntegrityError, LegionMemoryError, SchemaError
-from .schema import (
-    OUTCOME,
-    Kind,
-    Record,
-    archive_section_lines,
-    archive_template,
-    column_key,
-    kind_of_id,
-    read_records,
-    records_table,
-)
+from .records import Record, column_key, read_records, records_table
+from .schema import OUTCOME, Kind, archive_section_lines, archive_template, kind_of_id
 from .table import Document, Table, ending_of, parse, render, strip_ending
 
 _RECORD_ID = re.compile(r"^[OPED]-\d{3,}$")

@@ -17,7 +17,8 @@ from .importers import convert
 from .items import Conversion, Item, Skip
 from .ledger import Entry, known_keys, ledger_path, with_entries
 from .reading import Memory
-from .schema import KINDS, Kind, Record, row_for
+from .records import Record
+from .schema import KINDS, Kind, row_for
 from .sources import DEFAULT_PATHS, check_source, read_source
 
 ALREADY_IMPORTED = "already imported"

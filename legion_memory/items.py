@@ -11,7 +11,8 @@ from typing import NamedTuple
 
 from .batch import Removal
 from .errors import InputError
-from .schema import Kind, Record, new_record
+from .records import Record
+from .schema import Kind, new_record
 
 FIX_HINT = "fix the source file and import again"
 NOT_RECORDED = "-"

@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from .schema import ARCHIVE_FILENAME, KINDS, Kind, Record, read_records, records_table
+from .records import Record, read_records, records_table
+from .schema import ARCHIVE_FILENAME, KINDS, Kind
 from .table import escape, parse
 from .validation import ERROR, NOTE, Problem, validate_text
 

@@ -23,8 +23,8 @@ from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
 from typing import NamedTuple, TypeVar
 
+from .records import column_key
 from .rowmerge import Block, Incoming, Ledger, Row, cell, closed, merge_rows
-from .schema import column_key
 from .table import BOM, Document, Table, parse, strip_ending
 
 Item = str | Block

@@ -16,16 +16,8 @@ from .catalog import GENERAL
 from .errors import IntegrityError
 from .importance import OUTCOME_BASE
 from .reading import Memory, records_of, require_table
-from .schema import (
-    KINDS,
-    OUTCOME,
-    Kind,
-    Record,
-    column_key,
-    format_id,
-    read_records,
-    records_table,
-)
+from .records import Record, column_key, format_id, read_records, records_table
+from .schema import KINDS, OUTCOME, Kind
 from .table import Document, Table, ending_of, escape, parse, render, split_raw, strip_ending
 
 _OUTCOME_FILLS = {"phase": "N/A", "plan": "-", "task_type": GENERAL, "summary": "-"}

@@ -12,7 +12,8 @@ from typing import NamedTuple
 from .catalog import GENERAL, Catalog
 from .errors import InputError
 from .importance import Facts, Importance, importance
-from .schema import OUTCOME, Record, check_value, column_key, new_record, split_list
+from .records import Record, column_key, split_list
+from .schema import OUTCOME, check_value, new_record
 
 NO_CATALOG_NOTE = (
     "Note: no CATALOG.md found (--catalog, $LEGION_CATALOG, skills/agent-registry/CATALOG.md, "

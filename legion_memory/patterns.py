@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Iterable
 
 from .decay import Scored, newest_first, scored
-from .schema import Record
+from .records import Record
 
 UNWEIGHTED = 1
 

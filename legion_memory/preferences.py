@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from .errors import InputError
 from .fields import DECISION_POINTS, SIGNALS
-from .schema import Record
+from .records import Record
 
 ALL = "all"
 SIGNAL_POINTS = {"positive": 1.0, "corrective": 0.5, "negative": -1.0}

@@ -22,17 +22,9 @@ from .errors import (
     WriteError,
 )
 from .project import Settings
-from .schema import (
-    ARCHIVE_FILENAME,
-    OUTCOME,
-    Record,
-    archive_section_lines,
-    archive_template,
-    check_value,
-    column_key,
-    read_records,
-    records_table,
-)
+from .records import Record, column_key, read_records, records_table
+from .row_edits import require_id_column
+from .schema import ARCHIVE_FILENAME, OUTCOME, archive_section_lines, archive_template, check_value
 from .table import Document, RowStyle, Table, ending_of, parse, render, split_cells, strip_ending
 
 NO_ELIGIBLE = (
@@ -210,7 +202,7 @@ def moved(snapshot: Snapshot, plan: Plan, default_branch: str) -> dict[Path, str
     document, table = snapshot.outcomes, snapshot.outcomes_table
     if not plan.candidates or document is None or table is None:
         return {}
-    _require_id_column(snapshot.outcomes_path, table)
+    require_id_column(snapshot.outcomes_path, table, rows="archived rows")
     archive = _with_archive_table(snapshot.archive or parse(archive_template()))
     archive_table = reading.require_table(snapshot.archive_path, archive, OUTCOME, archived=True)
     _require_columns(snapshot.archive_path, archive_table, table.columns)
@@ -228,15 +220,6 @@ def moved(snapshot: Snapshot, plan: Plan, default_branch: str) -> dict[Path, str
     }
     _verify(snapshot, plan, texts, rows)
     return texts
-
-
-def _require_id_column(path: Path, table: Table) -> None:
-    if "id" not in {column_key(name) for name in table.columns}:
-        raise SchemaError(
-            "the outcome table has no ID column, so archived rows could not be told apart",
-            where=f"{path}:{table.header + 1}",
-            hint="run `legion-memory migrate` to add the missing columns",
-        )
 
 
 def _require_columns(path: Path, archive: Table, columns: Sequence[str]) -> None:

@@ -10,15 +10,8 @@ from typing import NamedTuple
 
 from .errors import ParseError
 from .fileio import decode, read_data, read_text
-from .schema import (
-    ARCHIVE_FILENAME,
-    Kind,
-    Record,
-    column_key,
-    id_numbers,
-    read_records,
-    records_table,
-)
+from .records import Record, column_key, id_numbers, read_records, records_table
+from .schema import ARCHIVE_FILENAME, Kind
 from .table import Document, Table, cell_count, parse, table_cells
 
 __all__ = [

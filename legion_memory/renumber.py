@@ -20,8 +20,9 @@ from typing import NamedTuple
 from .errors import IntegrityError
 from .mergelog import Arrival
 from .reading import Memory
+from .records import column_key, format_id, id_number, records_table
 from .rowmerge import edit_cell, set_cell
-from .schema import KINDS, OUTCOME, PATTERN, Kind, column_key, format_id, id_number, records_table
+from .schema import KINDS, OUTCOME, PATTERN, Kind
 from .table import Document, parse, row_cells, strip_ending
 
 _OUTCOME_REF = re.compile(rf"\b{OUTCOME.prefix}-\d{{3,}}\b")

@@ -6,7 +6,8 @@ as intended: the old rows unchanged and in order, the new row exactly the intend
 from pathlib import Path
 
 from .errors import IntegrityError, ParseError, SchemaError
-from .schema import Kind, Record, column_key, read_records, record_at, records_table
+from .records import Record, column_key, read_records, record_at, records_table
+from .schema import Kind
 from .table import Document, RowStyle, Table, parse, render, strip_ending
 
 
@@ -90,10 +91,11 @@ def verify_update(path: Path, before: Document, text: str, table: Table, new: Re
         raise not_read_back(path)
 
 
-def require_id_column(path: Path, table: Table) -> None:
+def require_id_column(path: Path, table: Table, rows: str = "a new row") -> None:
+    """SchemaError unless the table has an ID column, without which `rows` are not told apart."""
     if "id" not in {column_key(name) for name in table.columns}:
         raise SchemaError(
-            "table has no ID column, so a new row could not be told apart",
+            f"table has no ID column, so {rows} could not be told apart",
             where=f"{path}:{table.header + 1}",
             hint="run `legion-memory migrate` to add the missing columns",
         )

@@ -11,7 +11,8 @@ from typing import NamedTuple, TypedDict
 
 from .decay import Scored, newest_first, rank, scored
 from .filters import by_agent, has_any_tag
-from .schema import GENERAL, Record
+from .records import Record
+from .schema import GENERAL
 from .table import escape
 
 DEFAULT_LIMIT = 20

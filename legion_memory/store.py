@@ -42,6 +42,7 @@ from .reading import (
     records_of,
     require_table,
 )
+from .records import Record, format_id
 from .row_edits import (
     find_record,
     insert_row,
@@ -50,7 +51,7 @@ from .row_edits import (
     verify_append,
     verify_update,
 )
-from .schema import KINDS, Kind, Record, archive_template, format_id, row_for
+from .schema import KINDS, Kind, archive_template, row_for
 from .table import Document, Table, parse
 
 if TYPE_CHECKING:

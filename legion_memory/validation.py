@@ -8,16 +8,8 @@ from typing import NamedTuple
 from .errors import ParseError
 from .learn import learn_entries
 from .reading import read_text
-from .schema import (
-    ARCHIVE_FILENAME,
-    KINDS,
-    Kind,
-    Record,
-    check_value,
-    column_key,
-    read_records,
-    records_table,
-)
+from .records import Record, column_key, read_records, records_table
+from .schema import ARCHIVE_FILENAME, KINDS, Kind, check_value
 from .table import Document, Table, cell_count, parse
 
 ERROR = "error"

@@ -11,7 +11,8 @@ from conftest import CLI, read_bytes_of, run_process
 from knowledge_support import MEMORY, TODAY, files_of, golden, numstat, project_with
 
 from legion_memory import error_fixes
-from legion_memory.schema import ERROR_FIX, Record
+from legion_memory.records import Record
+from legion_memory.schema import ERROR_FIX
 
 PSQL = '`psql: error: connection to server on socket "/tmp/.s.PGSQL.5432" failed` | `grep -v warn`'
 PIPEFAIL = "Run the build with `bash -o pipefail -c 'npm run build | tee build.log'`"

@@ -11,7 +11,8 @@ from legion_memory.catalog import load_catalog
 from legion_memory.errors import InputError
 from legion_memory.importance import Facts, importance
 from legion_memory.outcomes import OutcomeInput, build_outcome
-from legion_memory.schema import OUTCOME, Record
+from legion_memory.records import Record
+from legion_memory.schema import OUTCOME
 
 TODAY = dt.date(2026, 3, 31)
 

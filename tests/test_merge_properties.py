@@ -9,8 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from legion_memory.merge import merge
+from legion_memory.records import read_records, records_table
 from legion_memory.rowmerge import cell
-from legion_memory.schema import OUTCOME, read_records, records_table
+from legion_memory.schema import OUTCOME
 from legion_memory.table import parse, split_cells, unescape
 
 

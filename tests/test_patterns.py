@@ -11,7 +11,8 @@ from conftest import CLI, git, read_bytes_of
 from knowledge_support import MEMORY, TODAY, files_of, golden, numstat, project_with
 
 from legion_memory.patterns import by_recency
-from legion_memory.schema import PATTERN, Record
+from legion_memory.records import Record
+from legion_memory.schema import PATTERN
 
 RETRY = (
     "store",

@@ -10,7 +10,8 @@ from conftest import CLI, read_bytes_of
 from knowledge_support import MEMORY, TODAY, files_of, golden, numstat, project_with
 
 from legion_memory import preferences
-from legion_memory.schema import PREFERENCE, Record
+from legion_memory.records import Record
+from legion_memory.schema import PREFERENCE
 
 OVERRIDE = (
     "store",

@@ -10,7 +10,8 @@ from prune_helpers import TODAY, golden, listing, project_from, without_lock
 
 from legion_memory import reading, store
 from legion_memory.prune import NO_ELIGIBLE, NO_PHASE_WARNING, Criteria, prune
-from legion_memory.schema import OUTCOME, Record, new_record
+from legion_memory.records import Record
+from legion_memory.schema import OUTCOME, new_record
 
 REPORT_MIXED = (
     "Pruned 6 records → .planning/memory/ARCHIVE.md\n"

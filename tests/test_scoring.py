@@ -29,7 +29,8 @@ import pytest
 from conftest import FIXTURES
 
 from legion_memory.reading import Memory, load_records
-from legion_memory.schema import OUTCOME, Record
+from legion_memory.records import Record
+from legion_memory.schema import OUTCOME
 from legion_memory.scoring import (
     agent_scores,
     archetype_scores,

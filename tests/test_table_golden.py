@@ -10,7 +10,8 @@ from conftest import FIXTURES, git
 
 from legion_memory.errors import SchemaError
 from legion_memory.reading import Memory
-from legion_memory.schema import OUTCOME, PATTERN, Kind, new_record, read_records, records_table
+from legion_memory.records import read_records, records_table
+from legion_memory.schema import OUTCOME, PATTERN, Kind, new_record
 from legion_memory.store import append
 from legion_memory.table import parse, render
 

@@ -10,7 +10,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from legion_memory.reading import Memory, load_records
-from legion_memory.schema import OUTCOME, id_numbers, new_record, read_records, records_table
+from legion_memory.records import id_numbers, read_records, records_table
+from legion_memory.schema import OUTCOME, new_record
 from legion_memory.store import append
 from legion_memory.table import (
     RowStyle,

@@ -15,15 +15,8 @@ from ..errors import InputError, ParseError
 from ..fields import DECISION_POINTS, SIGNALS
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, has_any_tag, on_branch
 from ..patterns import by_recency
-from ..schema import (
-    ERROR_FIX,
-    OUTCOME,
-    PATTERN,
-    PREFERENCE,
-    Kind,
-    Record,
-    new_record,
-)
+from ..records import Record
+from ..schema import ERROR_FIX, OUTCOME, PATTERN, PREFERENCE, Kind, new_record
 from .context import Context
 from .knowledge_output import (
     emit_recall,

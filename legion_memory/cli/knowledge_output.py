@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from .. import error_fixes
 from ..decay import Scored
-from ..schema import Kind, Record
+from ..records import Record
+from ..schema import Kind
 from ..scopes import Marked, Scoped
 from .context import Context
 from .output import emit, markdown_table, note

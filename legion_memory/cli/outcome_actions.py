@@ -17,7 +17,8 @@ from ..decay import Scored
 from ..errors import InputError, ParseError
 from ..filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from ..project import confine
-from ..schema import OUTCOME, Record, column_key, read_records, split_list
+from ..records import Record, column_key, read_records, split_list
+from ..schema import OUTCOME
 from .context import Context
 from .output import emit, markdown_table, note
 from .tiers import marked, scoped_cells, scoped_json, unreadable_warning
