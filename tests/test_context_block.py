@@ -11,6 +11,7 @@ import pytest
 from conftest import CLI, FIXTURES, read_bytes_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from search_support import errors_project, fixture_project
 
 from legion_memory import context_block
 from legion_memory.corpus import Corpus, Source
@@ -18,25 +19,6 @@ from legion_memory.entries import Entry
 from legion_memory.tokens import jaccard, tokens
 
 TODAY = "2026-05-01"
-ERRORS_HEAD = (
-    "# Memory — Error Fixes\n\n## Errors\n\n"
-    "| ID | Date | Branch | Error Signature | Fix | Agent | Resolved | Tags |\n"
-    "|----|------|--------|-----------------|-----|-------|----------|------|\n"
-)
-
-
-def fixture_project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    shutil.copytree(FIXTURES / "search" / "project", root / ".planning" / "memory")
-    return root
-
-
-def errors_project(tmp_path: Path, rows: list[str]) -> Path:
-    root = tmp_path / "project"
-    memory = root / ".planning" / "memory"
-    memory.mkdir(parents=True)
-    (memory / "ERRORS.md").write_text(ERRORS_HEAD + "".join(f"{r}\n" for r in rows), "utf-8")
-    return root
 
 
 def context(cli: CLI, root: Path, *args: str) -> str:

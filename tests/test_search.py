@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, read_bytes_of
+from conftest import CLI, read_bytes_of
+from search_support import OUTCOMES_HEAD, fixture_project, outcomes_project
 
 from legion_memory.corpus import Corpus, Source
 from legion_memory.retro import retro_entries
@@ -16,29 +16,6 @@ from legion_memory.search import SNIPPET_CHARS, bm25, window
 from legion_memory.table import parse
 
 TODAY = "2026-05-01"
-OUTCOMES_HEAD = (
-    "# Memory — Outcome Log\n\n## Records\n\n"
-    "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
-    "| Summary |\n"
-    "|----|------|--------|-------|------|-------|-----------|---------|------------|------"
-    "|---------|\n"
-)
-
-
-def fixture_project(tmp_path: Path) -> Path:
-    """A project whose memory is a copy of fixtures/search/project."""
-    root = tmp_path / "project"
-    shutil.copytree(FIXTURES / "search" / "project", root / ".planning" / "memory")
-    return root
-
-
-def outcomes_project(tmp_path: Path, rows: list[str]) -> Path:
-    """A project with only an OUTCOMES.md holding `rows` (`| O-001 | ... |`)."""
-    root = tmp_path / "project"
-    memory = root / ".planning" / "memory"
-    memory.mkdir(parents=True)
-    (memory / "OUTCOMES.md").write_text(OUTCOMES_HEAD + "".join(f"{r}\n" for r in rows), "utf-8")
-    return root
 
 
 def ids(cli: CLI, root: Path, *args: str) -> list[str]:
