@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from legion_memory.reading import Memory, load_records
+from legion_memory.reading import Memory, load_records, ragged_row
 from legion_memory.records import id_numbers, read_records, records_table
 from legion_memory.schema import OUTCOME, new_record
 from legion_memory.store import append
@@ -187,3 +187,27 @@ def test_next_id_shortcut_reads_each_row_as_a_record_would(first_cells: list[str
     assert table is not None
     records = list(read_records(document, table, OUTCOME))
     assert list(id_numbers(document, table, OUTCOME)) == [record.number for record in records]
+
+
+@given(
+    st.lists(st.lists(st.sampled_from(["|", " ", "a", "\\|", "\t", "\r"]), max_size=9), max_size=6)
+)
+@example([["a", " ", "|", "b", "|", "c", "|"]])  # no opening pipe, but the header's pipe count
+def test_the_structural_check_finds_the_first_row_split_cells_would_refuse(
+    rows: list[list[str]],
+) -> None:
+    """The write's ragged-row check takes shortcuts on plain rows; it must still name the first row
+    whose cells differ in number from the header's, as counting every row would."""
+    lines = ["| ID | Summary |", "|---|---|", *("".join(row) for row in rows)]
+    document = parse("\n".join(["## Records", "", *lines]) + "\n")
+    table = records_table(document, OUTCOME)
+    assert table is not None
+    expected = next(
+        (
+            (index, len(split_cells(document.lines[index])))
+            for index in table.rows
+            if len(split_cells(document.lines[index])) != 2
+        ),
+        None,
+    )
+    assert ragged_row(document, table) == expected
