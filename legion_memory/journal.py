@@ -19,10 +19,18 @@ from pathlib import Path
 from typing import NamedTuple, NoReturn
 
 from .errors import LegionMemoryError, RollbackError, WriteError
+from .ledger import LEDGER_FILENAME
+from .schema import ARCHIVE_FILENAME, KINDS
 
 _FORMAT = "legion-memory-journal"
 _VERSION = 1
 _ABSENT = "absent"
+
+# A journal is repository content, and so input from whoever could commit it: rolling it back
+# writes only files this tool journals itself, named without any path, never through a link.
+JOURNALED_NAMES = frozenset(
+    {*(kind.filename for kind in KINDS.values()), ARCHIVE_FILENAME, LEDGER_FILENAME}
+)
 
 
 class State(Enum):
@@ -166,6 +174,8 @@ def roll_back_leftover(path: Path, files: Files) -> list[str]:
 
 def _checked(path: Path, files: Files) -> Journal | None:
     """The journal at `path` (None when there is none), if it can be rolled back."""
+    if path.is_symlink():
+        _refuse(path, "the journal is a symbolic link")
     data = files.read(path)
     if data is None:
         return None
@@ -175,6 +185,8 @@ def _checked(path: Path, files: Files) -> Journal | None:
         text = ""
     journal = decode(text, where=str(path))
     directory = path.parent
+    for entry in journal.entries:
+        _require_confined(path, entry)
     foreign = [
         e.path for e in journal.entries if e.state(files.read(e.file(directory))) is State.FOREIGN
     ]
@@ -185,6 +197,21 @@ def _checked(path: Path, files: Files) -> Journal | None:
             hint="compare those files with their previous text in the journal, then delete it",
         )
     return journal
+
+
+def _require_confined(path: Path, entry: Entry) -> None:
+    if entry.path not in JOURNALED_NAMES:
+        _refuse(path, f"it names {entry.path!r}, which is not a memory file of this directory")
+    if entry.file(path.parent).is_symlink():
+        _refuse(path, f"it names {entry.path}, which is a symbolic link")
+
+
+def _refuse(path: Path, why: str) -> NoReturn:
+    raise RollbackError(
+        f"refusing to roll back an interrupted change: {why}; nothing was written",
+        where=str(path),
+        hint="a journal is only ever written by this tool: inspect it, then delete it",
+    )
 
 
 def undo(path: Path, journal: Journal, files: Files, failure: LegionMemoryError) -> NoReturn:

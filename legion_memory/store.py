@@ -89,7 +89,8 @@ def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[li
     A change interrupted by a killed process is rolled back first; yields the files it restored.
     """
     ensure_directory(memory)
-    handle = os.open(memory.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    # A committed lock that is a link must not make the tool create or open a file elsewhere.
+    handle = os.open(memory.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
         deadline = time.monotonic() + timeout
         while True:
