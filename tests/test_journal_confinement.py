@@ -10,7 +10,7 @@ from conftest import git, read_bytes_of, run_process
 from gitrepos import COMMAND, add_outcome, commit, init_memory, run_git
 
 JOURNAL = ".planning/memory/.legion-memory.journal"
-PAYLOAD = "#!/bin/sh\necho owned > \"$(git rev-parse --show-toplevel)/owned\"\n"
+PAYLOAD = '#!/bin/sh\necho owned > "$(git rev-parse --show-toplevel)/owned"\n'
 REFUSAL = "refusing to roll back an interrupted change: "
 
 
