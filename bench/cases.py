@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.generate import GREP_WORD, QUERY
-from legion_memory.records import records_table
-from legion_memory.schema import OUTCOME
-from legion_memory.table import parse
+from legion_memory.markdown.document import parse
+from legion_memory.schema.kinds import OUTCOME
+from legion_memory.schema.records import records_table
 
 TODAY = "2026-11-29"
 MEMORY = Path(".planning") / "memory"
@@ -130,7 +130,7 @@ def typer_costs() -> list[Case]:
     """What the typer app costs: importing typer alone, and a hot command run through the app
     instead of the lean dispatcher (the numbers behind the choice of the dispatcher)."""
     through_typer = (
-        "import sys; from legion_memory.cli import run_typer; sys.exit(run_typer(sys.argv[1:]))"
+        "import sys; from legion_memory.cli.entry import run_typer; sys.exit(run_typer(sys.argv[1:]))"
     )
     args = ["--today", TODAY, "--json", "recall", "outcomes"]
     return [

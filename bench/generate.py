@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from legion_memory.records import Record
-from legion_memory.schema import ERROR_FIX, OUTCOME, PATTERN, PREFERENCE, Kind, row_for
+from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, PREFERENCE, Kind, row_for
+from legion_memory.schema.records import Record
 
 SYLLABLES = "ka lo mi ne ru sa ti vo pe da fi gu ho ja ze".split()
 _LATIN = [a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES][:3000]

@@ -40,9 +40,9 @@ from bench.cases import (
 from bench.generate import write_merge_sides, write_project
 from bench.instructions import available, count
 from bench.timing import BenchError, Timing, measure
-from legion_memory import reading
-from legion_memory.schema import OUTCOME
-from legion_memory.table import parse
+from legion_memory.markdown.document import parse
+from legion_memory.schema.kinds import OUTCOME
+from legion_memory.storage import reading
 
 HEADERS = [
     "benchmark", "rows", "runs", "wall ms", "cpu ms", "x pass", "x read", "x grep",

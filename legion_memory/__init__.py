@@ -10,8 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .catalog import Catalog, load_catalog
-    from .errors import (
+    from legion_memory.errors import (
         GitError,
         InputError,
         IntegrityError,
@@ -22,18 +21,28 @@ if TYPE_CHECKING:
         SchemaError,
         WriteError,
     )
-    from .forgetting import forget, restore
-    from .outcomes import OutcomeInput, build_outcome
-    from .prune import auto_prune
-    from .reading import Memory, load_records
-    from .records import Record
-    from .schema import ERROR_FIX, KINDS, OUTCOME, PATTERN, PREFERENCE, Kind, kind_named, new_record
-    from .scoring import agent_scores, archetype_scores, briefing
-    from .store import append, append_or_update, update
-    from .table import Document, Table, escape, parse, render, unescape
+    from legion_memory.knowledge.outcomes import OutcomeInput, build_outcome
+    from legion_memory.knowledge.scoring import agent_scores, archetype_scores, briefing
+    from legion_memory.markdown.document import Document, Table, escape, parse, render, unescape
+    from legion_memory.project.catalog import Catalog, load_catalog
+    from legion_memory.schema.kinds import (
+        ERROR_FIX,
+        KINDS,
+        OUTCOME,
+        PATTERN,
+        PREFERENCE,
+        Kind,
+        kind_named,
+        new_record,
+    )
+    from legion_memory.schema.records import Record
+    from legion_memory.storage.reading import Memory, load_records
+    from legion_memory.storage.writing import append, append_or_update, update
+    from legion_memory.upkeep.forgetting import forget, restore
+    from legion_memory.upkeep.prune import auto_prune
 
 _HOMES = {
-    "catalog": ("Catalog", "load_catalog"),
+    "project.catalog": ("Catalog", "load_catalog"),
     "errors": (
         "GitError",
         "InputError",
@@ -45,10 +54,10 @@ _HOMES = {
         "SchemaError",
         "WriteError",
     ),
-    "forgetting": ("forget", "restore"),
-    "outcomes": ("OutcomeInput", "build_outcome"),
-    "prune": ("auto_prune",),
-    "schema": (
+    "upkeep.forgetting": ("forget", "restore"),
+    "knowledge.outcomes": ("OutcomeInput", "build_outcome"),
+    "upkeep.prune": ("auto_prune",),
+    "schema.kinds": (
         "ERROR_FIX",
         "KINDS",
         "OUTCOME",
@@ -58,11 +67,11 @@ _HOMES = {
         "kind_named",
         "new_record",
     ),
-    "records": ("Record",),
-    "scoring": ("agent_scores", "archetype_scores", "briefing"),
-    "reading": ("Memory", "load_records"),
-    "store": ("append", "append_or_update", "update"),
-    "table": ("Document", "Table", "escape", "parse", "render", "unescape"),
+    "schema.records": ("Record",),
+    "knowledge.scoring": ("agent_scores", "archetype_scores", "briefing"),
+    "storage.reading": ("Memory", "load_records"),
+    "storage.writing": ("append", "append_or_update", "update"),
+    "markdown.document": ("Document", "Table", "escape", "parse", "render", "unescape"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 

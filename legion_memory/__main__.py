@@ -1,3 +1,3 @@
-from .cli import main
+from legion_memory.cli.entry import main
 
 raise SystemExit(main())

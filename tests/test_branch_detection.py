@@ -6,9 +6,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import CLI, git
+from support.processes import CLI, git
 
-from legion_memory.gitutil import (
+from legion_memory.gitops.repository import (
     branch_from_git_dir,
     current_branch,
     default_branch,

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, SAMPLES
+from support.processes import FIXTURES, SAMPLES
 
-from legion_memory.catalog import (
+from legion_memory.errors import InputError
+from legion_memory.project.catalog import (
     CATALOG_IN_PLUGIN,
     Agent,
     Catalog,
@@ -15,7 +16,6 @@ from legion_memory.catalog import (
     load_catalog,
     parse_catalog,
 )
-from legion_memory.errors import InputError
 
 FIXTURE = FIXTURES / "catalog" / "CATALOG.md"
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import CLI, read_bytes_of
+from support.processes import CLI, read_bytes_of
 
 
 def test_init_creates_the_five_files_from_the_spec_templates(cli: CLI, repo: Path) -> None:
@@ -79,7 +79,7 @@ def test_importing_the_package_imports_none_of_its_modules() -> None:
     import subprocess
     import sys
 
-    from conftest import REPO_ROOT
+    from support.processes import REPO_ROOT
 
     code = (
         "import legion_memory, sys; "

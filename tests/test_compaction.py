@@ -5,8 +5,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of, run_process
-from phase_fixture import EXPECTED, REAL_SAMPLES, TODAY, phase_dir, planning_project
+from support.phases import EXPECTED, REAL_SAMPLES, TODAY, phase_dir, planning_project
+from support.processes import CLI, read_bytes_of, run_process
 
 DIRECTORIES = {
     1: "01-project-skeleton",
@@ -456,13 +456,13 @@ def test_the_real_legion_phases(cli: CLI, tmp_path: Path) -> None:
 def test_a_failed_write_prints_the_whole_text(
     cli: CLI, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from legion_memory import store
     from legion_memory.errors import WriteError
+    from legion_memory.storage import writing
 
     def refuse(path: Path, text: str) -> None:
         raise WriteError("could not write: No space left on device", where=str(path))
 
-    monkeypatch.setattr(store, "atomic_write", refuse)
+    monkeypatch.setattr(writing, "atomic_write", refuse)
     result = cli("--root", str(project), "--today", TODAY, "compact", "1")
     assert result.code == 3
     assert result.stdout == (

@@ -8,15 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, read_bytes_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from search_support import errors_project, fixture_project
+from support.processes import CLI, FIXTURES, read_bytes_of
+from support.search import errors_project, fixture_project
 
-from legion_memory import context_block
-from legion_memory.corpus import Corpus, Source
-from legion_memory.entries import Entry
-from legion_memory.tokens import jaccard, tokens
+from legion_memory.search import context_block
+from legion_memory.search.corpus import Corpus, Source
+from legion_memory.search.documents import Entry
+from legion_memory.search.tokens import jaccard, tokens
 
 TODAY = "2026-05-01"
 

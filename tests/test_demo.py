@@ -6,7 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
-from conftest import CLI, read_bytes_of, run_process
+from support.processes import CLI, read_bytes_of, run_process
 
 HEADINGS = [
     "==> 1/13 A Legion project in a fresh git repository",

@@ -4,11 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, git, read_bytes_of
-from phase_fixture import TODAY, planning_project
+from support.phases import TODAY, planning_project
+from support.processes import CLI, FIXTURES, git, read_bytes_of
 
-from legion_memory.catalog import load_catalog, parse_catalog
-from legion_memory.edits import ManualEdit, division_tags
+from legion_memory.project.catalog import load_catalog, parse_catalog
+from legion_memory.project.manual_edits import ManualEdit, division_tags
 
 SOURCES = {
     "src/ledger/auth/sessions.py": (

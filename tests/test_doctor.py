@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import CLI, read_bytes_of
-from gitrepos import outcome_row, pattern_row
+from support.gitrepos import outcome_row, pattern_row
+from support.processes import CLI, read_bytes_of
 
-from legion_memory.reading import Memory
-from legion_memory.renumber import memory_files
-from legion_memory.repair import CHECKS, Check, Finding, doctor
-from legion_memory.schema import OUTCOME, PATTERN, archive_template
+from legion_memory.schema.kinds import OUTCOME, PATTERN, archive_template
+from legion_memory.storage.reading import Memory
+from legion_memory.upkeep.doctor import CHECKS, Check, Finding, doctor
+from legion_memory.upkeep.renumbering import memory_files
 
 HEAD = OUTCOME.template()
 MEMORY = Path(".planning/memory")

@@ -7,13 +7,13 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from prune_helpers import TODAY, Disk, Killed, project_from, without_lock
+from support.processes import CLI, read_bytes_of
+from support.prune import TODAY, Disk, Killed, project_from, without_lock
 
-from legion_memory import reading, store
-from legion_memory.prune import Criteria, prune
-from legion_memory.repair import CHECKS
-from legion_memory.schema import OUTCOME
+from legion_memory.schema.kinds import OUTCOME
+from legion_memory.storage import reading, writing
+from legion_memory.upkeep.doctor import CHECKS
+from legion_memory.upkeep.prune import Criteria, prune
 
 CRITERIA = Criteria(dt.date.fromisoformat(TODAY), 90, 7)
 JOURNAL = ".planning/memory/.legion-memory.journal"
@@ -23,7 +23,7 @@ def killed_prune(memory: reading.Memory, monkeypatch: pytest.MonkeyPatch, write:
     """A prune stopped dead (as by SIGKILL) at its `write`-th file write: 2 is ARCHIVE.md, 3 is
     OUTCOMES.md (the journal is write 1)."""
     with monkeypatch.context() as patched:
-        patched.setattr(store, "atomic_write", Disk(kill={write}))
+        patched.setattr(writing, "atomic_write", Disk(kill={write}))
         with pytest.raises(Killed):
             prune(memory, CRITERIA, default_branch="main")
 
@@ -40,7 +40,7 @@ def killed_append(memory: reading.Memory, monkeypatch: pytest.MonkeyPatch) -> No
     with monkeypatch.context() as patched:
         patched.setattr(os, "replace", replace)
         with pytest.raises(Killed):
-            store.append(memory, reading.load_records(memory, OUTCOME)[-1])
+            writing.append(memory, reading.load_records(memory, OUTCOME)[-1])
 
 
 def test_the_journal_check_runs_first() -> None:
@@ -130,7 +130,7 @@ def test_a_temporary_file_of_a_killed_writer_is_reported_then_deleted(
     memory = project_from(repo, "mixed")
     before = without_lock(read_bytes_of(repo))
     killed_append(memory, monkeypatch)
-    [stray] = store.stray_temp_files(memory)
+    [stray] = writing.stray_temp_files(memory)
     assert stray.name.startswith(".legion-memory-") and stray.name.endswith(".tmp")
     assert b"| O-017 |" in stray.read_bytes()  # the text the killed store was about to rename
     shown = stray.relative_to(repo)

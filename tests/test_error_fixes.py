@@ -7,12 +7,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of, run_process
-from knowledge_support import MEMORY, TODAY, files_of, golden, numstat, project_with
+from support.knowledge import MEMORY, TODAY, files_of, golden, numstat, project_with
+from support.processes import CLI, read_bytes_of, run_process
 
-from legion_memory import error_fixes
-from legion_memory.records import Record
-from legion_memory.schema import ERROR_FIX
+from legion_memory.knowledge import error_fixes
+from legion_memory.schema.kinds import ERROR_FIX
+from legion_memory.schema.records import Record
 
 PSQL = '`psql: error: connection to server on socket "/tmp/.s.PGSQL.5432" failed` | `grep -v warn`'
 PIPEFAIL = "Run the build with `bash -o pipefail -c 'npm run build | tee build.log'`"

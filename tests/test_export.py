@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from interop_support import MEMORY, seed_memory
+from support.interop import MEMORY, seed_memory
+from support.processes import CLI, read_bytes_of
 
-from legion_memory.schema import archive_template
+from legion_memory.schema.kinds import archive_template
 
 ARCHIVED_ROW = (
     "| O-000 | 2025-01-05 | main | 05 | 01-01 | autonomous | general | success | 1 |  "

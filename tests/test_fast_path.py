@@ -7,13 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, read_bytes_of
+from support.processes import CLI, FIXTURES, read_bytes_of
 
-from legion_memory import scopes
-from legion_memory.cli import run_typer
-from legion_memory.cli.fast import dispatch
-from legion_memory.cli.hot import ACTIONS
-from legion_memory.cli.hotspec import SPEC_PATH, render_spec
+from legion_memory.cli.entry import run_typer
+from legion_memory.cli.lean.dispatcher import dispatch
+from legion_memory.cli.lean.hot_commands import ACTIONS
+from legion_memory.cli.lean.spec import SPEC_PATH, render_spec
+from legion_memory.storage import scopes
 
 TODAY = ("--today", "2026-03-10")
 STORE_OUTCOME = (

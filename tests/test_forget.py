@@ -7,12 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, read_bytes_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.processes import CLI, FIXTURES, read_bytes_of
 
-from legion_memory import forgetting
-from legion_memory.schema import KINDS, archive_template, kind_of_id
+from legion_memory.schema.kinds import KINDS, archive_template, kind_of_id
+from legion_memory.upkeep import forgetting
 
 FIXTURE = FIXTURES / "search" / "project"
 TODAY = "2026-05-01"

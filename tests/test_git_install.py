@@ -5,10 +5,10 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from conftest import CLI, git, read_bytes_of
-from gitrepos import COMMAND, add_outcome, commit, init_memory, rows, run_git
+from support.gitrepos import COMMAND, add_outcome, commit, init_memory, rows, run_git
+from support.processes import CLI, git, read_bytes_of
 
-from legion_memory.gitsetup import hook_script
+from legion_memory.gitops.install import hook_script
 
 
 def _state(repo: Path) -> dict[str, object]:

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from interop_support import MEMORY, TODAY, added_lines, copy_source, memory_text, seed_memory
+from support.interop import MEMORY, TODAY, added_lines, copy_source, memory_text, seed_memory
+from support.processes import CLI, read_bytes_of
 
-from legion_memory.items import content_hash
-from legion_memory.ledger import HEADER
-from legion_memory.reading import Memory, load_records
-from legion_memory.schema import PATTERN
+from legion_memory.interop.import_items import content_hash
+from legion_memory.interop.ledger import HEADER
+from legion_memory.schema.kinds import PATTERN
+from legion_memory.storage.reading import Memory, load_records
 
 NEW_PATTERNS = [
     "| P-002 | 2026-04-08 | main | This codebase uses `useFormHook` for all forms "

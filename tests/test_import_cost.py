@@ -9,15 +9,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CLI, REPO_ROOT, Result
+from support.processes import CLI, REPO_ROOT, Result
 
-from legion_memory.cli.hot import ACTIONS
+from legion_memory.cli.lean.hot_commands import ACTIONS
 
 HEAVY = ("dataclasses", "inspect", "typer", "click", "pydantic", "mistune", "git", "tabulate")
 # What `python -m legion_memory ARGS` does, then the names of every module loaded, on one line.
 PROBE = (
     "import sys\n"
-    "from legion_memory.cli import main\n"
+    "from legion_memory.cli.entry import main\n"
     "code = main(sys.argv[1:])\n"
     "print(' '.join(sorted(sys.modules)))\n"
     "sys.exit(code)\n"
@@ -72,7 +72,7 @@ def test_store_outcome_imports_nothing_heavy(project: Path) -> None:
     assert (result.code, result.stdout) == (0, HEADER + "|---" * 11 + "|\n" + ROW)
     outcomes = (project / ".planning/memory/OUTCOMES.md").read_text(encoding="utf-8")
     assert outcomes.endswith(HEADER + DELIMITER + ROW)
-    assert "legion_memory.cli.outcome_actions" in modules
+    assert "legion_memory.cli.actions.outcomes" in modules
     assert sorted(modules.intersection(HEAVY)) == []
 
 
@@ -124,7 +124,7 @@ def test_reading_commands_import_nothing_heavy(cli: CLI, project: Path, name: st
     result, modules = probe(*TODAY, *args, cwd=project)
     assert (result.code, result.stdout) == (0, expected)
     action_module = ACTIONS[name].partition(":")[0]
-    assert f"legion_memory.cli.{action_module}" in modules  # run by the lean dispatcher
+    assert f"legion_memory.cli.actions.{action_module}" in modules  # run by the lean dispatcher
     assert sorted(modules.intersection(HEAVY)) == []
 
 
@@ -143,5 +143,5 @@ def test_merge_driver_imports_nothing_heavy(tmp_path: Path) -> None:
     )
     merged = base + ROW + theirs_row.replace("O-001", "O-002")
     assert (tmp_path / "A").read_text(encoding="utf-8") == merged
-    assert "legion_memory.cli.merge_driver" in modules
+    assert "legion_memory.cli.actions.merge_driver" in modules
     assert sorted(modules.intersection(HEAVY)) == []

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CLI, REPO_ROOT, git, read_bytes_of
-from interop_support import MEMORY, TODAY, copy_source, memory_text, seed_memory
+from support.interop import MEMORY, TODAY, copy_source, memory_text, seed_memory
+from support.processes import CLI, REPO_ROOT, git, read_bytes_of
 
-from legion_memory.reading import Memory, load_archived, load_records
-from legion_memory.schema import KINDS, OUTCOME, PATTERN, PREFERENCE, archive_template
+from legion_memory.schema.kinds import KINDS, OUTCOME, PATTERN, PREFERENCE, archive_template
+from legion_memory.storage.reading import Memory, load_archived, load_records
 
 FILES = ("OUTCOMES.md", "PATTERNS.md", "ERRORS.md", "PREFERENCES.md", "ARCHIVE.md")
 LEARN_ENTRY = (

@@ -5,11 +5,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import CLI, read_bytes_of
-from interop_support import INTEROP, MEMORY, TODAY, copy_source, memory_text
+from support.interop import INTEROP, MEMORY, TODAY, copy_source, memory_text
+from support.processes import CLI, read_bytes_of
 
-from legion_memory.schema import PATTERN
-from legion_memory.table import parse, split_cells
+from legion_memory.markdown.document import parse, split_cells
+from legion_memory.schema.kinds import PATTERN
 
 LEARN = INTEROP / "learn"
 PATTERN_CELLS = [

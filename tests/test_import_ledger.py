@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CLI, REPO_ROOT, git, read_bytes_of
-from interop_support import MEMORY, TODAY, copy_source, memory_text, seed_memory
+from support.interop import MEMORY, TODAY, copy_source, memory_text, seed_memory
+from support.processes import CLI, REPO_ROOT, git, read_bytes_of
 
 from legion_memory.errors import WriteError
-from legion_memory.items import content_hash
-from legion_memory.ledger import HEADER, Entry, known_keys, with_entries
-from legion_memory.reading import Memory, load_records
-from legion_memory.schema import PATTERN
+from legion_memory.interop.import_items import content_hash
+from legion_memory.interop.ledger import HEADER, Entry, known_keys, with_entries
+from legion_memory.schema.kinds import PATTERN
+from legion_memory.storage.reading import Memory, load_records
 
 
 def entry(key: str, record_id: str = "P-001") -> Entry:
@@ -79,7 +79,7 @@ def test_two_branches_importing_different_items_merge_cleanly(repo: Path) -> Non
 
 WRITER = """
 import sys
-from legion_memory.cli import main
+from legion_memory.cli.entry import main
 sys.exit(main(["--today", "2026-05-01", "import", "bullpen", "bullpen/memory.json"]))
 """
 
@@ -116,7 +116,7 @@ def test_a_failed_write_prints_every_record_and_exits_3(
     def fail(path: Path, text: str) -> None:
         raise WriteError("could not write: No space left on device", where=str(path))
 
-    monkeypatch.setattr("legion_memory.batch.atomic_write", fail)
+    monkeypatch.setattr("legion_memory.storage.bulk_append.atomic_write", fail)
     result = cli("--today", TODAY, "import", "bullpen", "b.json", cwd=repo)
     assert result.code == 3
     assert result.stdout == (

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from interop_support import TODAY, added_lines, copy_source, memory_text, seed_memory
+from support.interop import TODAY, added_lines, copy_source, memory_text, seed_memory
+from support.processes import CLI, read_bytes_of
 
-from legion_memory.missions import verdict_outcome
+from legion_memory.interop.memory_broker import verdict_outcome
 
 NEW_OUTCOMES = [
     "| O-002 | 2026-03-10 | main | N/A | - | memory-broker | onboarding | success | 2 "

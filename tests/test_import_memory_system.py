@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from interop_support import TODAY, added_lines, copy_source, memory_text, seed_memory
+from support.interop import TODAY, added_lines, copy_source, memory_text, seed_memory
+from support.processes import CLI, read_bytes_of
 
 NEW_OUTCOMES = [
     "| O-002 | 2026-03-01 | main | 3 | 03-02 | engineering-senior-developer | api-design "

@@ -5,14 +5,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from conftest import FIXTURES
+from support.processes import FIXTURES
 
-from legion_memory.catalog import load_catalog
 from legion_memory.errors import InputError
-from legion_memory.importance import Facts, importance
-from legion_memory.outcomes import OutcomeInput, build_outcome
-from legion_memory.records import Record
-from legion_memory.schema import OUTCOME
+from legion_memory.knowledge.importance import Facts, importance
+from legion_memory.knowledge.outcomes import OutcomeInput, build_outcome
+from legion_memory.project.catalog import load_catalog
+from legion_memory.schema.kinds import OUTCOME
+from legion_memory.schema.records import Record
 
 TODAY = dt.date(2026, 3, 31)
 

@@ -6,8 +6,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from conftest import git, read_bytes_of, run_process
-from gitrepos import COMMAND, add_outcome, commit, init_memory, run_git
+from support.gitrepos import COMMAND, add_outcome, commit, init_memory, run_git
+from support.processes import git, read_bytes_of, run_process
 
 JOURNAL = ".planning/memory/.legion-memory.journal"
 PAYLOAD = '#!/bin/sh\necho owned > "$(git rev-parse --show-toplevel)/owned"\n'

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, git, read_bytes_of
-from gitrepos import commit
+from support.gitrepos import commit
+from support.processes import CLI, FIXTURES, git, read_bytes_of
 
 HISTORY = FIXTURES / "git" / "diff-history"
 EXPECTED = FIXTURES / "git" / "diff-v1-v2.md"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gitrepos import error_row, outcome_row, pattern_row
+from support.gitrepos import error_row, outcome_row, pattern_row
 
-from legion_memory.merge import describe, merge
-from legion_memory.schema import (
+from legion_memory.gitops.file_merge import describe, merge
+from legion_memory.schema.kinds import (
     ERROR_FIX,
     OUTCOME,
     PATTERN,

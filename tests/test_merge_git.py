@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import git, run_process
-from gitrepos import (
+from support.gitrepos import (
     add_error,
     add_outcome,
     add_pattern,
@@ -18,9 +17,10 @@ from gitrepos import (
     sources,
     text_of,
 )
+from support.processes import git, run_process
 
-from legion_memory import reading, store
-from legion_memory.schema import ERROR_FIX, OUTCOME, archive_template
+from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, archive_template
+from legion_memory.storage import reading, writing
 
 
 def _base(repo: Path, *, driver: bool = True) -> None:
@@ -137,7 +137,9 @@ def test_an_errors_row_resolved_on_one_side_while_the_other_appends(repo: Path) 
     add_error(repo, "disk full", "feature")
     commit(repo, "another error")
     git(repo, "checkout", "-q", "main")
-    store.update(memory_of(repo), ERROR_FIX, "E-001", {"fix": "raise timeout", "resolved": "true"})
+    writing.update(
+        memory_of(repo), ERROR_FIX, "E-001", {"fix": "raise timeout", "resolved": "true"}
+    )
     commit(repo, "resolved")
     assert run_git(repo, "merge", "--no-edit", "feature").returncode == 0
     records = reading.load_records(memory_of(repo), ERROR_FIX)
@@ -155,10 +157,10 @@ def test_the_same_row_edited_differently_on_both_sides_conflicts_around_that_row
     add_error(repo, "disk full", "main")
     commit(repo, "two errors")
     git(repo, "checkout", "-q", "-b", "feature")
-    store.update(memory_of(repo), ERROR_FIX, "E-001", {"fix": "retry twice"})
+    writing.update(memory_of(repo), ERROR_FIX, "E-001", {"fix": "retry twice"})
     commit(repo, "feature fix")
     git(repo, "checkout", "-q", "main")
-    store.update(memory_of(repo), ERROR_FIX, "E-001", {"fix": "raise the limit"})
+    writing.update(memory_of(repo), ERROR_FIX, "E-001", {"fix": "raise the limit"})
     commit(repo, "main fix")
     done = run_git(repo, "merge", "--no-edit", "feature")
     assert done.returncode == 1

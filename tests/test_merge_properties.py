@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitrepos import outcome_row
 from hypothesis import given
 from hypothesis import strategies as st
+from support.gitrepos import outcome_row
 
-from legion_memory.merge import merge
-from legion_memory.records import read_records, records_table
-from legion_memory.rowmerge import cell
-from legion_memory.schema import OUTCOME
-from legion_memory.table import parse, split_cells, unescape
+from legion_memory.gitops.file_merge import merge
+from legion_memory.gitops.row_merge import cell
+from legion_memory.markdown.document import parse, split_cells, unescape
+from legion_memory.schema.kinds import OUTCOME
+from legion_memory.schema.records import read_records, records_table
 
 
 @dataclass(frozen=True)

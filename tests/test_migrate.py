@@ -7,14 +7,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, Result, git, read_bytes_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.processes import CLI, FIXTURES, Result, git, read_bytes_of
 
-from legion_memory.migrate import new_header, plan_migration
-from legion_memory.reading import Memory
-from legion_memory.schema import OUTCOME, PATTERN, archive_template
-from legion_memory.table import split_raw
+from legion_memory.markdown.document import split_raw
+from legion_memory.schema.kinds import OUTCOME, PATTERN, archive_template
+from legion_memory.storage.reading import Memory
+from legion_memory.upkeep.migration import new_header, plan_migration
 
 MEMORY = Path(".planning") / "memory"
 PRE_BRANCH = FIXTURES / "outcomes" / "pre-branch-OUTCOMES.md"

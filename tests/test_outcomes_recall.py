@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, Result, git, read_bytes_of
+from support.processes import CLI, FIXTURES, Result, git, read_bytes_of
 
 OUTCOMES = Path(".planning") / "memory" / "OUTCOMES.md"
 WARNING = "Warning: OUTCOMES.md could not be parsed. Proceeding without memory.\n"

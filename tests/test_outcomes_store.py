@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, Result, read_bytes_of, run_process
+from support.processes import CLI, FIXTURES, Result, read_bytes_of, run_process
 
-from legion_memory.schema import OUTCOME, archive_template
+from legion_memory.schema.kinds import OUTCOME, archive_template
 
 CATALOG = FIXTURES / "catalog" / "CATALOG.md"
 OUTCOMES = Path(".planning") / "memory" / "OUTCOMES.md"
@@ -314,7 +314,7 @@ def test_a_failed_write_prints_the_whole_record_and_exits_3(
     def disk_full(source: str, target: str) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("legion_memory.store.os.replace", disk_full)
+    monkeypatch.setattr("legion_memory.storage.writing.os.replace", disk_full)
     args = [
         "--agent",
         "engineering-backend-architect",

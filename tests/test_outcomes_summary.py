@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, SAMPLES, read_bytes_of
+from support.processes import CLI, FIXTURES, SAMPLES, read_bytes_of
 
-from legion_memory.summary_outcome import (
+from legion_memory.project.summary_outcome import (
     SummaryFacts,
     outcome_of_status,
     read_summary_facts,

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, git, read_bytes_of
-from knowledge_support import MEMORY, TODAY, files_of, golden, numstat, project_with
+from support.knowledge import MEMORY, TODAY, files_of, golden, numstat, project_with
+from support.processes import CLI, git, read_bytes_of
 
-from legion_memory.patterns import by_recency
-from legion_memory.records import Record
-from legion_memory.schema import PATTERN
+from legion_memory.knowledge.recency import by_recency
+from legion_memory.schema.kinds import PATTERN
+from legion_memory.schema.records import Record
 
 RETRY = (
     "store",

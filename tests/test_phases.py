@@ -4,13 +4,13 @@ import os
 from pathlib import Path
 
 import pytest
-from phase_fixture import phase_dir, planning_project
+from support.phases import phase_dir, planning_project
 
-from legion_memory import phases
 from legion_memory.errors import InputError, LegionMemoryError
-from legion_memory.outline import outline
-from legion_memory.phase_files import agent_files, leading_paths, looks_like_path
-from legion_memory.project import current_phase
+from legion_memory.markdown.outline import outline
+from legion_memory.project import phases
+from legion_memory.project.phase_files import agent_files, leading_paths, looks_like_path
+from legion_memory.project.root import current_phase
 
 
 @pytest.fixture

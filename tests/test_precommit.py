@@ -15,10 +15,10 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, git
-from gitrepos import outcome_row
+from support.gitrepos import outcome_row
+from support.processes import REPO_ROOT, git
 
-from legion_memory.schema import OUTCOME
+from legion_memory.schema.kinds import OUTCOME
 
 PRE_COMMIT = Path(sys.executable).with_name("pre-commit")
 

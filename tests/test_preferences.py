@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from knowledge_support import MEMORY, TODAY, files_of, golden, numstat, project_with
+from support.knowledge import MEMORY, TODAY, files_of, golden, numstat, project_with
+from support.processes import CLI, read_bytes_of
 
-from legion_memory import preferences
-from legion_memory.records import Record
-from legion_memory.schema import PREFERENCE
+from legion_memory.knowledge import preferences
+from legion_memory.schema.kinds import PREFERENCE
+from legion_memory.schema.records import Record
 
 OVERRIDE = (
     "store",

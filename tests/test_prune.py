@@ -5,13 +5,13 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from prune_helpers import TODAY, golden, listing, project_from, without_lock
+from support.processes import CLI, read_bytes_of
+from support.prune import TODAY, golden, listing, project_from, without_lock
 
-from legion_memory import reading, store
-from legion_memory.prune import NO_ELIGIBLE, NO_PHASE_WARNING, Criteria, prune
-from legion_memory.records import Record
-from legion_memory.schema import OUTCOME, new_record
+from legion_memory.schema.kinds import OUTCOME, new_record
+from legion_memory.schema.records import Record
+from legion_memory.storage import reading, writing
+from legion_memory.upkeep.prune import NO_ELIGIBLE, NO_PHASE_WARNING, Criteria, prune
 
 REPORT_MIXED = (
     "Pruned 6 records → .planning/memory/ARCHIVE.md\n"
@@ -233,7 +233,7 @@ def test_store_after_prune_takes_the_highest_id_of_both_files_plus_one(repo: Pat
         "tags": "api",
         "summary": "Stored after a prune",
     }
-    stored = store.append(memory, new_record(OUTCOME, values))
+    stored = writing.append(memory, new_record(OUTCOME, values))
     assert stored.id == "O-017"
     after = golden("mixed", "OUTCOMES.after.md").decode("utf-8")
     assert memory.path(OUTCOME).read_text(encoding="utf-8") == after.replace(

@@ -4,13 +4,13 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from conftest import read_bytes_of
-from prune_helpers import TODAY, Disk, golden, project_from, without_lock
+from support.processes import read_bytes_of
+from support.prune import TODAY, Disk, golden, project_from, without_lock
 
-from legion_memory import reading, store
-from legion_memory.project import Settings
-from legion_memory.prune import NO_PHASE_WARNING, auto_prune
-from legion_memory.schema import OUTCOME
+from legion_memory.project.root import Settings
+from legion_memory.schema.kinds import OUTCOME
+from legion_memory.storage import reading, writing
+from legion_memory.upkeep.prune import NO_PHASE_WARNING, auto_prune
 
 DAY = dt.date.fromisoformat(TODAY)
 REPORT = (
@@ -79,7 +79,7 @@ def test_auto_prune_failure_is_a_warning_and_changes_nothing(
 ) -> None:
     memory = project_from(repo, "mixed")
     before = without_lock(read_bytes_of(repo))
-    monkeypatch.setattr(store, "atomic_write", Disk(fail={2}))
+    monkeypatch.setattr(writing, "atomic_write", Disk(fail={2}))
     text = auto_prune(memory, Settings(auto_prune=True, prune_threshold=0), DAY, 7)
     assert text == (
         f"Warning: auto-prune failed, nothing was archived: {memory.archive}: prune failed: "

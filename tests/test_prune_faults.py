@@ -6,11 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from prune_helpers import TODAY, Disk, listing, project_from, without_lock
+from support.processes import CLI, read_bytes_of
+from support.prune import TODAY, Disk, listing, project_from, without_lock
 
-from legion_memory import prune, store
-from legion_memory.schema import OUTCOME, new_record
+from legion_memory.schema.kinds import OUTCOME, new_record
+from legion_memory.storage import writing
+from legion_memory.upkeep import prune
 
 ARCHIVED = ["O-004", "O-006", "O-008", "O-011", "O-015", "O-016"]
 JOURNAL = ".legion-memory.journal"
@@ -22,7 +23,7 @@ FULL = "could not write: No space left on device"
 def run_prune(
     cli: CLI, repo: Path, disk: Disk, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[int, str, str]:
-    monkeypatch.setattr(store, "atomic_write", disk)
+    monkeypatch.setattr(writing, "atomic_write", disk)
     result = cli("--today", TODAY, "prune", "--yes", cwd=repo)
     monkeypatch.undo()
     return result.code, result.stdout, result.stderr
@@ -97,7 +98,7 @@ def test_json_failure_lists_the_ids_and_rows(
     cli: CLI, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project_from(repo, "mixed")
-    monkeypatch.setattr(store, "atomic_write", Disk(fail={2}))
+    monkeypatch.setattr(writing, "atomic_write", Disk(fail={2}))
     result = cli("--today", TODAY, "--json", "prune", "--yes", cwd=repo)
     data = json.loads(result.stdout)
     assert (result.code, data["status"], data["not_archived"]) == (3, "failed", ARCHIVED)
@@ -110,7 +111,7 @@ def test_the_check_before_writing_refuses_a_wrong_move_and_writes_nothing(
     memory = project_from(repo, "mixed")
     before = without_lock(read_bytes_of(repo))
     disk = Disk()
-    monkeypatch.setattr(store, "atomic_write", disk)
+    monkeypatch.setattr(writing, "atomic_write", disk)
     # A move that loses a row on its way into the archive must never reach the disk.
     real_insert = prune._insert_rows
     monkeypatch.setattr(
@@ -156,7 +157,7 @@ def test_when_the_rollback_fails_too_the_next_command_finishes_it(
         "importance": "1",
         "summary": "Stored once the disk had room again",
     }
-    stored = store.append(memory, new_record(OUTCOME, values))
+    stored = writing.append(memory, new_record(OUTCOME, values))
     assert stored.id == "O-017"
     assert not memory.journal_path.exists()
     assert memory.archive.read_bytes() == archive_before

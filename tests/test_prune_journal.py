@@ -7,12 +7,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from prune_helpers import TODAY, Disk, Killed, golden, project_from, without_lock
+from support.processes import CLI, read_bytes_of
+from support.prune import TODAY, Disk, Killed, golden, project_from, without_lock
 
-from legion_memory import reading, store
-from legion_memory.prune import Criteria, prune
-from legion_memory.schema import OUTCOME
+from legion_memory.schema.kinds import OUTCOME
+from legion_memory.storage import reading, writing
+from legion_memory.upkeep.prune import Criteria, prune
 
 JOURNAL = ".legion-memory.journal"
 CRITERIA = Criteria(dt.date.fromisoformat(TODAY), 90, 7)
@@ -36,7 +36,7 @@ def killed_prune(memory: reading.Memory, monkeypatch: pytest.MonkeyPatch, at: st
 
         monkeypatch.setattr(Path, "unlink", unlink)
     else:
-        monkeypatch.setattr(store, "atomic_write", Disk(kill={int(at)}))
+        monkeypatch.setattr(writing, "atomic_write", Disk(kill={int(at)}))
     with pytest.raises(Killed):
         prune(memory, CRITERIA, default_branch="main")
     monkeypatch.undo()
@@ -60,11 +60,11 @@ def test_recover_rolls_back_whatever_a_killed_prune_left(
     before = without_lock(read_bytes_of(repo))
     killed_prune(memory, monkeypatch, at)
     assert memory.journal_path.exists() is journal_left
-    assert store.recover(memory) == restored
+    assert writing.recover(memory) == restored
     assert without_lock(read_bytes_of(repo)) == before
     assert ids_once_each(memory) == expected
     assert set(expected.values()) == {1}
-    assert store.recover(memory) == []
+    assert writing.recover(memory) == []
 
 
 @pytest.mark.parametrize(("at", "journal_left", "restored"), STOPS)
@@ -104,7 +104,7 @@ def test_a_created_archive_is_removed_when_its_prune_is_rolled_back(
     memory = project_from(repo, "legacy")
     killed_prune(memory, monkeypatch, "3")
     assert memory.archive.exists()
-    assert store.recover(memory) == ["ARCHIVE.md"]
+    assert writing.recover(memory) == ["ARCHIVE.md"]
     assert not memory.archive.exists()
     assert memory.path(OUTCOME).read_bytes() == golden("legacy", "OUTCOMES.before.md")
 
@@ -151,7 +151,7 @@ def test_dry_run_does_not_recover(cli: CLI, repo: Path, monkeypatch: pytest.Monk
 
 def test_recover_without_memory_creates_nothing(repo: Path) -> None:
     before = read_bytes_of(repo)
-    assert store.recover(reading.Memory.of_project(repo)) == []
+    assert writing.recover(reading.Memory.of_project(repo)) == []
     assert read_bytes_of(repo) == before
 
 

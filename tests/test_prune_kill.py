@@ -17,10 +17,10 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import CLI, REPO_ROOT, run_process
+from support.processes import CLI, REPO_ROOT, run_process
 
-from legion_memory import reading
-from legion_memory.schema import OUTCOME
+from legion_memory.schema.kinds import OUTCOME
+from legion_memory.storage import reading
 
 ROWS = 2000
 ARCHIVED = 50

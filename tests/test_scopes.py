@@ -7,11 +7,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CLI, FIXTURES, read_bytes_of
+from support.processes import CLI, FIXTURES, read_bytes_of
 
-from legion_memory import scopes
 from legion_memory.errors import InputError
-from legion_memory.reading import Memory
+from legion_memory.storage import scopes
+from legion_memory.storage.reading import Memory
 
 TODAY = "2026-05-01"
 

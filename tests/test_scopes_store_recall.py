@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
+from support.processes import CLI, read_bytes_of
 
-from legion_memory import scopes
-from legion_memory.schema import PATTERN
-from legion_memory.store import GITIGNORE
+from legion_memory.schema.kinds import PATTERN
+from legion_memory.storage import scopes
+from legion_memory.storage.writing import GITIGNORE
 
 TODAY = "2026-05-10"
 NO_CATALOG = (

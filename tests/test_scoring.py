@@ -26,12 +26,9 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from conftest import FIXTURES
+from support.processes import FIXTURES
 
-from legion_memory.reading import Memory, load_records
-from legion_memory.records import Record
-from legion_memory.schema import OUTCOME
-from legion_memory.scoring import (
+from legion_memory.knowledge.scoring import (
     agent_scores,
     archetype_scores,
     briefing,
@@ -39,6 +36,9 @@ from legion_memory.scoring import (
     recall,
     too_many_note,
 )
+from legion_memory.schema.kinds import OUTCOME
+from legion_memory.schema.records import Record
+from legion_memory.storage.reading import Memory, load_records
 
 TODAY = dt.date(2026, 3, 31)
 A = "engineering-backend-architect"

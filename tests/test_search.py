@@ -7,13 +7,13 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from search_support import OUTCOMES_HEAD, fixture_project, outcomes_project
+from support.processes import CLI, read_bytes_of
+from support.search import OUTCOMES_HEAD, fixture_project, outcomes_project
 
-from legion_memory.corpus import Corpus, Source
-from legion_memory.retro import retro_entries
-from legion_memory.search import SNIPPET_CHARS, bm25, window
-from legion_memory.table import parse
+from legion_memory.markdown.document import parse
+from legion_memory.search.corpus import Corpus, Source
+from legion_memory.search.ranking import SNIPPET_CHARS, bm25, window
+from legion_memory.search.retro_entries import retro_entries
 
 TODAY = "2026-05-01"
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
+from support.processes import CLI, read_bytes_of
 
 TODAY = "2026-03-10"
 BAD = {"memory": {"auto_prune": "yes", "prune_threshold": -1, "error_similarity": 2}}

@@ -7,20 +7,20 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, read_bytes_of
+from support.processes import REPO_ROOT, read_bytes_of
 
 from legion_memory.errors import InputError, ParseError
-from legion_memory.reading import Memory, load_records
-from legion_memory.schema import ERROR_FIX, OUTCOME, new_record
-from legion_memory.store import append, update
-from legion_memory.table import parse
+from legion_memory.markdown.document import parse
+from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, new_record
+from legion_memory.storage.reading import Memory, load_records
+from legion_memory.storage.writing import append, update
 
 WRITER = """
 import sys
 from pathlib import Path
-from legion_memory.schema import OUTCOME, new_record
-from legion_memory.store import append
-from legion_memory.reading import Memory
+from legion_memory.schema.kinds import OUTCOME, new_record
+from legion_memory.storage.writing import append
+from legion_memory.storage.reading import Memory
 
 memory, worker = Memory(Path(sys.argv[1])), sys.argv[2]
 for n in range(25):
@@ -71,7 +71,7 @@ def test_next_id_counts_archived_records_and_never_reuses(tmp_path: Path) -> Non
     lines = text.splitlines(keepends=True)
     archived = [line for line in lines if line.startswith("| O-003")]
     memory.path(OUTCOME).write_text("".join(x for x in lines if x not in archived), "utf-8")
-    from legion_memory.schema import archive_template
+    from legion_memory.schema.kinds import archive_template
 
     memory.archive.write_text(archive_template() + "".join(archived), encoding="utf-8")
     stored = append(memory, new_record(OUTCOME, outcome("four")))

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CLI, read_bytes_of
-from prune_helpers import TODAY, Disk, golden, project_from, without_lock
+from support.processes import CLI, read_bytes_of
+from support.prune import TODAY, Disk, golden, project_from, without_lock
 
-from legion_memory import store
-from legion_memory.prune import NO_PHASE_WARNING
-from legion_memory.schema import OUTCOME
+from legion_memory.schema.kinds import OUTCOME
+from legion_memory.storage import writing
+from legion_memory.upkeep.prune import NO_PHASE_WARNING
 
 STORE = (
     "--today", TODAY, "store", "outcome", "--phase", "7", "--plan", "07-03", "--agent",
@@ -117,7 +117,7 @@ def test_a_failed_auto_prune_is_a_warning_and_the_store_stands(
     settings(repo, auto_prune=True, prune_threshold=0)
     # Write 1 stores the row; then the prune's journal (2), ARCHIVE.md (3, fails), OUTCOMES.md.
     disk = Disk(fail={3})
-    monkeypatch.setattr(store, "atomic_write", disk)
+    monkeypatch.setattr(writing, "atomic_write", disk)
     result = cli(*STORE, cwd=repo)
     assert (result.code, result.stdout) == (0, SHOWN)
     assert result.stderr == (
@@ -136,7 +136,7 @@ def test_a_failed_store_never_prunes(cli: CLI, repo: Path, monkeypatch: pytest.M
     settings(repo, auto_prune=True, prune_threshold=0)
     before = without_lock(read_bytes_of(repo))
     disk = Disk(fail={1})
-    monkeypatch.setattr(store, "atomic_write", disk)
+    monkeypatch.setattr(writing, "atomic_write", disk)
     result = cli(*STORE, cwd=repo)
     assert result.code == 3
     assert result.stdout.startswith("The record was not stored. Here it is in full")

@@ -6,14 +6,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, git
+from support.processes import FIXTURES, git
 
 from legion_memory.errors import SchemaError
-from legion_memory.reading import Memory
-from legion_memory.records import read_records, records_table
-from legion_memory.schema import OUTCOME, PATTERN, Kind, new_record
-from legion_memory.store import append
-from legion_memory.table import parse, render
+from legion_memory.markdown.document import parse, render
+from legion_memory.schema.kinds import OUTCOME, PATTERN, Kind, new_record
+from legion_memory.schema.records import read_records, records_table
+from legion_memory.storage.reading import Memory
+from legion_memory.storage.writing import append
 
 TABLES = FIXTURES / "tables"
 ALL_FIXTURES = sorted(path.name for path in TABLES.glob("*.md"))

@@ -9,11 +9,7 @@ from pathlib import Path
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from legion_memory.reading import Memory, load_records, ragged_row
-from legion_memory.records import id_numbers, read_records, records_table
-from legion_memory.schema import OUTCOME, new_record
-from legion_memory.store import append
-from legion_memory.table import (
+from legion_memory.markdown.document import (
     RowStyle,
     cell_at,
     cell_count,
@@ -25,6 +21,10 @@ from legion_memory.table import (
     split_cells,
     unescape,
 )
+from legion_memory.schema.kinds import OUTCOME, new_record
+from legion_memory.schema.records import id_numbers, read_records, records_table
+from legion_memory.storage.reading import Memory, load_records, ragged_row
+from legion_memory.storage.writing import append
 
 # Text rich in what breaks naive markdown handling: pipes, backslashes, CR/LF, fences, BOMs.
 MARKDOWN_ALPHABET = st.sampled_from(

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import mistune
 import pytest
-from conftest import CLI, FIXTURES, SAMPLES, read_bytes_of
 from hypothesis import given
 from hypothesis import strategies as st
+from support.processes import CLI, FIXTURES, SAMPLES, read_bytes_of
 
-from legion_memory.table import parse
-from legion_memory.validation import _renders_as_table
+from legion_memory.markdown.document import parse
+from legion_memory.schema.validation import _renders_as_table
 
 VALIDATE = FIXTURES / "validate"
 

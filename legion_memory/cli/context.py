@@ -8,13 +8,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import InputError
-from ..project import Settings, find_root, load_settings
-from ..reading import Memory
-from .output import note
+from legion_memory.cli.output import note
+from legion_memory.errors import InputError
+from legion_memory.project.root import Settings, find_root, load_settings
+from legion_memory.storage.reading import Memory
 
 if TYPE_CHECKING:
-    from .. import scopes
+    from legion_memory.storage import scopes
 
 
 class Context:
@@ -77,13 +77,13 @@ class Context:
     @cached_property
     def branch(self) -> str:
         # git is imported only by the commands that ask for a branch (a reading one does not).
-        from ..gitutil import current_branch
+        from legion_memory.gitops.repository import current_branch
 
         return self.branch_option or current_branch(self.root)
 
     @cached_property
     def default_branch(self) -> str:
-        from ..gitutil import default_branch
+        from legion_memory.gitops.repository import default_branch
 
         return default_branch(self.root)
 
@@ -97,18 +97,18 @@ class Context:
 
     def tiers(self, scope: str) -> list[scopes.Scoped]:
         """The memory tiers a read covers (`--scope`), project first."""
-        from .. import scopes  # only the commands with --scope need it
+        from legion_memory.storage import scopes  # only the commands with --scope need it
 
         return scopes.memories(scope, self.memory, os.environ)
 
     def target(self, scope: str) -> scopes.Scoped:
         """The one memory tier a write goes to."""
-        from .. import scopes  # only the commands with --scope need it
+        from legion_memory.storage import scopes  # only the commands with --scope need it
 
         return scopes.single(scope, self.memory, os.environ)
 
     def score_tiers(self, include_global: bool) -> list[scopes.Scoped]:
         """The tiers agent, archetype and preference scores count."""
-        from .. import scopes  # only the commands with --scope need it
+        from legion_memory.storage import scopes  # only the commands with --scope need it
 
         return scopes.for_scores(self.memory, os.environ, include_global=include_global)

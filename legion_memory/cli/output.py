@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..errors import LegionMemoryError, WriteError
+from legion_memory.errors import LegionMemoryError, WriteError
 
 if TYPE_CHECKING:
-    from .context import Context
+    from legion_memory.cli.context import Context
 
 
 def emit(context: Context, data: object, human: str) -> None:

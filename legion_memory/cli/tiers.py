@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from .. import scopes
-from ..schema import Kind
+from legion_memory.schema.kinds import Kind
+from legion_memory.storage import scopes
 
 T = TypeVar("T")
 

@@ -1,0 +1,59 @@
+"""The git merge driver as a plain function: no typer here, so a lean entry point can call it.
+
+Git calls `legion-memory git merge-driver %O %A %B %L %P` once per memory file per merge, rebase
+step or cherry-pick, from the top of the working tree. The result goes to `%A`; exit 0 when clean,
+1 when conflict markers were left.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from legion_memory.cli.context import Context
+from legion_memory.errors import ParseError
+from legion_memory.gitops.file_merge import describe, ids_in, merge
+from legion_memory.gitops.merge_log import arrivals, log_path
+from legion_memory.gitops.repository import find_git_dir
+from legion_memory.gitops.row_merge import Incoming
+from legion_memory.schema.kinds import ARCHIVE_FILENAME
+from legion_memory.storage import files, reading
+
+
+def merge_driver(
+    context: Context, base: str, ours: str, theirs: str, marker_size: int, path: str
+) -> int:
+    """The hot-command action: git's arguments only, the Context is not needed."""
+    return run_merge_driver(base, ours, theirs, marker_size, path)
+
+
+def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: str) -> int:
+    texts = [files.read_version(Path(name)) for name in (base, ours, theirs)]
+    shown = path or ours
+    result = merge(*texts, marker_size=marker_size, reserved=_archived_ids(Path(shown)))
+    files.write_version(Path(ours), result.text)
+    for line in describe(result, shown):
+        print(line, file=sys.stderr)
+    _log(Path(shown).name, result.incoming)
+    return 1 if result.conflicts else 0
+
+
+def _archived_ids(path: Path) -> list[str]:
+    """IDs in ours's ARCHIVE.md next to a live file: a new row of theirs must not take one."""
+    if path.name.upper() == ARCHIVE_FILENAME:
+        return []  # archived rows share their IDs with the live rows they were moved from
+    try:
+        text = reading.read_text(path.parent / ARCHIVE_FILENAME)
+    except (ParseError, OSError):
+        return []
+    return ids_in(text) if text else []
+
+
+def _log(filename: str, incoming: tuple[Incoming, ...]) -> None:
+    entries = arrivals(filename, incoming)
+    git_dir = find_git_dir(Path.cwd())
+    if entries and git_dir is not None and git_dir.is_dir():
+        try:
+            files.append_lines(log_path(git_dir), [entry.to_line() for entry in entries])
+        except OSError as exc:
+            print(f"legion-memory: could not write the merge log: {exc}", file=sys.stderr)

@@ -1,0 +1,160 @@
+"""The lean dispatcher: hot commands parsed from `hot_spec.json` and run without importing typer.
+
+It accepts exactly the well-formed invocations of the hot commands (options as click parses them:
+`--name value`, `--name=value`, flags, repeated options, positional arguments) and hands anything
+else back, `--help` and every mistake included, so that the typer app answers it with its usual
+help and error messages.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from legion_memory.cli.context import Context
+from legion_memory.cli.lean import hot_commands
+from legion_memory.cli.output import report
+from legion_memory.errors import LegionMemoryError
+
+SPEC_PATH = Path(__file__).with_name("hot_spec.json")
+Param = dict[str, Any]
+_INVALID = object()
+
+
+def dispatch(argv: list[str]) -> int | None:
+    """The exit code of a hot command, or None when the typer app must handle `argv`."""
+    if "--help" in argv:
+        return None
+    spec = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+    split = _split_globals(argv)
+    if split is None:
+        return None
+    global_tokens, command_tokens = split
+    name = _command_name(command_tokens, spec["commands"])
+    options = _parse(global_tokens, spec["globals"])
+    if name is None or options is None:
+        return None
+    values = _parse(command_tokens[len(name.split()) :], spec["commands"][name])
+    if values is None:
+        return None
+    try:
+        return hot_commands.run(Context.from_options(**options), name, values)
+    except LegionMemoryError as error:
+        return report(error)
+
+
+def _split_globals(argv: list[str]) -> tuple[list[str], list[str]] | None:
+    """Global options come before the command's first word; each but --json takes a value."""
+    index = 0
+    while index < len(argv) and argv[index].startswith("-"):
+        flag = argv[index] == "--json" or "=" in argv[index]
+        index += 1 if flag else 2
+    if index > len(argv):
+        return None
+    return argv[:index], argv[index:]
+
+
+def _command_name(tokens: list[str], commands: dict[str, list[Param]]) -> str | None:
+    for words in (tokens[:2], tokens[:1]):
+        name = " ".join(words)
+        if name in commands:
+            return name
+    return None
+
+
+def _parse(tokens: list[str], params: list[Param]) -> dict[str, Any] | None:
+    """Option and argument values by parameter name, defaults filled; None when click would
+    complain (unknown option, missing value or required option, a value of the wrong type)."""
+    by_opt = {opt: param for param in params for opt in param["opts"]}
+    values: dict[str, Any] = {}
+    positional: list[str] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token == "--":
+            positional += tokens[index + 1 :]
+            break
+        if not token.startswith("-") or token == "-":
+            positional.append(token)
+        elif (consumed := _option(tokens, index, by_opt, values)) is None:
+            return None
+        else:
+            index += consumed
+        index += 1
+    return _finish(params, values, positional)
+
+
+def _option(
+    tokens: list[str], index: int, by_opt: dict[str, Param], values: dict[str, Any]
+) -> int | None:
+    """Store one option's value; how many extra tokens it took, None when it is not valid."""
+    name, equals, inline = tokens[index].partition("=")
+    param = by_opt.get(name)
+    if param is None:
+        return None
+    if param["flag"]:
+        values[param["name"]] = name not in param["negative"]
+        return None if equals else 0
+    if not equals and index + 1 >= len(tokens):
+        return None
+    value = _convert(inline if equals else tokens[index + 1], param)
+    if value is _INVALID:
+        return None
+    if param["multiple"]:
+        values.setdefault(param["name"], []).append(value)
+    else:
+        values[param["name"]] = value
+    return 0 if equals else 1
+
+
+def _finish(
+    params: list[Param], values: dict[str, Any], positional: list[str]
+) -> dict[str, Any] | None:
+    if not _take_arguments(params, values, positional):
+        return None
+    if any(value is _INVALID for value in values.values()):
+        return None
+    for param in params:
+        if param["name"] not in values:
+            if param["required"]:
+                return None
+            values[param["name"]] = param["default"]
+    return values
+
+
+def _take_arguments(params: list[Param], values: dict[str, Any], positional: list[str]) -> bool:
+    """Store the positional values; False when click would read them otherwise or refuse them."""
+    arguments = [param for param in params if param["argument"]]
+    # A variadic argument (`validate FILE...`) takes what the others leave, as a list; only a
+    # last one is read here.
+    variadic = arguments.pop() if arguments and arguments[-1]["multiple"] else None
+    if any(param["multiple"] for param in arguments):
+        return False
+    if variadic is not None and len(positional) > len(arguments):
+        rest = [_convert(raw, variadic) for raw in positional[len(arguments) :]]
+        if any(value is _INVALID for value in rest):
+            return False
+        values[variadic["name"]] = rest
+        positional = positional[: len(arguments)]
+    if len(positional) > len(arguments):
+        return False
+    for param, raw in zip(arguments, positional, strict=False):
+        values[param["name"]] = _convert(raw, param)
+    return True
+
+
+def _convert(raw: str, param: Param) -> Any:
+    kind = param["type"]
+    if kind == "str":
+        return raw
+    if kind == "path":
+        return Path(raw)
+    try:
+        number = int(raw) if kind == "int" else float(raw)
+    except ValueError:
+        return _INVALID
+    low, high = param["min"], param["max"]
+    if (low is not None and number < low) or (high is not None and number > high):
+        return _INVALID
+    return number

@@ -1,0 +1,68 @@
+"""The hot commands' options, read from the typer app and written to `hot_spec.json`.
+
+`fast.py` parses hot commands from that file, so that it never needs typer; the test suite checks
+that the file is exactly what this module builds from the live app, so the two cannot drift.
+Run `python -m legion_memory.cli.lean.spec` after changing a hot command's options.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import typer.main
+
+from legion_memory.cli.lean.hot_commands import ACTIONS
+from legion_memory.cli.typer_app.app import app
+
+SPEC_PATH = Path(__file__).with_name("hot_spec.json")
+_SCALARS = {str: "str", int: "int", float: "float", bool: "bool", Path: "path"}
+
+
+def build_spec() -> dict[str, Any]:
+    root = typer.main.get_command(app)
+    commands = {}
+    for name in ACTIONS:
+        command: Any = root
+        for word in name.split():
+            command = command.commands[word]
+        commands[name] = [_param(param) for param in command.params]
+    return {"globals": [_param(param) for param in root.params], "commands": commands}
+
+
+def _param(param: Any) -> dict[str, Any]:
+    kind = _kind(param.type_descriptor.annotation)
+    return {
+        "name": param.name,
+        "argument": param.param_type_name == "argument",
+        "opts": [*param.opts, *param.secondary_opts] if param.param_type_name == "option" else [],
+        "negative": list(param.secondary_opts),
+        "flag": bool(getattr(param, "is_flag", False)),
+        # A repeated option and a variadic argument (`validate FILE...`) both give a list.
+        "multiple": bool(param.multiple) or param.nargs == -1,
+        "type": kind,
+        "default": param.default,
+        "required": bool(param.required),
+        "min": getattr(param, "min", None),
+        "max": getattr(param, "max", None),
+    }
+
+
+def _kind(annotation: Any) -> str:
+    """The scalar kind of an option's annotation (`list[str] | None` -> `str`)."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType, list) and len(args) == 1:
+        return _kind(args[0])
+    return _SCALARS[annotation]
+
+
+def render_spec() -> str:
+    return json.dumps(build_spec(), indent=1, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":
+    SPEC_PATH.write_text(render_spec(), encoding="utf-8")
+    print(f"wrote {SPEC_PATH}")

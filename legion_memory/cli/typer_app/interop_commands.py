@@ -1,0 +1,82 @@
+"""`import` and `export`. The import machinery loads only when one of them runs, so that the hot
+commands (store, recall, score, briefing) never pay for it."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from legion_memory.cli.context import Context
+from legion_memory.cli.output import emit, note
+from legion_memory.schema.kinds import KINDS, kind_named
+
+
+def register(app: typer.Typer) -> None:
+    app.command("import")(import_command)
+    app.command()(export)
+
+
+def import_command(
+    ctx: typer.Context,
+    source: Annotated[
+        str, typer.Argument(help="bullpen, memory-system, memory-broker, learn or json.")
+    ],
+    path: Annotated[
+        str | None,
+        typer.Argument(
+            help="File or directory to import (default: the source's usual place; "
+            "`-` reads a bullpen or json file from standard input)."
+        ),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the rows that would be added; write nothing.")
+    ] = False,
+    move: Annotated[
+        bool,
+        typer.Option("--move", help="learn: take the entries out of the files once in a table."),
+    ] = False,
+) -> None:
+    """Import memory written by another tool, or by `export`. Importing twice adds nothing."""
+    from legion_memory.interop.pipeline import ImportRequest, import_source
+
+    context: Context = ctx.obj
+    if not context.settings.enabled:
+        note("memory is disabled in settings.json (memory.enabled = false); nothing imported")
+        return
+    request = ImportRequest(
+        source=source,
+        path=path,
+        root=context.root,
+        today=context.today,
+        branch=context.branch,
+        default_branch=lambda: context.default_branch,
+        dry_run=dry_run,
+        move=move,
+        stdin=sys.stdin.read,
+    )
+    report = import_source(context.memory, request)
+    emit(context, report.to_json(), report.markdown())
+
+
+def export(
+    ctx: typer.Context,
+    fmt: Annotated[str, typer.Option("--format", help="json, jsonl or csv.")] = "json",
+    file: Annotated[
+        str, typer.Option("--file", help="outcomes, patterns, errors, preferences or all.")
+    ] = "all",
+    include_archive: Annotated[
+        bool, typer.Option("--include-archive", help="Also export the records of ARCHIVE.md.")
+    ] = False,
+) -> None:
+    """Print every record with its kind and ID; `import json` reads the json format back."""
+    from legion_memory.interop.json_exchange import check_format, render_export
+    from legion_memory.interop.pipeline import export_records
+
+    context: Context = ctx.obj
+    check_format(fmt)
+    kinds = list(KINDS.values()) if file == "all" else [kind_named(file)]
+    enabled = context.settings.enabled
+    entries = export_records(context.memory, kinds, include_archive) if enabled else []
+    sys.stdout.write(render_export(entries, kinds, fmt))

@@ -1,0 +1,226 @@
+"""PURE 3-way merge of a memory file: table rows by ID, every other line like diff3.
+
+A version of a file is read as a sequence of items: each line outside tables, and each table as a
+whole, known by its heading (and its rank under that heading). The three sequences are aligned the
+way diff3 aligns lines; where a table lines up in all three versions its rows are merged by ID
+(`rowmerge.py`):
+
+- rows added on either side are kept, ours first, then theirs, each in its own order;
+- a row added identically on both sides appears once; a new row of theirs whose ID is taken (by a
+  different new row of ours, or by a row ours archived) gets the next free number, reported;
+- a row removed on one side and untouched on the other stays removed (prune moved it to ARCHIVE);
+- a row changed on one side only takes that change (an ERRORS fix recorded in place);
+- a row changed differently on both sides, or changed on one side and removed on the other, is a
+  conflict: standard markers around just that row.
+
+Lines outside tables merge like diff3 with one difference: where both sides inserted different
+text at the same place (two `/legion:learn` entries appended at the end), both are kept, ours
+first, instead of a conflict. Different edits of the same existing lines are a conflict, with
+markers around just those lines. Untouched lines come out byte-identical.
+"""
+
+from collections.abc import Iterable, Sequence
+from difflib import SequenceMatcher
+from typing import NamedTuple, TypeVar
+
+from legion_memory.gitops.row_merge import Block, Incoming, Ledger, Row, cell, closed, merge_rows
+from legion_memory.markdown.document import BOM, Document, Table, parse, strip_ending
+from legion_memory.schema.records import column_key
+
+Item = str | Block
+_T = TypeVar("_T")
+
+
+class MergeResult(NamedTuple):
+    text: str
+    conflicts: tuple[str, ...]
+    incoming: tuple[Incoming, ...]
+    ours_added: int
+    identical: int
+
+    @property
+    def renumbered(self) -> list[tuple[str, str]]:
+        return [(row.renumbered_from, row.id) for row in self.incoming if row.renumbered_from]
+
+
+def merge(
+    base: str, ours: str, theirs: str, *, marker_size: int = 7, reserved: Iterable[str] = ()
+) -> MergeResult:
+    """Merge three versions of a memory file. `reserved`: IDs taken elsewhere (ours's ARCHIVE)."""
+    documents = [parse(text) for text in (base, ours, theirs)]
+    versions = [items_of(document) for document in documents]
+    ending = next((d.dominant_ending() for d in documents[1:] if d.lines), "\n")
+    ledger = Ledger(marker_size=marker_size, ending=ending, reserved=frozenset(reserved))
+    # Theirs's new IDs count once kept as they are: renumbered ones follow base's and ours's.
+    ledger.see(row.id for items in versions[:2] for row in _rows(items))
+    ledger.see(ledger.reserved)
+    lines = _Merge(ledger).items(*versions)
+    bom = _pick(*(document.bom for document in documents))
+    text = (BOM if bom else "") + "".join([*closed(lines[:-1], ending), *lines[-1:]])
+    return MergeResult(
+        text=text,
+        conflicts=tuple(ledger.conflicts),
+        incoming=tuple(ledger.incoming),
+        ours_added=ledger.ours_added,
+        identical=ledger.identical,
+    )
+
+
+def _pick(base: _T, ours: _T, theirs: _T) -> _T:
+    """The 3-way choice for one value: the side that changed it (ours when both did)."""
+    return theirs if ours == base else ours
+
+
+def items_of(document: Document) -> list[Item]:
+    """The document as lines outside tables and one `Block` per table."""
+    items: list[Item] = []
+    position = 0
+    ranks: dict[str, int] = {}
+    for table in document.tables:
+        items.extend(document.lines[position : table.header])
+        heading = table.heading.casefold()
+        ranks[heading] = ranks.get(heading, -1) + 1
+        items.append(_block(document, table, (heading, ranks[heading])))
+        position = table.end
+    items.extend(document.lines[position:])
+    return items
+
+
+def _block(document: Document, table: Table, key: tuple[str, int]) -> Block:
+    columns = tuple(column_key(name) for name in table.columns)
+    id_index = columns.index("id") if "id" in columns else None
+    rows = []
+    seen: dict[str, int] = {}
+    for index in table.rows:
+        raw = document.lines[index]
+        record_id = cell(raw, id_index) if id_index is not None else ""
+        row_key = record_id or "text:" + strip_ending(raw).strip()
+        seen[row_key] = seen.get(row_key, 0) + 1
+        if seen[row_key] > 1:  # a file that already holds an ID twice still needs one key per row
+            row_key = f"{row_key}#{seen[row_key]}"
+        rows.append(Row(row_key, record_id, raw))
+    head = tuple(document.lines[table.header : table.header + 2])
+    return Block(key, head, columns, tuple(rows))
+
+
+def _rows(items: Iterable[Item]) -> list[Row]:
+    return [row for item in items if isinstance(item, Block) for row in item.rows]
+
+
+def _key(item: Item) -> object:
+    return item.key if isinstance(item, Block) else strip_ending(item)
+
+
+def _lines(items: Sequence[Item]) -> list[str]:
+    return [line for item in items for line in ([item] if isinstance(item, str) else item.lines())]
+
+
+def _matches(base: list[object], other: list[object]) -> list[tuple[int, int, int]]:
+    matcher = SequenceMatcher(None, base, other, autojunk=False)
+    return [(m.a, m.b, m.size) for m in matcher.get_matching_blocks() if m.size]
+
+
+def _sync_regions(
+    base: list[object], ours: list[object], theirs: list[object]
+) -> list[tuple[int, int, int, int]]:
+    """Stretches of base matched by both sides at once: (base start, base end, ours, theirs)."""
+    with_ours, with_theirs = _matches(base, ours), _matches(base, theirs)
+    regions = []
+    i = j = 0
+    while i < len(with_ours) and j < len(with_theirs):
+        o_base, o_at, o_len = with_ours[i]
+        t_base, t_at, t_len = with_theirs[j]
+        start, end = max(o_base, t_base), min(o_base + o_len, t_base + t_len)
+        if start < end:
+            regions.append((start, end, o_at + start - o_base, t_at + start - t_base))
+        if o_base + o_len < t_base + t_len:
+            i += 1
+        else:
+            j += 1
+    regions.append((len(base), len(base), len(ours), len(theirs)))
+    return regions
+
+
+class _Merge:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def items(self, base: list[Item], ours: list[Item], theirs: list[Item]) -> list[str]:
+        keys = [[_key(item) for item in items] for items in (base, ours, theirs)]
+        out: list[str] = []
+        at_base = at_ours = at_theirs = 0
+        for start, end, ours_at, theirs_at in _sync_regions(*keys):
+            out += self.hunk(
+                base[at_base:start], ours[at_ours:ours_at], theirs[at_theirs:theirs_at]
+            )
+            for step in range(end - start):
+                trio = base[start + step], ours[ours_at + step], theirs[theirs_at + step]
+                out += self.stable(*trio)
+            at_base, at_ours, at_theirs = end, ours_at + end - start, theirs_at + end - start
+        return out
+
+    def stable(self, base: Item, ours: Item, theirs: Item) -> list[str]:
+        if isinstance(base, Block) and isinstance(ours, Block) and isinstance(theirs, Block):
+            return merge_rows(self.ledger, base, ours, theirs)
+        return [str(_pick(base, ours, theirs))]
+
+    def hunk(self, base: list[Item], ours: list[Item], theirs: list[Item]) -> list[str]:
+        """A stretch where the sides differ from base: one side's, both (insertions), or markers."""
+        base_lines, our_lines, their_lines = _lines(base), _lines(ours), _lines(theirs)
+        if their_lines in (our_lines, base_lines):
+            return our_lines
+        if our_lines == base_lines:
+            return self.arrive(theirs)
+        if not base:
+            return self.union(ours, theirs)
+        near = next((line.strip() for line in base_lines if line.strip()), "")[:60]
+        what = f"lines changed differently on both sides near '{near}'"
+        return self.ledger.markers(what, our_lines, their_lines)
+
+    def arrive(self, theirs: Sequence[Item]) -> list[str]:
+        """Theirs's version of a stretch; rows of a table it adds still get their IDs checked."""
+        out: list[str] = []
+        for item in theirs:
+            out += merge_rows(self.ledger, None, None, item) if isinstance(item, Block) else [item]
+        return out
+
+    def union(self, ours: list[Item], theirs: list[Item]) -> list[str]:
+        """Both sides inserted at the same place: keep both, ours first.
+
+        Only a table both sides added (same heading) is shared: its rows merge by ID, so two
+        prunes that each create `## Archived Errors` give one section. Prose both sides happen to
+        share (a blank line) is not a reason to interleave two different inserted blocks.
+        """
+        matcher = SequenceMatcher(None, [_key(i) for i in ours], [_key(i) for i in theirs])
+        out: list[str] = []
+        o_done = t_done = 0
+        for tag, o_start, o_end, t_start, t_end in matcher.get_opcodes():
+            shared = list(zip(ours[o_start:o_end], theirs[t_start:t_end], strict=False))
+            if tag != "equal" or not any(isinstance(mine, Block) for mine, _ in shared):
+                continue
+            out += _lines(ours[o_done:o_start]) + self.arrive(theirs[t_done:t_start])
+            for mine, other in shared:
+                if isinstance(mine, Block) and isinstance(other, Block):
+                    out += merge_rows(self.ledger, None, mine, other)
+                else:
+                    out.append(str(mine))
+            o_done, t_done = o_end, t_end
+        return out + _lines(ours[o_done:]) + self.arrive(theirs[t_done:])
+
+
+def describe(result: MergeResult, path: str) -> list[str]:
+    """What the merge did, one line each, for stderr."""
+    lines = [
+        f"legion-memory: merged {path}: {result.ours_added} new row(s) from ours, "
+        f"{len(result.incoming)} from theirs, {result.identical} identical on both sides"
+    ]
+    lines += [
+        f"legion-memory: {path}: theirs {old} renumbered to {new}" for old, new in result.renumbered
+    ]
+    lines += [f"legion-memory: {path}: conflict: {what}" for what in result.conflicts]
+    return lines
+
+
+def ids_in(text: str) -> list[str]:
+    """Every record ID in the tables of a file."""
+    return [row.id for row in _rows(items_of(parse(text))) if row.id]

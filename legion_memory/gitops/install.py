@@ -1,0 +1,180 @@
+"""`git install [--uninstall]`: wire the merge driver and the repair hooks into a clone.
+
+Three pieces, each added only when missing (so a second install changes nothing) and each removed
+exactly by `--uninstall`:
+
+- the `.gitattributes` line that routes memory files to the driver (committed, shared);
+- the per-clone `merge.legion-memory.*` config that defines the driver (never committed);
+- `post-merge` and `post-rewrite` hooks running `doctor --fix --quiet`. A hook that is already
+  there is moved aside to `<hook>.legion-memory-chained` and run first by ours, with the same
+  arguments and input; uninstalling moves it back, bytes and mode untouched.
+"""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+from legion_memory.errors import GitError
+from legion_memory.gitops.repository import (
+    config_get,
+    config_remove_section,
+    config_set,
+    git_path,
+    toplevel,
+)
+from legion_memory.markdown.document import split_lines, strip_ending
+
+ATTRIBUTE = ".planning/memory/*.md merge=legion-memory"
+DRIVER = "merge.legion-memory"
+DRIVER_NAME = "legion-memory: row-aware merge of .planning/memory tables"
+HOOKS = ("post-merge", "post-rewrite")
+HOOK_MARK = "# legion-memory hook"
+CHAINED = ".legion-memory-chained"
+DEFAULT_COMMAND = "legion-memory"
+
+_HOOK = """#!/bin/sh
+{mark}: repairs .planning/memory tables after git has changed them.
+# Installed by `legion-memory git install`; `legion-memory git install --uninstall` removes it
+# and puts back the hook that was here before (kept meanwhile as {name}{chained}).
+status=0
+chained="$0{chained}"
+if [ -x "$chained" ]; then
+    "$chained" "$@" || status=$?
+fi
+{command} doctor --fix --quiet || echo "legion-memory: repair failed, see: legion-memory doctor" >&2
+exit $status
+"""
+
+
+def hook_script(name: str, command: str) -> str:
+    return _HOOK.format(mark=HOOK_MARK, name=name, chained=CHAINED, command=command)
+
+
+def driver_command(command: str) -> str:
+    return f"{command} git merge-driver %O %A %B %L %P"
+
+
+def install(start: Path, command: str = DEFAULT_COMMAND) -> list[str]:
+    """Install what is missing; returns what changed (nothing when already installed)."""
+    top = toplevel(start)
+    done = _add_attribute(top / ".gitattributes")
+    for key, value in (("name", DRIVER_NAME), ("driver", driver_command(command))):
+        if config_get(top, f"{DRIVER}.{key}") != value:
+            config_set(top, f"{DRIVER}.{key}", value)
+            done.append(f"set git config {DRIVER}.{key}")
+    hooks = git_path(top, "hooks")
+    for name in HOOKS:
+        done += _install_hook(hooks, name, hook_script(name, command), top)
+    return done
+
+
+def uninstall(start: Path) -> list[str]:
+    """Remove what install added and put chained hooks back; returns what changed."""
+    top = toplevel(start)
+    done = _remove_attribute(top / ".gitattributes")
+    if any(config_get(top, f"{DRIVER}.{key}") is not None for key in ("driver", "name")):
+        config_remove_section(top, DRIVER)
+        done.append(f"removed git config {DRIVER}")
+    hooks = git_path(top, "hooks")
+    for name in HOOKS:
+        done += _uninstall_hook(hooks, name, top)
+    return done
+
+
+def _shown(path: Path, top: Path) -> str:
+    try:
+        return str(path.relative_to(top))
+    except ValueError:
+        return str(path)
+
+
+def _read_attributes(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8") if path.exists() else ""
+    except UnicodeDecodeError as exc:
+        raise GitError("file is not valid UTF-8", where=str(path), hint="edit it by hand") from exc
+
+
+def _add_attribute(path: Path) -> list[str]:
+    text = _read_attributes(path)
+    lines = split_lines(text)
+    if any(strip_ending(line).strip() == ATTRIBUTE for line in lines):
+        return []
+    if text and not text.endswith("\n"):
+        # No final newline: ours goes last without one too, so removing it restores the bytes.
+        text += _ending(lines) + ATTRIBUTE
+    else:
+        text += ATTRIBUTE + _ending(lines)
+    path.write_bytes(text.encode("utf-8"))
+    return [f"added `{ATTRIBUTE}` to .gitattributes"]
+
+
+def _remove_attribute(path: Path) -> list[str]:
+    if not path.exists():
+        return []
+    lines = split_lines(_read_attributes(path))
+    index = next(
+        (i for i, line in enumerate(lines) if strip_ending(line).strip() == ATTRIBUTE), None
+    )
+    if index is None:
+        return []
+    removed = lines.pop(index)
+    if strip_ending(removed) == removed and lines:
+        lines[-1] = strip_ending(lines[-1])  # install added that line break before ours
+    if lines:
+        path.write_bytes("".join(lines).encode("utf-8"))
+    else:
+        path.unlink()
+    return [f"removed `{ATTRIBUTE}` from .gitattributes"]
+
+
+def _ending(lines: list[str]) -> str:
+    return "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+
+
+def _is_ours(hook: Path) -> bool:
+    try:
+        return HOOK_MARK in hook.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def _install_hook(hooks: Path, name: str, script: str, top: Path) -> list[str]:
+    hook, chained = hooks / name, hooks / (name + CHAINED)
+    if _is_ours(hook):
+        if hook.read_text(encoding="utf-8") == script:
+            return []
+        _write_hook(hook, script)
+        return [f"updated {_shown(hook, top)}"]
+    note = ""
+    if hook.exists() or hook.is_symlink():
+        if chained.exists() or chained.is_symlink():
+            raise GitError(
+                f"both {name} and {chained.name} exist",
+                where=str(hooks),
+                hint=f"move {chained.name} away, then install again",
+            )
+        hook.rename(chained)
+        note = f" (the existing hook still runs first, kept as {chained.name})"
+    hooks.mkdir(parents=True, exist_ok=True)
+    _write_hook(hook, script)
+    return [f"installed {_shown(hook, top)}{note}"]
+
+
+def _write_hook(hook: Path, script: str) -> None:
+    hook.write_text(script, encoding="utf-8")
+    mode = hook.stat().st_mode
+    hook.chmod(mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def _uninstall_hook(hooks: Path, name: str, top: Path) -> list[str]:
+    hook, chained = hooks / name, hooks / (name + CHAINED)
+    if not _is_ours(hook):
+        return []
+    hook.unlink()
+    done = [f"removed {_shown(hook, top)}"]
+    if chained.exists() or chained.is_symlink():
+        chained.rename(hook)
+        done.append(f"restored the previous {name} hook")
+    return done

@@ -1,0 +1,225 @@
+"""The only code that runs git. Branch detection reads files first: it is on every hot path."""
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from legion_memory.errors import GitError, InputError
+
+if TYPE_CHECKING:
+    import git
+
+UNKNOWN_BRANCH = "unknown"
+_HEADS = "refs/heads/"
+
+
+def run_git(args: list[str], cwd: Path) -> str | None:
+    """Run git with an argument list (never a shell string); stdout stripped, None on failure."""
+    import subprocess  # hot paths read the branch from files and never get here
+
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+class GitRun(NamedTuple):
+    """A git command as a terminal shows it: its exit code and its stdout and stderr together."""
+
+    code: int
+    output: str
+
+
+def run_git_shown(args: list[str], cwd: Path, env: Mapping[str, str]) -> GitRun:
+    """Run git with an argument list and environment, keeping stderr in order with stdout (a
+    merge reports on stderr, and so does the merge driver git starts)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            env=dict(env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise GitError(f"could not run git {args[0]}: {exc}", where=str(cwd)) from exc
+    return GitRun(done.returncode, done.stdout)
+
+
+def find_git_dir(start: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    """The git directory for `start`: $GIT_DIR, else walk up following `.git` files (worktrees)."""
+    env = os.environ if env is None else env
+    if env.get("GIT_DIR"):
+        # Like git itself, a relative $GIT_DIR is relative to the working directory.
+        return Path(env["GIT_DIR"]).resolve()
+    for directory in (start.resolve(), *start.resolve().parents):
+        dotgit = directory / ".git"
+        if dotgit.is_dir():
+            return dotgit
+        if dotgit.is_file():
+            return _follow_gitfile(dotgit)
+    return None
+
+
+def _follow_gitfile(dotgit: Path) -> Path | None:
+    try:
+        content = dotgit.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not content.startswith("gitdir:"):
+        return None
+    return (dotgit.parent / content[len("gitdir:") :].strip()).resolve()
+
+
+def branch_from_git_dir(git_dir: Path) -> str | None:
+    """The checked-out branch from HEAD; during a rebase, the branch being rebased."""
+    for state in ("rebase-merge", "rebase-apply"):
+        head_name = _read(git_dir / state / "head-name")
+        if head_name and head_name.startswith(_HEADS):
+            return head_name[len(_HEADS) :]
+    head = _read(git_dir / "HEAD")
+    if head and head.startswith("ref: " + _HEADS):
+        return head[len("ref: " + _HEADS) :]
+    return None
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def current_branch(start: Path, env: Mapping[str, str] | None = None) -> str:
+    """The current branch name; `git branch --show-current` when files do not tell; `unknown`."""
+    git_dir = find_git_dir(start, env)
+    name = branch_from_git_dir(git_dir) if git_dir else None
+    return name or run_git(["branch", "--show-current"], start) or UNKNOWN_BRANCH
+
+
+def default_branch(start: Path) -> str:
+    """The branch legacy rows without a Branch column belong to."""
+    remote_head = run_git(["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"], start)
+    if remote_head:
+        return remote_head.removeprefix("refs/remotes/origin/")
+    return run_git(["config", "--get", "init.defaultBranch"], start) or "main"
+
+
+class NumStat(NamedTuple):
+    """One file changed in the working tree; line counts are None for a binary file."""
+
+    path: str
+    added: int | None
+    deleted: int | None
+
+
+def diff_numstat(cwd: Path) -> list[NumStat] | None:
+    """The files `git diff --name-only` lists (unstaged changes under `cwd`, paths relative to
+    it) with their added and deleted line counts; None when git cannot answer."""
+    output = run_git(["diff", "--numstat", "-z", "--no-renames", "--relative"], cwd)
+    if output is None:
+        return None
+    stats = []
+    for entry in output.split("\0"):
+        added, _, rest = entry.partition("\t")
+        deleted, _, path = rest.partition("\t")
+        if path:
+            stats.append(NumStat(path, _count(added), _count(deleted)))
+    return stats
+
+
+def _count(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+def toplevel(start: Path) -> Path:
+    """The top of the working tree holding `start`; GitError outside a git working tree."""
+    top = run_git(["rev-parse", "--show-toplevel"], start)
+    if not top:
+        raise GitError(
+            "not inside a git working tree", where=str(start), hint="run it inside a git clone"
+        )
+    return Path(top)
+
+
+def git_path(start: Path, name: str) -> Path:
+    """Where git keeps `name` (`hooks` honours core.hooksPath; shared by all worktrees)."""
+    found = run_git(["rev-parse", "--git-path", name], start)
+    if not found:
+        raise GitError(f"git could not locate its {name}", where=str(start))
+    return (start / found).resolve()
+
+
+def config_get(start: Path, key: str) -> str | None:
+    """A per-clone config value, None when unset."""
+    return run_git(["config", "--local", "--get", key], start)
+
+
+def config_set(start: Path, key: str, value: str) -> None:
+    if run_git(["config", "--local", key, value], start) is None:
+        raise GitError(f"could not set git config {key}", where=str(start))
+
+
+def config_remove_section(start: Path, section: str) -> None:
+    if run_git(["config", "--local", "--remove-section", section], start) is None:
+        raise GitError(f"could not remove git config section {section}", where=str(start))
+
+
+def _repo(start: Path) -> "git.Repo":
+    import git  # GitPython: only reading revisions needs it; it stays off every other path
+
+    try:
+        return git.Repo(start, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+        raise GitError("not inside a git repository", where=str(start)) from exc
+
+
+def _commit(repo: "git.Repo", rev: str) -> "git.Commit":
+    import git
+
+    try:
+        return repo.commit(rev)
+    except (git.BadName, git.BadObject, ValueError) as exc:
+        raise InputError(
+            f"unknown revision '{rev}'", hint="give a branch, tag or commit (see `git log`)"
+        ) from exc
+
+
+def resolve(start: Path, rev: str) -> str:
+    """The commit a revision names (full hash); GitError when there is none."""
+    return str(_commit(_repo(start), rev).hexsha)
+
+
+def merge_base(start: Path, first: str, second: str) -> str:
+    """The best common ancestor of two revisions."""
+    repo = _repo(start)
+    bases = repo.merge_base(_commit(repo, first), _commit(repo, second))
+    if not bases or bases[0] is None:
+        raise GitError(f"'{first}' and '{second}' have no common ancestor", hint="name a revision")
+    return str(bases[0].hexsha)
+
+
+def files_at(start: Path, rev: str, directory: Path, names: Sequence[str]) -> dict[str, str | None]:
+    """The text of files `names` of `directory` at revision `rev` (None when absent there)."""
+    repo = _repo(start)
+    tree = _commit(repo, rev).tree
+    top = Path(str(repo.working_tree_dir)).resolve()
+    relative = directory.resolve().relative_to(top)
+    found: dict[str, str | None] = {}
+    for name in names:
+        try:
+            blob = tree / (relative / name).as_posix()
+        except KeyError:
+            found[name] = None
+            continue
+        found[name] = blob.data_stream.read().decode("utf-8", "replace")
+    return found

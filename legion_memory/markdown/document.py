@@ -1,0 +1,338 @@
+"""The lossless document model: markdown in, the same bytes out, tables found by a line scanner.
+
+A document is a list of raw lines, each keeping its own line ending, so that rendering an untouched
+document returns its input exactly (CRLF, a missing final newline, odd padding and all). Tables are
+located by scanning for a header row followed by a delimiter row with the same number of cells,
+outside fenced code and never from an indented (code) line. Cells split on unescaped pipes, which is
+GitHub's rule; pipes inside backticks are not protected, as GitHub does not protect them either.
+"""
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from legion_memory.errors import InputError
+
+BOM = "\ufeff"
+_PIPE_SPLIT = re.compile(r"(?<!\\)\|")
+_DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_NEWLINES = re.compile(r"\r\n|\r|\n")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+# The first cell of a row that has a pipe after it and no backslash before that pipe. The
+# quantifiers before the cell are possessive: an opening pipe must never be read as the closing one.
+_FIRST_CELL = re.compile(r"\s*+\|?+([^|\\]*)\|")
+_INDENTED_CODE = 4
+_HELD = "\0"
+
+
+class Table(NamedTuple):
+    """A table's position in a document: header line, delimiter line, then body rows up to `end`."""
+
+    header: int
+    end: int
+    heading: str
+    columns: tuple[str, ...]
+
+    @property
+    def delimiter(self) -> int:
+        return self.header + 1
+
+    @property
+    def rows(self) -> range:
+        """Indexes of the body rows."""
+        return range(self.header + 2, self.end)
+
+
+class Document(NamedTuple):
+    """Raw lines (each with its own ending), a BOM flag, and the tables found in them."""
+
+    lines: list[str]
+    bom: bool = False
+    tables: tuple[Table, ...] = ()
+
+    def text(self, index: int) -> str:
+        """The content of line `index` without its line ending."""
+        return strip_ending(self.lines[index])
+
+    def table_under(self, heading: str) -> Table | None:
+        """The first table whose nearest preceding heading is `heading` (case-insensitive)."""
+        wanted = heading.casefold()
+        return next((t for t in self.tables if t.heading.casefold() == wanted), None)
+
+    def dominant_ending(self) -> str:
+        """The line ending most lines use: new lines copy it."""
+        crlf = sum(1 for line in self.lines if line.endswith("\r\n"))
+        lf = sum(1 for line in self.lines if line.endswith("\n")) - crlf
+        return "\r\n" if crlf > lf else "\n"
+
+
+def strip_ending(line: str) -> str:
+    if line.endswith("\r\n"):
+        return line[:-2]
+    if line.endswith("\n"):
+        return line[:-1]
+    return line
+
+
+def ending_of(line: str) -> str:
+    return line[len(strip_ending(line)) :]
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on "\\n" only, each piece keeping its ending; never str.splitlines(), which also
+    splits on \\r, form feeds and Unicode separators. One regex pass builds each line once."""
+    return _LINE.findall(text)
+
+
+def parse(text: str) -> Document:
+    bom = text.startswith(BOM)
+    lines = split_lines(text[1:] if bom else text)
+    return Document(lines=lines, bom=bom, tables=tuple(scan_tables(lines)))
+
+
+def render(document: Document) -> str:
+    body = "".join(document.lines)
+    return BOM + body if document.bom else body
+
+
+def scan_tables(lines: Sequence[str]) -> Iterator[Table]:
+    """Yield every table outside fenced code, in document order."""
+    fence = ""
+    heading = ""
+    index = 0
+    count = len(lines)
+    while index < count:
+        text = strip_ending(lines[index])
+        if fence:
+            if _closes_fence(text, fence):
+                fence = ""
+            index += 1
+            continue
+        opened = _FENCE_OPEN.match(text)
+        if opened:
+            fence = opened.group(1)
+        elif text.lstrip(" ").startswith("#") and (match := _ATX_HEADING.match(text)):
+            heading = (match.group(1) or "").strip()
+        elif "|" in text and index + 1 < count and _starts_table(text, lines[index + 1]):
+            end = _rows_end(lines, index + 2)
+            columns = tuple(unescape(cell) for cell in split_cells(text))
+            yield Table(header=index, end=end, heading=heading, columns=columns)
+            index = end
+            continue
+        index += 1
+
+
+def _closes_fence(text: str, fence: str) -> bool:
+    stripped = text.strip()
+    return (
+        len(stripped) >= len(fence)
+        and set(stripped) == {fence[0]}
+        and len(text) - len(text.lstrip(" ")) < _INDENTED_CODE
+    )
+
+
+def _starts_table(header: str, next_line: str) -> bool:
+    if _indent(header) >= _INDENTED_CODE:
+        return False
+    delimiter = strip_ending(next_line)
+    if "-" not in delimiter:
+        return False
+    cells = split_cells(delimiter)
+    if not cells or not all(_DELIMITER_CELL.match(cell) for cell in cells):
+        return False
+    return len(cells) == len(split_cells(header))
+
+
+def _rows_end(lines: Sequence[str], start: int) -> int:
+    """The index of the first line from `start` that is not a table row (`is_row`, inlined: every
+    row of every parse comes here). A line ending holds no pipe and no backslash, so no
+    strip_ending is needed."""
+    for index in range(start, len(lines)):
+        line = lines[index]
+        if "|" not in line or ("\\" in line and _PIPE_SPLIT.search(line) is None):
+            return index
+    return len(lines)
+
+
+def is_row(text: str) -> bool:
+    """A table body line: not blank and holding at least one unescaped pipe."""
+    # Without a backslash every pipe is unescaped: the regex is needed only for the rest.
+    return "|" in text and ("\\" not in text or _PIPE_SPLIT.search(text) is not None)
+
+
+def _indent(text: str) -> int:
+    expanded = text.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip(" "))
+
+
+def split_cells(text: str) -> list[str]:
+    """Cells of a row, stripped but still escaped. Outer pipes are optional, as on GitHub."""
+    inner = _inner(text)
+    # Every row of every read comes here, and str.split is several times faster than the regex.
+    # An escaped pipe is held out of the split as a NUL, which text hardly ever holds; when it
+    # does, the pieces are glued back one by one where a backslash precedes their pipe.
+    if "\\" not in inner:
+        pieces = inner.split("|")
+    elif _HELD not in inner:
+        held = inner.replace("\\|", _HELD).split("|")
+        pieces = [piece.replace(_HELD, "\\|") for piece in held]
+    else:
+        pieces = _rejoin_escaped(inner.split("|"))
+    return list(map(str.strip, pieces))
+
+
+def _rejoin_escaped(pieces: list[str]) -> list[str]:
+    """Pieces split on every pipe, glued back where the pipe was escaped (a backslash before it)."""
+    cells = [pieces[0]]
+    for piece in pieces[1:]:
+        if cells[-1].endswith("\\"):
+            cells[-1] += "|" + piece
+        else:
+            cells.append(piece)
+    return cells
+
+
+def cell_count(text: str) -> int:
+    """len(split_cells(text)), without building the cells or copying the row: the structural
+    check of a write counts the cells of every row."""
+    row = text.strip()
+    pipes = row.count("|")
+    if "\\" in row:
+        pipes -= row.count("\\|")
+    opening = row[:1] == "|"
+    closing = len(row) > opening and row[-1] == "|" and row[-2:] != "\\|"
+    return pipes - opening - closing + 1
+
+
+def cell_at(text: str, position: int) -> str:
+    """`split_cells(text)[position]`, splitting the row no further than that cell."""
+    body = text.lstrip()
+    if body[:1] == "|":
+        body = body[1:]
+    pieces = body.split("|", position + 1)
+    # With a pipe after it, the cell is the piece at `position`, unless a backslash before that
+    # pipe escapes one; the last cell depends on the row's closing pipe: split_cells decides.
+    if len(pieces) <= position + 1 or any("\\" in piece for piece in pieces[: position + 1]):
+        return split_cells(text)[position]
+    return pieces[position].strip()
+
+
+def first_cell(text: str) -> str:
+    """`cell_at(text, 0)`: one regex match, which copies no more of the row than the cell."""
+    match = _FIRST_CELL.match(text)
+    return match.group(1).strip() if match else cell_at(text, 0)
+
+
+def _inner(text: str) -> str:
+    """A row without its outer pipes."""
+    inner = text.strip()
+    if inner.startswith("|"):
+        inner = inner[1:]
+    if inner.endswith("|") and not inner.endswith("\\|"):
+        inner = inner[:-1]
+    return inner
+
+
+def unescape(cell: str) -> str:
+    """Cell text to value: `\\|` is a pipe and `<br>` a line break."""
+    value = cell.replace("\\|", "|")
+    return _BR.sub("\n", value) if "<" in value else value
+
+
+def escape(value: str, *, single_line: bool = False, field: str = "value") -> str:
+    """Value to cell text. Raises InputError when a single-line field holds a line break."""
+    trimmed = value.strip()
+    if single_line and _NEWLINES.search(trimmed):
+        raise InputError(
+            f"{field} must be a single line", hint="remove the line break from the value"
+        )
+    return _NEWLINES.sub("<br>", trimmed.replace("|", "\\|"))
+
+
+class RowStyle(NamedTuple):
+    """How a table's rows are written, copied from a neighbouring row so appends blend in."""
+
+    indent: str = ""
+    outer_pipes: bool = True
+    padding: str = " "
+    ending: str = "\n"
+
+    @classmethod
+    def of(cls, line: str) -> "RowStyle":
+        text = strip_ending(line)
+        inner = text.strip()
+        outer = inner.startswith("|")
+        after_pipe = inner[1:2] if outer else ""
+        padding = " " if (after_pipe == " " or not outer) else ""
+        return cls(
+            indent=text[: len(text) - len(text.lstrip())],
+            outer_pipes=outer,
+            padding=padding,
+            ending=ending_of(line),
+        )
+
+    def format(self, cells: Sequence[str]) -> str:
+        """A row line (with this style's ending) from already-escaped cells."""
+        pad = self.padding
+        # A cell ending in a backslash would escape the next pipe without a space between them.
+        cells = [cell + " " if not pad and cell.endswith("\\") else cell for cell in cells]
+        body = f"{pad}|{pad}".join(cells)
+        # Without outer pipes an empty first or last cell would vanish when read back.
+        if self.outer_pipes or len(cells) == 1 or not cells[0] or not cells[-1]:
+            body = f"|{pad}{body}{pad}|"
+        return f"{self.indent}{body}{self.ending}"
+
+
+def row_cells(document: Document, index: int) -> list[str]:
+    """Unescaped cell values of line `index`."""
+    return line_cells(document.lines[index])
+
+
+def table_cells(document: Document, table: Table) -> Iterator[list[str]]:
+    """`row_cells` of every body row of `table`, in order."""
+    return map(line_cells, document.lines[table.header + 2 : table.end])
+
+
+def line_cells(line: str) -> list[str]:
+    """Unescaped cell values of a row line. Every row of every read comes here."""
+    if "\\" in line or "<" in line:
+        return _unescaped_cells(line)
+    # Most rows: nothing escaped, so a plain split is exact. What lies before the opening pipe and
+    # after the closing one (indent, trailing spaces, the line ending) is blank: those pieces go.
+    pieces = line.split("|")
+    if len(pieces) > 1 and (not pieces[0] or pieces[0].isspace()):
+        del pieces[0]
+    if len(pieces) > 1 and (not pieces[-1] or pieces[-1].isspace()):
+        del pieces[-1]
+    return list(map(str.strip, pieces))
+
+
+def _unescaped_cells(line: str) -> list[str]:
+    """`unescape` of each of `split_cells(line)`, the escaped pipes held out of the split as NULs
+    and put back already unescaped."""
+    inner = _inner(line)
+    if _HELD in inner:
+        return [unescape(cell) for cell in split_cells(line)]
+    pieces = inner.replace("\\|", _HELD).split("|")
+    cells = [piece.strip().replace(_HELD, "|") for piece in pieces]
+    if "<" in inner:
+        cells = [_BR.sub("\n", cell) if "<" in cell else cell for cell in cells]
+    return cells
+
+
+def split_raw(text: str) -> tuple[str, list[str], str]:
+    """A row as (indent and opening pipe, raw cells with their padding, closing pipe and
+    trailing spaces): joining them with `|` gives the text back exactly."""
+    body = text.lstrip()
+    lead = text[: len(text) - len(body)]
+    if body.startswith("|"):
+        lead, body = lead + "|", body[1:]
+    trimmed = body.rstrip()
+    trail = ""
+    if trimmed.endswith("|") and not trimmed.endswith("\\|"):
+        trail = "|" + body[len(trimmed) :]
+        body = trimmed[:-1]
+    return lead, _PIPE_SPLIT.split(body), trail

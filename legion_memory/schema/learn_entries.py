@@ -1,0 +1,79 @@
+"""`/legion:learn` entries: `## PAT-003: summary` headings with bullet metadata and a body.
+
+Legion's learn command writes these into the same memory files as the tables. They are kept
+byte-for-byte; this module only reads them so that validate, search and context can see them.
+"""
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from legion_memory.markdown.document import Document
+
+_ENTRY = re.compile(r"^##\s+((?:PAT|PIT|PRF)-\d+)\s*:\s*(.*?)\s*$")
+_FIELD = re.compile(r"^\s*[-*]\s+\*\*(\w[\w ]*)\*\*\s*:\s*(.*?)\s*$")
+_END = re.compile(r"^(#{1,6}\s|---\s*$)")
+LEARN_TYPES = {"PAT": "pattern", "PIT": "pitfall", "PRF": "preference"}
+
+
+class LearnEntry(NamedTuple):
+    id: str
+    summary: str
+    line: int
+    fields: dict[str, str]
+    body: str = ""
+    end: int = 0
+    """Index of the line after the entry (its `---` rule or the next heading)."""
+
+    @property
+    def type(self) -> str:
+        return LEARN_TYPES[self.id.split("-", 1)[0]]
+
+    @property
+    def date(self) -> str:
+        return self.fields.get("date", "")
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return tuple(t.strip() for t in self.fields.get("tags", "").split(",") if t.strip())
+
+
+def learn_entries(document: Document) -> Iterator[LearnEntry]:
+    """Every learn entry in a document, in order, skipping table lines."""
+    in_table = {i for table in document.tables for i in range(table.header, table.end)}
+    index = 0
+    while index < len(document.lines):
+        match = None if index in in_table else _ENTRY.match(document.text(index))
+        if match is None:
+            index += 1
+            continue
+        end = _entry_end(document, index + 1)
+        yield _entry(document, match, index, end)
+        index = end
+
+
+def _entry_end(document: Document, start: int) -> int:
+    index = start
+    while index < len(document.lines) and not _END.match(document.text(index)):
+        index += 1
+    return index
+
+
+def _entry(document: Document, match: re.Match[str], start: int, end: int) -> LearnEntry:
+    fields: dict[str, str] = {}
+    body: list[str] = []
+    for index in range(start + 1, end):
+        text = document.text(index)
+        found = _FIELD.match(text)
+        if found and not body:
+            fields[found.group(1).strip().lower()] = found.group(2)
+        elif text.strip() or body:
+            body.append(text)
+    return LearnEntry(
+        id=match.group(1),
+        summary=match.group(2),
+        line=start + 1,
+        fields=fields,
+        body="\n".join(body).strip(),
+        end=end,
+    )

@@ -1,0 +1,186 @@
+"""Records: one row of a memory table as values keyed by column, and reading them from a parsed
+document (a kind's table, its records, the numbers of its IDs). Pure: files are `reading`'s.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
+from itertools import compress, repeat
+from typing import TYPE_CHECKING, Final
+
+from legion_memory.markdown.document import (
+    Document,
+    Table,
+    cell_at,
+    first_cell,
+    line_cells,
+    row_cells,
+    unescape,
+)
+
+if TYPE_CHECKING:
+    from legion_memory.schema.kinds import Kind
+
+
+def column_key(name: str) -> str:
+    """A header cell's record key: `Task Type` -> `task_type`."""
+    return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+
+
+class Record:
+    """One row of a memory table as text values keyed by column key; missing columns read empty.
+    `line` is the row's 1-based line number in its file (0 for a record not yet written)."""
+
+    # A slotted class: one is built per row read, and reads are the hot path.
+    __slots__ = ("kind", "line", "values")
+    kind: Final[Kind]
+    values: Final[Mapping[str, str]]
+    line: Final[int]
+
+    def __init__(self, kind: Kind, values: Mapping[str, str], line: int = 0) -> None:
+        self.kind = kind
+        self.values = values
+        self.line = line
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Record):
+            return NotImplemented
+        return (self.kind, self.values, self.line) == (other.kind, other.values, other.line)
+
+    def __repr__(self) -> str:
+        return f"Record({self.kind!r}, {dict(self.values)!r}, line={self.line})"
+
+    __hash__ = None  # type: ignore[assignment]  # the values are a mutable mapping
+
+    def replace(
+        self, *, values: Mapping[str, str] | None = None, line: int | None = None
+    ) -> Record:
+        """A copy with new values or a new line number."""
+        return Record(
+            self.kind,
+            self.values if values is None else values,
+            self.line if line is None else line,
+        )
+
+    def __getitem__(self, key: str) -> str:
+        return self.values.get(key, "")
+
+    @property
+    def id(self) -> str:
+        return self["id"]
+
+    @property
+    def day(self) -> dt.date | None:
+        """The record's date, or None when it does not parse."""
+        try:
+            return dt.date.fromisoformat(self["date"])
+        except ValueError:
+            return None
+
+    @property
+    def importance(self) -> int:
+        value = self["importance"]
+        return int(value) if value in {"1", "2", "3", "4", "5"} else 0
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return split_list(self["tags"])
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return split_list(self["agent"])
+
+    @property
+    def number(self) -> int:
+        """The numeric part of the ID (0 when there is none), for ordering and next-ID."""
+        return id_number(self.id, self.kind.prefix)
+
+    def to_json(self) -> dict[str, object]:
+        """Typed values: importance an integer, resolved a boolean, a numeric phase an integer."""
+        data: dict[str, object] = {key: self[key] for key in (*self.kind.keys, *self.extra_keys())}
+        if "importance" in data and self["importance"].isdigit():
+            data["importance"] = int(self["importance"])
+        if "resolved" in data and self["resolved"] in {"true", "false"}:
+            data["resolved"] = self["resolved"] == "true"
+        # Only a canonical number becomes an integer: `05` stays text so it reads back as written.
+        if "phase" in data and self["phase"].isdigit() and str(int(self["phase"])) == self["phase"]:
+            data["phase"] = int(self["phase"])
+        return data
+
+    def extra_keys(self) -> list[str]:
+        return [key for key in self.values if key not in self.kind.keys]
+
+
+def split_list(cell: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in cell.split(",") if part.strip())
+
+
+def id_number(record_id: str, prefix: str) -> int:
+    head, _, digits = record_id.partition("-")
+    # isdecimal, not isdigit: int() refuses digits such as `²`, which isdigit accepts.
+    return int(digits) if head == prefix and digits.isdecimal() else 0
+
+
+def format_id(prefix: str, number: int) -> str:
+    return f"{prefix}-{number:03d}"
+
+
+def records_table(document: Document, kind: Kind, *, archived: bool = False) -> Table | None:
+    """The table holding a kind's records: the one under its section heading, else the first
+    table whose columns look like the kind's (legacy files have other headings)."""
+    section = kind.archive_section if archived else kind.section
+    table = document.table_under(section)
+    if table is not None or archived:
+        return table
+    keys = set(kind.keys)
+    return next(
+        (t for t in document.tables if len({column_key(c) for c in t.columns} & keys) >= 2), None
+    )
+
+
+def read_records(
+    document: Document, table: Table, kind: Kind, *, mentioning: Sequence[str] = ()
+) -> Iterator[Record]:
+    """The table's records, in order. With `mentioning`, only the records of rows whose text holds
+    one of those strings, which skips splitting every other row: a value can hold a string only
+    where its row's text does, unless the string has a pipe or a line break (escaping changes
+    those), so such strings filter nothing."""
+    keys = [column_key(name) for name in table.columns]
+    lines = document.lines[table.header + 2 : table.end]
+    rows: Iterator[tuple[int, str]] = enumerate(lines, start=table.header + 3)
+    if mentioning and not any("|" in text or "\n" in text for text in mentioning):
+        # One regex search per row, called from C: on a long history most rows are skipped.
+        search = re.compile("|".join(map(re.escape, mentioning))).search
+        rows = compress(rows, map(search, lines))
+    for number, line in rows:
+        yield Record(kind, dict(zip(keys, line_cells(line), strict=False)), number)
+
+
+def record_at(document: Document, table: Table, kind: Kind, index: int) -> Record:
+    """The record of the row at line `index`, as `read_records` reads it."""
+    keys = [column_key(name) for name in table.columns]
+    return Record(kind, dict(zip(keys, row_cells(document, index), strict=False)), line=index + 1)
+
+
+def id_numbers(document: Document, table: Table, kind: Kind) -> Iterator[int]:
+    """`Record.number` of every row of a checked table (no ragged row), reading only the ID cell:
+    the next ID needs nothing else, and a file can hold 100,000 rows."""
+    keys = [column_key(name) for name in table.columns]
+    # A record's values keep the last of repeated columns, so its ID is the last ID column's.
+    position = max((i for i, key in enumerate(keys) if key == "id"), default=None)
+    if position is None:  # a legacy table without IDs
+        yield from repeat(0, len(table.rows))
+        return
+    lines = document.lines[table.header + 2 : table.end]
+    if position > 0:
+        cell = partial(cell_at, position=position)
+        yield from (id_number(unescape(cell(line)), kind.prefix) for line in lines)
+        return
+    # The usual first cell, `| O-123 |`, read by one regex match (called from C) for each row;
+    # any other first cell is read as it is everywhere else.
+    plain = re.compile(rf"\s*+\|?+\s*+{re.escape(kind.prefix)}-(\d+)[ \t]*\|")
+    for line, match in zip(lines, map(plain.match, lines), strict=True):
+        yield int(match[1]) if match else id_number(unescape(first_cell(line)), kind.prefix)

@@ -1,0 +1,245 @@
+"""What search and context read: every live row of the chosen kinds' tables, every `/legion:learn`
+heading entry in those files and, when asked, every section of RETRO.md.
+
+Archived rows live in ARCHIVE.md, which is never read here, so they never come back.
+
+Rows are read lazily so that a search over 10,000 of them stays fast: a row becomes a *source*
+(searchable text plus the few facts ranking needs) only when its line contains a query word, found
+with one `str.find` pass over the table, and a source becomes a full *entry* (record, headline) only
+when it is among the results. A row's length, for BM25's length normalisation, is the length of its
+line in characters; a learn or retro entry's is the length of its searchable text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
+from itertools import accumulate
+from pathlib import Path
+
+from legion_memory.errors import ParseError
+from legion_memory.markdown.document import Document, Table, split_cells, strip_ending, unescape
+from legion_memory.schema.kinds import Kind
+from legion_memory.schema.learn_entries import learn_entries
+from legion_memory.schema.records import Record, column_key, records_table
+from legion_memory.search.documents import (
+    ENTRY_TYPES,
+    STRUCTURAL,
+    Entry,
+    learn_entry,
+    record_entry,
+    retro_entry,
+)
+from legion_memory.search.retro_entries import RETRO_FILENAME, retro_entries
+from legion_memory.storage import reading
+
+
+class Source:
+    """One searchable thing: type, searchable text, length and sort facts; its entry is built
+    on demand."""
+
+    __slots__ = ("_entry", "_make", "date", "id", "importance", "length", "names", "text", "type")
+
+    def __init__(
+        self,
+        type: str,
+        text: str,
+        make: Callable[[], Entry],
+        *,
+        id: str,
+        date: str,
+        importance: int | None = None,
+        names: str = "",
+        length: int | None = None,
+    ) -> None:
+        self.type = type
+        self.text = text
+        self.length = len(text) if length is None else length
+        self.id = id
+        self.date = date
+        self.importance = importance
+        self.names = names  # agents and tags, comma-separated: what a role is matched against
+        self._make = make
+        self._entry: Entry | None = None
+
+    @classmethod
+    def of(cls, entry: Entry) -> Source:
+        names = ",".join((*entry.agents, *entry.tags))
+        return cls(
+            entry.type,
+            " ".join(entry.fields),
+            lambda: entry,
+            id=entry.id,
+            date=entry.date,
+            importance=entry.importance,
+            names=names,
+        )
+
+    def entry(self) -> Entry:
+        if self._entry is None:
+            self._entry = self._make()
+        return self._entry
+
+    @property
+    def day(self) -> dt.date | None:
+        try:
+            return dt.date.fromisoformat(self.date)
+        except ValueError:
+            return None
+
+    @property
+    def number(self) -> int:
+        digits = self.id.rpartition("-")[2]
+        return int(digits) if digits.isdigit() else 0
+
+
+class Rows:
+    """One table's rows, kept as text until a query asks for some of them."""
+
+    __slots__ = ("first_line", "keys", "kind", "lines", "path")
+
+    def __init__(
+        self, path: Path, kind: Kind, keys: list[str], first_line: int, lines: list[str]
+    ) -> None:
+        self.path = path
+        self.kind = kind
+        self.keys = keys
+        self.first_line = first_line
+        self.lines = lines
+
+    @property
+    def length(self) -> int:
+        return sum(map(len, self.lines))
+
+    def containing(self, words: Sequence[str]) -> list[Source]:
+        """Sources for the rows whose line contains any of the words (lowercase) as a substring."""
+        text = "\n".join(self.lines)
+        lowered = text.lower()
+        if len(lowered) != len(text):  # lowercasing changed lengths: offsets would not line up
+            return [self.source(i) for i, line in enumerate(self.lines) if _has(line, words)]
+        starts = list(accumulate((len(line) + 1 for line in self.lines), initial=0))
+        found: set[int] = set()
+        for word in words:
+            at = lowered.find(word)
+            while at >= 0:
+                row = bisect_right(starts, at) - 1
+                found.add(row)
+                at = lowered.find(word, starts[row + 1])
+        return [self.source(row) for row in sorted(found)]
+
+    def source(self, row: int) -> Source:
+        line = self.lines[row]
+        cells = split_cells(line)
+        values = dict(zip(self.keys, cells, strict=False))
+        texts = [cell for key, cell in values.items() if key not in STRUCTURAL and cell]
+        if "<" in line:
+            # Only `<br>` changes a cell's words when unescaped (an escaped pipe splits anyway).
+            texts = [unescape(text) for text in texts]
+        importance = values.get("importance", "")
+        return Source(
+            ENTRY_TYPES[self.kind.name],
+            " ".join(texts),
+            self._builder(cells, self.first_line + row),
+            id=values.get("id", ""),
+            date=values.get("date", ""),
+            importance=int(importance) if importance in {"1", "2", "3", "4", "5"} else None,
+            names=",".join(values.get(key, "") for key in ("agent", "tags")),
+            length=len(line),
+        )
+
+    def _builder(self, cells: list[str], line: int) -> Callable[[], Entry]:
+        def build() -> Entry:
+            values = dict(zip(self.keys, map(unescape, cells), strict=False))
+            return record_entry(Record(self.kind, values, line=line), self.path)
+
+        return build
+
+
+def _has(text: str, words: Sequence[str]) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in words)
+
+
+class Corpus:
+    """The searchable documents of one tier: table rows (lazy) and learn/retro sources."""
+
+    __slots__ = ("sources", "tables")
+
+    def __init__(self) -> None:
+        self.tables: list[Rows] = []
+        self.sources: list[Source] = []
+
+    @classmethod
+    def of(cls, sources: Iterable[Source]) -> Corpus:
+        corpus = cls()
+        corpus.sources.extend(sources)
+        return corpus
+
+    @property
+    def count(self) -> int:
+        return sum(len(rows.lines) for rows in self.tables) + len(self.sources)
+
+    @property
+    def length(self) -> int:
+        return sum(rows.length for rows in self.tables) + sum(s.length for s in self.sources)
+
+    def containing(self, words: Sequence[str]) -> list[Source]:
+        """Every document that may contain one of the words: a superset of the real matches."""
+        found = [source for rows in self.tables for source in rows.containing(words)]
+        return found + [source for source in self.sources if _has(source.text, words)]
+
+
+def gather(
+    memory: reading.Memory, kinds: Iterable[Kind], *, retro: bool
+) -> tuple[Corpus, list[Path]]:
+    """The corpus of the chosen files, and the files that could not be parsed (skipped)."""
+    corpus = Corpus()
+    unreadable: list[Path] = []
+    for kind in kinds:
+        path = memory.path(kind)
+        try:
+            _add_file(corpus, path, kind)
+        except ParseError:
+            unreadable.append(path)
+    if retro:
+        path = memory.directory / RETRO_FILENAME
+        try:
+            document = reading.load(path)
+        except ParseError:
+            unreadable.append(path)
+        else:
+            if document is not None:
+                found = retro_entries(document)
+                corpus.sources.extend(Source.of(retro_entry(entry, path)) for entry in found)
+    return corpus, unreadable
+
+
+def _add_file(corpus: Corpus, path: Path, kind: Kind) -> None:
+    document = reading.load(path)
+    if document is None:
+        return
+    # A file written only by /legion:learn has entries and no table: that is not an error.
+    table = records_table(document, kind)
+    if table is not None:
+        corpus.tables.append(rows_of(path, document, table, kind))
+    corpus.sources.extend(Source.of(learn_entry(entry, path)) for entry in learn_entries(document))
+
+
+def rows_of(path: Path, document: Document, table: Table, kind: Kind) -> Rows:
+    """A table's rows; ParseError when a row's cells do not match the header (as store says)."""
+    reading.require_table(path, document, kind)  # a ragged row: the store's own one-line message
+    lines = _texts(document.lines[table.rows.start : table.rows.stop])
+    keys = [column_key(name) for name in table.columns]
+    return Rows(path, kind, keys, table.rows.start + 1, lines)
+
+
+def _texts(lines: list[str]) -> list[str]:
+    """`strip_ending` of each line, by one split of the joined text (much faster for 10,000)."""
+    block = "".join(lines)
+    texts = block.split("\n")
+    if block.endswith("\n"):
+        texts.pop()
+    if "\r" in block:
+        return list(map(strip_ending, lines))
+    return texts

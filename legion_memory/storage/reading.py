@@ -1,0 +1,204 @@
+"""A memory directory and reading its files: where they are, parsed and checked, their records
+and their highest ID. Only this module and `store`, which changes them, open memory files.
+"""
+
+from collections.abc import Iterator, Sequence
+from itertools import compress, count, repeat
+from operator import contains, eq, not_
+from pathlib import Path
+from typing import NamedTuple
+
+from legion_memory.errors import ParseError
+from legion_memory.markdown.document import Document, Table, cell_count, parse, table_cells
+from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
+from legion_memory.schema.records import Record, column_key, id_numbers, read_records, records_table
+from legion_memory.storage.files import decode, read_data, read_text
+
+__all__ = [
+    "JOURNAL_NAME",
+    "LOCK_NAME",
+    "MEMORY_DIR",
+    "Checked",
+    "Memory",
+    "checked_records",
+    "load",
+    "load_archived",
+    "load_checked",
+    "load_records",
+    "max_id_number",
+    "ragged_row",
+    "read_text",
+    "records_of",
+    "require_table",
+]
+
+MEMORY_DIR = Path(".planning") / "memory"
+LOCK_NAME = ".legion-memory.lock"
+JOURNAL_NAME = ".legion-memory.journal"
+
+
+class Memory(NamedTuple):
+    """A memory directory (`<root>/.planning/memory` for a project)."""
+
+    directory: Path
+
+    @classmethod
+    def of_project(cls, root: Path) -> "Memory":
+        return cls(root / MEMORY_DIR)
+
+    def path(self, kind: Kind) -> Path:
+        return self.directory / kind.filename
+
+    @property
+    def archive(self) -> Path:
+        return self.directory / ARCHIVE_FILENAME
+
+    @property
+    def lock_path(self) -> Path:
+        return self.directory / LOCK_NAME
+
+    @property
+    def journal_path(self) -> Path:
+        return self.directory / JOURNAL_NAME
+
+    def exists(self, kind: Kind) -> bool:
+        return self.path(kind).is_file()
+
+
+def load(path: Path) -> Document | None:
+    text = read_text(path)
+    return None if text is None else parse(text)
+
+
+def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
+    """The first body row whose cell count differs from the header's: (line index, cells)."""
+    width = len(table.columns)
+    rows = document.lines[table.header + 2 : table.end]
+    for offset in _rows_to_count(rows, width):
+        cells = cell_count(rows[offset])  # the line ending goes with the padding
+        if cells != width:
+            return table.header + 2 + offset, cells
+    return None
+
+
+def _rows_to_count(rows: list[str], width: int) -> Iterator[int]:
+    """Offsets of the rows whose cells must be counted one by one: all but those that have `width`
+    cells in the plainest way (an opening and a closing pipe right at the line's edges, `width + 1`
+    pipes, no backslash). Each test is a pass in C, which spares every write to a large file a
+    Python loop over its rows."""
+    plain = map(
+        all,
+        zip(
+            map(str.startswith, rows, repeat("|")),
+            map(str.endswith, rows, repeat(("|\n", "|\r\n", "|"))),
+            map(eq, map(str.count, rows, repeat("|")), repeat(width + 1)),
+            map(not_, map(contains, rows, repeat("\\"))),
+            strict=True,
+        ),
+    )
+    return compress(count(), map(not_, plain))
+
+
+def require_table(path: Path, document: Document, kind: Kind, *, archived: bool = False) -> Table:
+    """The kind's records table, structurally sound enough to change; ParseError otherwise."""
+    table = _found_table(path, document, kind, archived)
+    ragged = ragged_row(document, table)
+    if ragged is not None:
+        raise _ragged(path, table, *ragged)
+    return table
+
+
+class Checked(NamedTuple):
+    """A file's bytes as read, its parse and its kind's table as `require_table` returns it.
+
+    A write, which must re-read the file under the lock, reuses the parse and the check when the
+    file still holds exactly these bytes: on a large file they are most of the write's time, and
+    comparing bytes spares decoding the file a second time.
+    """
+
+    path: Path
+    kind: Kind
+    data: bytes
+    document: Document
+    table: Table
+
+
+def load_checked(path: Path, kind: Kind) -> Checked | None:
+    """A file read, parsed and checked as a write to it requires; None when it does not exist."""
+    data = read_data(path)
+    if data is None:
+        return None
+    document = parse(decode(path, data))
+    return Checked(path, kind, data, document, require_table(path, document, kind))
+
+
+def _found_table(path: Path, document: Document, kind: Kind, archived: bool) -> Table:
+    table = records_table(document, kind, archived=archived)
+    if table is None:
+        raise ParseError(
+            f"no {kind.singular} table found",
+            where=str(path),
+            hint="run `legion-memory validate` to see what is wrong",
+        )
+    return table
+
+
+def _ragged(path: Path, table: Table, index: int, cells: int) -> ParseError:
+    return ParseError(
+        f"row has {cells} cells but the header has {len(table.columns)}",
+        where=f"{path}:{index + 1}",
+        hint="escape pipes inside values as \\| and fix the row by hand",
+    )
+
+
+def records_of(path: Path, document: Document, kind: Kind, archived: bool = False) -> list[Record]:
+    return checked_records(path, document, kind, archived)[1]
+
+
+def checked_records(
+    path: Path, document: Document, kind: Kind, archived: bool = False
+) -> tuple[Table, list[Record]]:
+    """The table `require_table` returns and its records, each row split only once: every read
+    command comes here, and splitting rows is most of its time."""
+    table = _found_table(path, document, kind, archived)
+    keys = [column_key(name) for name in table.columns]
+    width = len(keys)
+    records = []
+    for line, cells in enumerate(table_cells(document, table), start=table.header + 3):
+        if len(cells) != width:
+            raise _ragged(path, table, line - 1, len(cells))
+        records.append(Record(kind, dict(zip(keys, cells, strict=False)), line))
+    return table, records
+
+
+def load_records(memory: Memory, kind: Kind) -> list[Record]:
+    """The live records of a kind; [] when the file does not exist; ParseError when unreadable."""
+    path = memory.path(kind)
+    document = load(path)
+    return [] if document is None else records_of(path, document, kind)
+
+
+def load_archived(memory: Memory, kind: Kind, *, mentioning: Sequence[str] = ()) -> list[Record]:
+    """The archived records of a kind; [] when ARCHIVE.md or that kind's table does not exist.
+    `mentioning` keeps only some of them, as `read_records` says."""
+    document = load(memory.archive)
+    if document is None or records_table(document, kind, archived=True) is None:
+        return []
+    if not mentioning:
+        return records_of(memory.archive, document, kind, archived=True)
+    table = require_table(memory.archive, document, kind, archived=True)
+    return list(read_records(document, table, kind, mentioning=mentioning))
+
+
+def max_id_number(
+    memory: Memory, kind: Kind, live: Document | None, checked: Table | None = None
+) -> int:
+    """The highest ID number of a kind, live and archived together: IDs are never reissued.
+
+    `checked` is the live document's table when the caller has already required it.
+    """
+    numbers = [record.number for record in load_archived(memory, kind)]
+    if live is not None:
+        table = checked or require_table(memory.path(kind), live, kind)
+        numbers.extend(id_numbers(live, table, kind))
+    return max(numbers, default=0)

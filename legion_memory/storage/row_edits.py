@@ -1,0 +1,101 @@
+"""One row added to or changed in a document's text, and the proof that the new text reads back
+as intended: the old rows unchanged and in order, the new row exactly the intended record. Pure:
+`store` reads the file, calls these and writes the text only when they pass.
+"""
+
+from pathlib import Path
+
+from legion_memory.errors import IntegrityError, ParseError, SchemaError
+from legion_memory.markdown.document import Document, RowStyle, Table, parse, render, strip_ending
+from legion_memory.schema.kinds import Kind
+from legion_memory.schema.records import Record, column_key, read_records, record_at, records_table
+
+
+def insert_row(document: Document, table: Table, cells: list[str]) -> tuple[str, int]:
+    """The text with one row line after the table's last row, and that row's line number."""
+    anchor = table.end - 1
+    lines = list(document.lines)
+    style = _row_style(document, table)
+    if not style.ending:
+        # The anchor is the file's last line and has no newline: it gains one, the new row doesn't.
+        lines[anchor] += document.dominant_ending()
+    lines.insert(table.end, style.format(cells))
+    return render(Document(lines, bom=document.bom)), table.end + 1
+
+
+def replace_row(document: Document, index: int, cells: list[str]) -> str:
+    """The text with line `index` rewritten from `cells`, in that line's own style."""
+    lines = list(document.lines)
+    lines[index] = RowStyle.of(lines[index]).format(cells)
+    return render(Document(lines, bom=document.bom))
+
+
+def _row_style(document: Document, table: Table) -> RowStyle:
+    """The last row's style; for an empty table the header's, which the delimiter cannot show."""
+    last = document.lines[table.end - 1]
+    if table.rows:
+        return RowStyle.of(last)
+    return RowStyle.of(document.lines[table.header])._replace(ending=RowStyle.of(last).ending)
+
+
+def verify_append(path: Path, before: Document, text: str, table: Table, record: Record) -> None:
+    """Re-parse what is about to be written: same rows as before plus exactly the new record."""
+    after = parse(text)
+    new_table = records_table(after, record.kind)
+    if new_table is None or len(new_table.rows) != len(table.rows) + 1:
+        raise not_read_back(path)
+    read_back = record_at(after, new_table, record.kind, new_table.end - 1)
+    if not _same_rows(before, table, after, new_table) or not same_values(read_back, record):
+        raise not_read_back(path)
+
+
+def _same_rows(before: Document, table: Table, after: Document, new_table: Table) -> bool:
+    """The old rows are the new table's rows but its last, in order. Lines are compared whole
+    (a list comparison, fast on large files); only the old last row may have gained a line
+    ending, when it was the file's last line."""
+    old = before.lines[table.header + 2 : table.end]
+    new = after.lines[new_table.header + 2 : new_table.end - 1]
+    if old[:-1] != new[:-1]:
+        return False
+    return [strip_ending(line) for line in old[-1:]] == [strip_ending(line) for line in new[-1:]]
+
+
+def same_values(read_back: Record, intended: Record) -> bool:
+    return all(read_back[key] == intended[key] for key in read_back.values)
+
+
+def not_read_back(path: Path) -> IntegrityError:
+    return IntegrityError(
+        "the text about to be written does not read back as the intended records; nothing was "
+        "written (this is a bug)",
+        where=str(path),
+        hint="please report it with the file attached",
+    )
+
+
+def find_record(path: Path, document: Document, table: Table, kind: Kind, record_id: str) -> Record:
+    for record in read_records(document, table, kind):
+        if record.id == record_id:
+            return record
+    raise ParseError(f"no record {record_id}", where=str(path))
+
+
+def verify_update(path: Path, before: Document, text: str, table: Table, new: Record) -> None:
+    after = parse(text)
+    new_table = records_table(after, new.kind)
+    if new_table is None or new_table.rows != table.rows:
+        raise not_read_back(path)
+    changed = [i for i in table.rows if after.lines[i] != before.lines[i]]
+    read_back = next(r for r in read_records(after, new_table, new.kind) if r.line == new.line)
+    if changed not in ([], [new.line - 1]) or not same_values(read_back, new):
+        raise not_read_back(path)
+
+
+def require_id_column(path: Path, table: Table, rows: str = "a new row") -> None:
+    """SchemaError unless the table has an ID column, without which `rows` are not told apart."""
+    if "id" not in {column_key(name) for name in table.columns}:
+        raise SchemaError(
+            f"table has no ID column, so {rows} could not be told apart",
+            where=f"{path}:{table.header + 1}",
+            hint="run `legion-memory migrate` to add the missing columns",
+        )

@@ -1,0 +1,341 @@
+"""Changing memory files: lock, append, update, create, and journaled changes of several files.
+
+Every change happens under an exclusive lock on a separate lock file, re-reads the files inside the
+lock, and replaces a file only after re-parsing the exact text about to be written and checking that
+its records are the intended ones (`row_edits`). A change to several files (`transact`) is journaled
+first, so a failure or a killed process never leaves it half done: taking the lock rolls back a
+leftover one. Reading is `reading`'s.
+"""
+
+import fcntl
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from legion_memory.errors import (
+    IntegrityError,
+    LegionMemoryError,
+    LockError,
+    ParseError,
+    WriteError,
+)
+from legion_memory.markdown.document import Document, Table, parse
+from legion_memory.schema.kinds import KINDS, Kind, archive_template, row_for
+from legion_memory.schema.records import Record, format_id
+from legion_memory.storage.files import (
+    TEMP_PREFIX,
+    TEMP_SUFFIX,
+    atomic_write,
+    decode,
+    read_bytes,
+    read_data,
+    read_text,
+    remove,
+)
+from legion_memory.storage.reading import (
+    JOURNAL_NAME,
+    LOCK_NAME,
+    Checked,
+    Memory,
+    load,
+    max_id_number,
+    records_of,
+    require_table,
+)
+from legion_memory.storage.row_edits import (
+    find_record,
+    insert_row,
+    replace_row,
+    require_id_column,
+    verify_append,
+    verify_update,
+)
+
+if TYPE_CHECKING:
+    from legion_memory.storage import journal
+
+__all__ = [
+    "GITIGNORE",
+    "LOCK_TIMEOUT_SECONDS",
+    "Dedupe",
+    "Mutation",
+    "append",
+    "append_or_update",
+    "atomic_write",
+    "create_file",
+    "describe",
+    "ensure_directory",
+    "init",
+    "leftover_journal",
+    "locked",
+    "recover",
+    "remove_stray_temp_files",
+    "stray_temp_files",
+    "transact",
+    "update",
+]
+
+GITIGNORE = f"{LOCK_NAME}\n{JOURNAL_NAME}\n{TEMP_PREFIX}*{TEMP_SUFFIX}\n"
+LOCK_TIMEOUT_SECONDS = 30.0
+
+
+@contextmanager
+def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[list[str]]:
+    """Hold the memory directory's exclusive lock (a separate file, never a data file).
+
+    A change interrupted by a killed process is rolled back first; yields the files it restored.
+    """
+    ensure_directory(memory)
+    # A committed lock that is a link must not make the tool create or open a file elsewhere.
+    handle = os.open(memory.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise LockError(
+                        "memory is locked by another process",
+                        where=str(memory.lock_path),
+                        hint="retry when the other legion-memory command has finished",
+                    ) from None
+                time.sleep(0.005)
+        yield _roll_back_leftover(memory)
+    finally:
+        os.close(handle)  # closing releases the lock
+
+
+def _roll_back_leftover(memory: Memory) -> list[str]:
+    # Almost every lock finds no journal: the journal module is imported only when there is one.
+    if not memory.journal_path.exists():
+        return []
+    from legion_memory.storage import journal
+
+    return journal.roll_back_leftover(memory.journal_path, _files())
+
+
+def recover(memory: Memory) -> list[str]:
+    """Roll back a change a killed process left half done; the files restored (relative paths)."""
+    if not memory.journal_path.exists():
+        return []
+    with locked(memory) as restored:
+        return restored
+
+
+def leftover_journal(memory: Memory) -> list[str] | None:
+    """What rolling back a journal left by a killed process would restore, read without the lock
+    (None: no journal); RollbackError when it cannot be rolled back automatically."""
+    from legion_memory.storage import journal
+
+    return journal.pending(memory.journal_path, _files())
+
+
+def stray_temp_files(memory: Memory) -> list[Path]:
+    """Temporary files a killed writer left in the memory directory."""
+    return sorted(memory.directory.glob(f"{TEMP_PREFIX}*{TEMP_SUFFIX}"))
+
+
+def remove_stray_temp_files(memory: Memory) -> list[Path]:
+    """Delete them under the lock: every write holds it, so none is a write in progress."""
+    if not stray_temp_files(memory):
+        return []  # nothing to do: no lock taken
+    with locked(memory):
+        strays = stray_temp_files(memory)
+        for path in strays:
+            remove(path)
+    return strays
+
+
+def ensure_directory(memory: Memory) -> None:
+    """Create the memory directory on first write, with a .gitignore for the lock file."""
+    if memory.directory.is_dir():
+        return
+    memory.directory.mkdir(parents=True, exist_ok=True)
+    (memory.directory / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
+
+
+def append(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
+    """Store a new record with the next free ID; returns it with its ID and line number.
+
+    `seen`: the file as the caller read and checked it before taking the lock, if it did.
+    """
+    with locked(memory):
+        return _append_held(memory, record, seen)
+
+
+def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
+    kind = record.kind
+    path = memory.path(kind)
+    document, table = _current(path, kind, seen)
+    require_id_column(path, table)
+    next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table) + 1)
+    stored = record.replace(values={**record.values, "id": next_id})
+    text, line = insert_row(document, table, row_for(stored, table.columns))
+    verify_append(path, document, text, table, stored)
+    _write(path, text, stored)
+    return stored.replace(line=line)
+
+
+def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Table]:
+    """The file as it is now (read under the lock), parsed and checked; the parse and check of
+    `seen` when the file still holds the very text they were made from."""
+    data = read_data(path)
+    if seen is not None and seen.path == path and seen.kind is kind and seen.data == data:
+        return seen.document, seen.table
+    document = parse(kind.template() if data is None else decode(path, data))
+    return document, require_table(path, document, kind)
+
+
+Dedupe = Callable[[list[Record]], tuple[Record, Mapping[str, str]] | None]
+"""Given the live records of a kind, the existing record a new one duplicates and the changes to
+make to it (none: leave it alone), or None when the new record is not a duplicate."""
+
+
+def append_or_update(
+    memory: Memory, record: Record, dedupe: Dedupe
+) -> tuple[Record | None, Record]:
+    """Append `record`, unless `dedupe` names an existing row: then change that row in place.
+
+    The duplicate check and the write happen under one lock, so two writers storing the same
+    record cannot both append it. Returns (the existing record before, the record now stored):
+    (None, new) when appended, (existing, existing) when nothing needed changing.
+    """
+    kind = record.kind
+    path = memory.path(kind)
+    with locked(memory):
+        document = load(path)
+        records = [] if document is None else records_of(path, document, kind)
+        found = dedupe(records)
+        if found is None:
+            return None, _append_held(memory, record)
+        existing, changes = found
+        if not changes:
+            return existing, existing
+        if not existing.id or [r.id for r in records].count(existing.id) > 1:
+            raise ParseError(
+                f"the row to update has {'a repeated' if existing.id else 'no'} ID",
+                where=f"{path}:{existing.line}",
+                hint="run `legion-memory doctor --fix` to give every row its own ID, then retry",
+            )
+        return _update_held(memory, kind, existing.id, changes)
+
+
+def _write(path: Path, text: str, record: Record) -> None:
+    try:
+        atomic_write(path, text)
+    except WriteError as exc:
+        raise WriteError(exc.message, where=exc.where, record=describe(record)) from exc
+
+
+def describe(record: Record) -> str:
+    """A record as `Column: value` lines, printed when a write fails so nothing is lost."""
+    names = {column.key: column.name for column in record.kind.columns}
+    return "\n".join(f"{names.get(key, key)}: {value}" for key, value in record.values.items())
+
+
+def update(
+    memory: Memory, kind: Kind, record_id: str, changes: Mapping[str, str]
+) -> tuple[Record, Record]:
+    """Change fields of one row in place (the rest of the file stays byte-identical)."""
+    with locked(memory):
+        return _update_held(memory, kind, record_id, changes)
+
+
+def _update_held(
+    memory: Memory, kind: Kind, record_id: str, changes: Mapping[str, str]
+) -> tuple[Record, Record]:
+    path = memory.path(kind)
+    document = load(path)
+    if document is None:
+        raise ParseError(f"{kind.filename} does not exist", where=str(path))
+    table = require_table(path, document, kind)
+    old = find_record(path, document, table, kind, record_id)
+    new = old.replace(values={**old.values, **changes})
+    text = replace_row(document, old.line - 1, row_for(new, table.columns))
+    verify_update(path, document, text, table, new)
+    _write(path, text, new)
+    return old, new
+
+
+def create_file(memory: Memory, path: Path, template: str) -> bool:
+    """Create a file from its template unless it exists; True when created. Never overwrites."""
+    with locked(memory):
+        if path.exists():
+            return False
+        atomic_write(path, template)
+        return True
+
+
+def init(memory: Memory) -> list[Path]:
+    """Create the memory directory and its five files; returns the files it created."""
+    created = []
+    for kind in KINDS.values():
+        if create_file(memory, memory.path(kind), kind.template()):
+            created.append(memory.path(kind))
+    if create_file(memory, memory.archive, archive_template()):
+        created.append(memory.archive)
+    return created
+
+
+Mutation = Callable[[Mapping[Path, str | None]], Mapping[Path, str]]
+"""Given the current text of some files (None when missing), the new text of those to change."""
+
+
+def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Path, str]:
+    """Read `paths` under the lock, let `mutate` compute new texts, write them all or none.
+
+    The previous text of every path is journaled before the first write; the files are then written
+    in the order of `paths`, read back and compared, and the journal is removed last. Any failure
+    puts every file back as it was and raises RollbackError (a failure to write the journal itself
+    changes nothing and raises WriteError). A killed process leaves the journal: `locked` undoes it.
+    """
+    from legion_memory.storage import journal
+
+    with locked(memory):
+        current = {path: read_text(path) for path in paths}
+        changes = mutate(current)
+        ordered = [path for path in paths if path in changes]
+        if len(ordered) != len(changes):
+            raise IntegrityError(
+                "a change tried to write a file it did not read first (this is a bug)",
+                where=", ".join(str(path) for path in changes if path not in current),
+            )
+        if not ordered:
+            return changes
+        record = journal.build(memory.directory, current, changes)
+        try:
+            atomic_write(memory.journal_path, journal.encode(record))
+        except WriteError as exc:
+            raise WriteError(f"{exc.message}; nothing was changed", where=exc.where) from exc
+        try:
+            for path in ordered:
+                atomic_write(path, changes[path])
+            _verify_written(ordered, changes)
+            _drop_journal(memory)
+        except LegionMemoryError as failure:
+            journal.undo(memory.journal_path, record, _files(), failure)
+        return changes
+
+
+def _verify_written(paths: list[Path], changes: Mapping[Path, str]) -> None:
+    for path in paths:
+        if read_bytes(path) != changes[path].encode("utf-8"):
+            raise IntegrityError(
+                "the file does not read back as what was just written", where=str(path)
+            )
+
+
+def _drop_journal(memory: Memory) -> None:
+    remove(memory.journal_path)
+
+
+def _files() -> "journal.Files":
+    # Looked up on every call, so that replacing `atomic_write` reaches the journal's writes too.
+    from legion_memory.storage import journal
+
+    return journal.Files(read=read_bytes, write=atomic_write, remove=remove)

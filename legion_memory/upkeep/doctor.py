@@ -1,0 +1,289 @@
+"""`doctor`: independent checks of the memory files, each able to repair what it finds.
+
+`CHECKS` is what doctor runs, in order (a repair may leave work for the checks after it: a
+conflict resolved by union can leave two rows with one ID). Adding a check is one more entry.
+Every repair reads and writes through `store.transact` (under the memory lock, atomically) and
+first verifies that no record would be lost.
+"""
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from legion_memory.errors import IntegrityError, RollbackError
+from legion_memory.gitops.merge_log import Arrival, log_path, read_log
+from legion_memory.gitops.repository import find_git_dir
+from legion_memory.markdown.document import is_row, split_lines, strip_ending
+from legion_memory.storage import files, reading, writing
+from legion_memory.storage.reading import Memory
+from legion_memory.upkeep.renumbering import (
+    Plan,
+    duplicates,
+    memory_files,
+    merged_moves,
+    verify_nothing_lost,
+)
+
+
+class Finding(NamedTuple):
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+class Check(NamedTuple):
+    """`find` reports without changing anything; `repair` fixes what it can, says what it did."""
+
+    name: str
+    find: Callable[[Memory], list[Finding]]
+    repair: Callable[[Memory], list[str]]
+
+
+class Checkup(NamedTuple):
+    found: tuple[Finding, ...]
+    repaired: tuple[str, ...]
+    remaining: tuple[Finding, ...]
+
+
+def doctor(
+    memory: Memory, *, fix: bool = False, checks: tuple[Check, ...] | None = None
+) -> Checkup:
+    """Run every check; with `fix`, repair in order, then check again for what is left."""
+    checks = CHECKS if checks is None else checks
+    found: list[Finding] = []
+    repaired: list[str] = []
+    for check in checks:
+        found += check.find(memory)
+        if fix:
+            repaired += check.repair(memory)
+    remaining = [f for check in checks for f in check.find(memory)] if fix else found
+    return Checkup(tuple(found), tuple(repaired), tuple(remaining))
+
+
+# Conflict markers -------------------------------------------------------------------------------
+
+_OPEN = re.compile(r"^(<{7,})(?: |$)")
+
+
+class _Conflict(NamedTuple):
+    start: int
+    end: int | None  # None: never closed
+    ours: tuple[str, ...]
+    theirs: tuple[str, ...]
+
+
+def _conflicts(lines: list[str]) -> Iterator[_Conflict]:
+    index = 0
+    while index < len(lines):
+        opened = _OPEN.match(strip_ending(lines[index]))
+        if opened is None:
+            index += 1
+            continue
+        conflict = _read_conflict(lines, index, len(opened.group(1)))
+        yield conflict
+        index = len(lines) if conflict.end is None else conflict.end
+
+
+def _read_conflict(lines: list[str], start: int, size: int) -> _Conflict:
+    """One marked block; a diff3-style base section (`|||||||`) is dropped."""
+    middle = re.compile(rf"^={{{size}}}\s*$")
+    base = re.compile(rf"^\|{{{size}}}(?: |$)")
+    close = re.compile(rf"^>{{{size}}}(?: |$)")
+    parts: dict[str, list[str]] = {"ours": [], "base": [], "theirs": []}
+    part = "ours"
+    for index in range(start + 1, len(lines)):
+        text = strip_ending(lines[index])
+        if part == "theirs" and close.match(text):
+            return _Conflict(start, index + 1, tuple(parts["ours"]), tuple(parts["theirs"]))
+        if part != "theirs" and middle.match(text):
+            part = "theirs"
+        elif part == "ours" and base.match(text):
+            part = "base"
+        else:
+            parts[part].append(lines[index])
+    return _Conflict(start, None, tuple(parts["ours"]), tuple(parts["theirs"]))
+
+
+def union(conflict: _Conflict) -> list[str]:
+    """Both sides, ours first; a table row theirs holds identically is kept once."""
+    ours_rows = {strip_ending(line).strip() for line in conflict.ours if is_row(line)}
+    theirs = [
+        line
+        for line in conflict.theirs
+        if not (is_row(line) and strip_ending(line).strip() in ours_rows)
+    ]
+    lines = [*conflict.ours, *theirs]
+    ending = next(
+        (line[len(strip_ending(line)) :] for line in lines if line != strip_ending(line)), "\n"
+    )
+    return [line if line != strip_ending(line) else line + ending for line in lines]
+
+
+def resolve_conflicts(text: str) -> str:
+    """The text with every complete conflict block replaced by the union of its sides."""
+    lines = split_lines(text)
+    out: list[str] = []
+    position = 0
+    for conflict in _conflicts(lines):
+        if conflict.end is None:
+            continue
+        out += lines[position : conflict.start] + union(conflict)
+        position = conflict.end
+    out += lines[position:]
+    return "".join(out)
+
+
+def find_conflicts(memory: Memory) -> list[Finding]:
+    found = []
+    for path in memory_files(memory):
+        for conflict in _conflicts(split_lines(reading.read_text(path) or "")):
+            where = f"{path}:{conflict.start + 1}"
+            if conflict.end is None:
+                found.append(Finding(where, "conflict marker never closed (resolve it by hand)"))
+            else:
+                found.append(Finding(where, "git conflict markers (--fix keeps both sides)"))
+    return found
+
+
+def _verify_union(before: Mapping[Path, str | None], changed: Mapping[Path, str]) -> None:
+    """Every line of both sides (and around them) is still there after a union."""
+    for path, text in changed.items():
+        lines = split_lines(before[path] or "")
+        kept = {strip_ending(line) for line in lines}
+        for conflict in _conflicts(lines):
+            if conflict.end is not None:
+                marked = lines[conflict.start : conflict.end]
+                sides = {strip_ending(line) for line in (*conflict.ours, *conflict.theirs)}
+                kept -= {strip_ending(line) for line in marked} - sides
+        if not kept <= {strip_ending(line) for line in split_lines(text)}:
+            raise IntegrityError(
+                "resolving the conflict would lose a line; nothing was written (this is a bug)",
+                where=str(path),
+                hint="resolve the conflict by hand and report the file",
+            )
+
+
+def repair_conflicts(memory: Memory) -> list[str]:
+    def mutate(current: Mapping[Path, str | None]) -> dict[Path, str]:
+        changed = {path: resolve_conflicts(text) for path, text in current.items() if text}
+        changed = {path: text for path, text in changed.items() if text != current[path]}
+        _verify_union(current, changed)
+        return changed
+
+    if not any(conflict.end for conflict in _all_conflicts(memory)):
+        return []  # nothing to do: no lock taken, nothing written
+    changed = writing.transact(memory, memory_files(memory), mutate)
+    return [f"{path}: resolved conflict markers, both sides kept" for path in changed]
+
+
+def _all_conflicts(memory: Memory) -> Iterator[_Conflict]:
+    for path in memory_files(memory):
+        yield from _conflicts(split_lines(reading.read_text(path) or ""))
+
+
+# Duplicate IDs, and references that must follow a renumbered outcome ----------------------------
+
+
+def find_duplicates(memory: Memory) -> list[Finding]:
+    return _findings(duplicates(memory, _current(memory)))
+
+
+def repair_duplicates(memory: Memory) -> list[str]:
+    return _apply(memory, lambda current: duplicates(memory, current))
+
+
+def find_merged_references(memory: Memory) -> list[Finding]:
+    return _findings(merged_moves(memory, _current(memory), _merge_log(memory)))
+
+
+def repair_merged_references(memory: Memory) -> list[str]:
+    """Apply the merge driver's log, then drop it: it describes merges already repaired."""
+    log = _merge_log(memory)
+    done = _apply(memory, lambda current: merged_moves(memory, current, log)) if log else []
+    git_dir = find_git_dir(memory.directory)
+    if git_dir is not None:
+        files.discard(log_path(git_dir))
+    return done
+
+
+def _merge_log(memory: Memory) -> list[Arrival]:
+    git_dir = find_git_dir(memory.directory)
+    return list(read_log(reading.read_text(log_path(git_dir)))) if git_dir else []
+
+
+def _findings(plan: Plan) -> list[Finding]:
+    return [Finding(where, message) for where, message in plan.findings]
+
+
+def _current(memory: Memory) -> dict[Path, str | None]:
+    return {path: reading.read_text(path) for path in memory_files(memory)}
+
+
+def _apply(memory: Memory, planner: Callable[[Mapping[Path, str | None]], Plan]) -> list[str]:
+    repairs: list[str] = []
+
+    def mutate(current: Mapping[Path, str | None]) -> Mapping[Path, str]:
+        plan = planner(current)
+        changed = plan.texts(current)
+        verify_nothing_lost(memory, current, changed)
+        repairs.extend(plan.repairs)
+        return changed
+
+    if not planner(_current(memory)).edits:
+        return []  # nothing to do: no lock taken, nothing written
+    writing.transact(memory, memory_files(memory), mutate)
+    return repairs
+
+
+# What a killed process leaves: a journal, temporary files ----------------------------------------
+
+
+def find_journal(memory: Memory) -> list[Finding]:
+    where = str(memory.journal_path)
+    try:
+        restores = writing.leftover_journal(memory)
+    except RollbackError as error:
+        return [Finding(error.where or where, f"{error.message} ({error.hint})")]
+    if restores is None:
+        return []
+    if not restores:
+        message = "interrupted change that had changed no file (--fix removes its journal)"
+    else:
+        message = f"interrupted change left half done (--fix restores {', '.join(restores)})"
+    return [Finding(where, message)]
+
+
+def repair_journal(memory: Memory) -> list[str]:
+    """Roll back what a killed process left half done; one that cannot be is left to a person
+    (its finding says why)."""
+    try:
+        if writing.leftover_journal(memory) is None:
+            return []
+        restored = writing.recover(memory)
+    except RollbackError:
+        return []
+    done = f"restored {', '.join(restored)}" if restored else "no file had changed"
+    return [f"{memory.journal_path}: rolled back an interrupted change ({done})"]
+
+
+def find_temp_files(memory: Memory) -> list[Finding]:
+    message = "temporary file left by an interrupted write (--fix deletes it)"
+    return [Finding(str(path), message) for path in writing.stray_temp_files(memory)]
+
+
+def repair_temp_files(memory: Memory) -> list[str]:
+    removed = writing.remove_stray_temp_files(memory)
+    return [f"{path}: deleted a temporary file left by an interrupted write" for path in removed]
+
+
+# A leftover journal goes first: rolling it back may undo what the other checks would find.
+CHECKS: tuple[Check, ...] = (
+    Check("leftover journal", find_journal, repair_journal),
+    Check("stray temporary files", find_temp_files, repair_temp_files),
+    Check("conflict markers", find_conflicts, repair_conflicts),
+    Check("duplicate IDs", find_duplicates, repair_duplicates),
+    Check("merged references", find_merged_references, repair_merged_references),
+)

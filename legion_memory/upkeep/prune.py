@@ -1,0 +1,414 @@
+"""Pruning: old, low-importance outcomes move from OUTCOMES.md into ARCHIVE.md, all or nothing.
+
+Planning is pure: which rows are eligible, and the exact text both files become (the moved rows keep
+their bytes, nothing else in either file changes), re-parsed and checked before anything is written.
+Applying goes through `store.transact`, which journals both files, writes ARCHIVE.md before
+OUTCOMES.md, reads them back, and puts both back byte-identical on any failure.
+"""
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import NamedTuple
+
+from legion_memory.errors import (
+    IntegrityError,
+    LegionMemoryError,
+    RollbackError,
+    SchemaError,
+    WriteError,
+)
+from legion_memory.markdown.document import (
+    Document,
+    RowStyle,
+    Table,
+    ending_of,
+    parse,
+    render,
+    split_cells,
+    strip_ending,
+)
+from legion_memory.project.root import Settings
+from legion_memory.schema.kinds import (
+    ARCHIVE_FILENAME,
+    OUTCOME,
+    archive_section_lines,
+    archive_template,
+    check_value,
+)
+from legion_memory.schema.records import Record, column_key, read_records, records_table
+from legion_memory.storage import reading, writing
+from legion_memory.storage.row_edits import require_id_column
+
+NO_ELIGIBLE = (
+    "No records eligible for pruning. All records are either recent, high-importance, "
+    "or in the current phase."
+)
+NO_PHASE_WARNING = (
+    "Warning: no current phase found in .planning/STATE.md; "
+    "records of the current phase are not protected from pruning."
+)
+_ARCHIVABLE_IMPORTANCE = frozenset({"1", "2", "3"})
+_HIGH_IMPORTANCE = frozenset({"4", "5"})
+
+
+class Criteria(NamedTuple):
+    """What makes an outcome eligible: older than `age_days`, importance 1-3, not current phase."""
+
+    today: dt.date
+    age_days: int
+    current_phase: int | None
+
+    def eligible(self, record: Record) -> bool:
+        # A date or importance that does not read cleanly never lets a record go.
+        if check_value(OUTCOME, "date", record["date"]) is not None or record.day is None:
+            return False
+        old = (self.today - record.day).days > self.age_days
+        return old and record["importance"] in _ARCHIVABLE_IMPORTANCE and not self.current(record)
+
+    def current(self, record: Record) -> bool:
+        phase = record["phase"]
+        if self.current_phase is None or not (phase.isascii() and phase.isdigit()):
+            return False
+        return int(phase) == self.current_phase
+
+
+class Report(NamedTuple):
+    """The spec's Step 8 numbers, describing the files after the command."""
+
+    archived: tuple[str, ...]
+    remaining: int
+    high_importance: int
+    current_phase: int
+    archive_total: int
+
+    def text(self, archive_shown: str) -> str:
+        if not self.archived:
+            return NO_ELIGIBLE
+        return "\n".join(
+            [
+                f"Pruned {len(self.archived)} records → {archive_shown}",
+                f"Remaining: {self.remaining} active records",
+                f"Preserved: {self.high_importance} high-importance (4-5), "
+                f"{self.current_phase} current-phase",
+                f"Archive total: {self.archive_total} records",
+            ]
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "archived": list(self.archived),
+            "archived_count": len(self.archived),
+            "remaining_count": self.remaining,
+            "high_importance_count": self.high_importance,
+            "current_phase_count": self.current_phase,
+            "archive_total": self.archive_total,
+        }
+
+
+class Snapshot:
+    """OUTCOMES.md and ARCHIVE.md as read (None when missing), parsed once."""
+
+    # No __slots__: cached_property stores its values in the instance's __dict__.
+    def __init__(
+        self,
+        outcomes_path: Path,
+        outcomes: Document | None,
+        archive_path: Path,
+        archive: Document | None,
+    ) -> None:
+        self.outcomes_path = outcomes_path
+        self.outcomes = outcomes
+        self.archive_path = archive_path
+        self.archive = archive
+
+    @classmethod
+    def of(cls, memory: reading.Memory, texts: Mapping[Path, str | None]) -> "Snapshot":
+        outcomes, archive = memory.path(OUTCOME), memory.archive
+        return cls(outcomes, _parsed(texts[outcomes]), archive, _parsed(texts[archive]))
+
+    @cached_property
+    def outcomes_table(self) -> Table | None:
+        if self.outcomes is None:
+            return None
+        return reading.require_table(self.outcomes_path, self.outcomes, OUTCOME)
+
+    @cached_property
+    def archived(self) -> list[Record]:
+        if self.archive is None or records_table(self.archive, OUTCOME, archived=True) is None:
+            return []
+        return reading.records_of(self.archive_path, self.archive, OUTCOME, archived=True)
+
+
+def _parsed(text: str | None) -> Document | None:
+    return None if text is None else parse(text)
+
+
+class Plan(NamedTuple):
+    """The outcomes that move and the ones that stay, with the rows as they are written."""
+
+    criteria: Criteria
+    candidates: tuple[Record, ...]
+    kept: tuple[Record, ...]
+    archived_before: int
+    header: tuple[str, ...]
+    rows: tuple[str, ...]
+
+    @property
+    def total(self) -> int:
+        return len(self.candidates) + len(self.kept)
+
+    def over(self, threshold: int | None) -> bool:
+        """Whether the live count exceeds `threshold` (None: no threshold applies)."""
+        return threshold is None or self.total > threshold
+
+    def report(self, *, applied: bool) -> Report:
+        """The numbers after pruning the candidates (`applied`) or after leaving all in place."""
+        remaining = self.kept if applied else (*self.candidates, *self.kept)
+        return Report(
+            archived=tuple(record.id for record in self.candidates) if applied else (),
+            remaining=len(remaining),
+            high_importance=sum(1 for r in remaining if r["importance"] in _HIGH_IMPORTANCE),
+            current_phase=sum(1 for r in remaining if self.criteria.current(r)),
+            archive_total=self.archived_before + (len(self.candidates) if applied else 0),
+        )
+
+    def listing(self) -> str:
+        """The rows that move, under their table header: printed when they could not be moved."""
+        return "\n".join([*self.header, *self.rows])
+
+
+def plan(snapshot: Snapshot, criteria: Criteria) -> Plan:
+    table = snapshot.outcomes_table
+    document = snapshot.outcomes
+    records = [] if table is None or document is None else _records(document, table)
+    eligible = [criteria.eligible(record) for record in records]
+    candidates = tuple(record for record, going in zip(records, eligible, strict=True) if going)
+    return Plan(
+        criteria=criteria,
+        candidates=candidates,
+        kept=tuple(record for record, going in zip(records, eligible, strict=True) if not going),
+        archived_before=len(snapshot.archived),
+        header=_header(document, table),
+        rows=tuple(document.text(r.line - 1) for r in candidates) if document else (),
+    )
+
+
+def _records(document: Document, table: Table) -> list[Record]:
+    return list(read_records(document, table, OUTCOME))
+
+
+def _header(document: Document | None, table: Table | None) -> tuple[str, ...]:
+    if document is None or table is None:
+        return ()
+    return document.text(table.header), document.text(table.delimiter)
+
+
+def preview(memory: reading.Memory, criteria: Criteria) -> Plan:
+    """The plan for the files as they are now, read without the lock (nothing is written)."""
+    paths = (memory.path(OUTCOME), memory.archive)
+    return plan(Snapshot.of(memory, {path: reading.read_text(path) for path in paths}), criteria)
+
+
+def moved(snapshot: Snapshot, plan: Plan, default_branch: str) -> dict[Path, str]:
+    """The new text of both files with the candidates moved; {} when nothing is eligible."""
+    document, table = snapshot.outcomes, snapshot.outcomes_table
+    if not plan.candidates or document is None or table is None:
+        return {}
+    require_id_column(snapshot.outcomes_path, table, rows="archived rows")
+    archive = _with_archive_table(snapshot.archive or parse(archive_template()))
+    archive_table = reading.require_table(snapshot.archive_path, archive, OUTCOME, archived=True)
+    _require_columns(snapshot.archive_path, archive_table, table.columns)
+    rows = [
+        _archive_row(
+            document.lines[record.line - 1], table.columns, archive_table.columns, default_branch
+        )
+        for record in plan.candidates
+    ]
+    gone = {record.line - 1 for record in plan.candidates}
+    kept_lines = [line for index, line in enumerate(document.lines) if index not in gone]
+    texts = {
+        snapshot.archive_path: _insert_rows(archive, archive_table, rows),
+        snapshot.outcomes_path: render(Document(kept_lines, bom=document.bom)),
+    }
+    _verify(snapshot, plan, texts, rows)
+    return texts
+
+
+def _require_columns(path: Path, archive: Table, columns: Sequence[str]) -> None:
+    """Moving a row into a table without one of its columns would drop that value: refuse."""
+    have = {column_key(name) for name in archive.columns}
+    missing = [name for name in columns if column_key(name) not in have]
+    if missing:
+        raise SchemaError(
+            f"the archive table lacks the column(s) {', '.join(missing)}; moving rows into it "
+            "would lose their values",
+            where=f"{path}:{archive.header + 1}",
+            hint="add the column to ARCHIVE.md's Archived Records table",
+        )
+
+
+def _with_archive_table(document: Document) -> Document:
+    """ARCHIVE.md with its `## Archived Records` table, appended at the end when it has none."""
+    if records_table(document, OUTCOME, archived=True) is not None:
+        return document
+    ending = document.dominant_ending()
+    lines = list(document.lines)
+    if lines and not ending_of(lines[-1]):
+        lines[-1] += ending
+    if lines and lines[-1].strip():
+        lines.append(ending)
+    lines += [line + ending for line in archive_section_lines(OUTCOME)]
+    return parse(render(Document(lines, bom=document.bom)))
+
+
+def _archive_row(line: str, source: Sequence[str], target: Sequence[str], branch: str) -> str:
+    """The row as it goes into ARCHIVE.md: its own text when both tables have the same columns,
+    else its cells (still escaped) in the archive's column order; a missing Branch is the default
+    branch, which is what a row without one always meant."""
+    text = strip_ending(line)
+    if list(source) == list(target):
+        return text
+    cells = dict(zip((column_key(name) for name in source), split_cells(text), strict=True))
+    defaults = {"branch": branch}
+    ordered = [cells.get(key, defaults.get(key, "")) for key in map(column_key, target)]
+    return strip_ending(RowStyle.of(line).format(ordered))
+
+
+def _insert_rows(document: Document, table: Table, rows: list[str]) -> str:
+    """The text with `rows` after the table's last row, each ending like the row above them."""
+    lines = list(document.lines)
+    anchor = table.end - 1
+    ending = ending_of(lines[anchor])
+    if ending:
+        new = [row + ending for row in rows]
+    else:
+        # The anchor ends the file without a newline: it gains one, the last new row stays bare.
+        ending = document.dominant_ending()
+        lines[anchor] += ending
+        new = [row + ending for row in rows[:-1]] + [rows[-1]]
+    lines[table.end : table.end] = new
+    return render(Document(lines, bom=document.bom))
+
+
+def _verify(snapshot: Snapshot, plan: Plan, texts: Mapping[Path, str], rows: list[str]) -> None:
+    """Re-parse both new texts: the kept rows unchanged, the moved rows after the archived ones,
+    every record exactly once across the two files."""
+    outcomes = _reread(snapshot.outcomes_path, texts, archived=False)
+    archive = _reread(snapshot.archive_path, texts, archived=True)
+    old_rows = [record.line for record in snapshot.archived]
+    old_archive_rows = [snapshot.archive.text(n - 1) for n in old_rows] if snapshot.archive else []
+    kept_rows = [snapshot.outcomes.text(r.line - 1) for r in plan.kept] if snapshot.outcomes else []
+    expected = [*old_archive_rows, *rows]
+    if [row for _, row in outcomes] != kept_rows or [row for _, row in archive] != expected:
+        raise _bug(snapshot.archive_path)
+    before = Counter(r.id for r in (*plan.candidates, *plan.kept, *snapshot.archived))
+    after = Counter(record.id for record, _ in (*outcomes, *archive))
+    moved_back = [record for record, _ in archive[len(old_archive_rows) :]]
+    if before != after or any(
+        not _same(a, b) for a, b in zip(moved_back, plan.candidates, strict=True)
+    ):
+        raise _bug(snapshot.archive_path)
+
+
+def _reread(path: Path, texts: Mapping[Path, str], *, archived: bool) -> list[tuple[Record, str]]:
+    document = parse(texts[path])
+    table = records_table(document, OUTCOME, archived=archived)
+    if table is None or reading.ragged_row(document, table) is not None:
+        raise _bug(path)
+    return [(record, document.text(record.line - 1)) for record in _records(document, table)]
+
+
+def _same(archived: Record, original: Record) -> bool:
+    return all(archived[key] == value for key, value in original.values.items())
+
+
+def _bug(path: Path) -> IntegrityError:
+    return IntegrityError(
+        "the files about to be written do not read back as the intended move; nothing was "
+        "written (this is a bug)",
+        where=str(path),
+        hint="please report it with OUTCOMES.md and ARCHIVE.md attached",
+    )
+
+
+class PruneFailed(WriteError):
+    """Prune did not happen: both files are as they were (or the journal will put them back).
+    `listing` holds the rows that were to be archived, for whoever has to handle them."""
+
+    def __init__(self, cause: LegionMemoryError, plan: Plan) -> None:
+        super().__init__(
+            f"prune failed: {cause.message}",
+            where=cause.where,
+            hint=cause.hint or "retry once the cause is fixed",
+        )
+        self.ids = tuple(record.id for record in plan.candidates)
+        self.listing = plan.listing()
+
+
+def prune(
+    memory: reading.Memory, criteria: Criteria, *, default_branch: str, threshold: int | None = None
+) -> Plan:
+    """Move every eligible outcome into ARCHIVE.md (created when missing), all or nothing.
+
+    The files are re-read and planned under the lock; with a `threshold`, nothing moves unless
+    the live count exceeds it (`Plan.over`). `default_branch` fills the Branch cell of rows from
+    a table without a Branch column. Returns the plan it carried out; PruneFailed when a write or
+    a check fails, with both files as they were.
+    """
+    if not memory.path(OUTCOME).is_file():
+        return preview(memory, criteria)  # nothing to move, and no memory directory to create
+    plans: list[Plan] = []
+
+    def mutate(texts: Mapping[Path, str | None]) -> dict[Path, str]:
+        snapshot = Snapshot.of(memory, texts)
+        plans.append(plan(snapshot, criteria))
+        if not plans[-1].over(threshold):
+            return {}
+        return moved(snapshot, plans[-1], default_branch)
+
+    try:
+        writing.transact(memory, [memory.archive, memory.path(OUTCOME)], mutate)
+    except (WriteError, RollbackError, IntegrityError) as failure:
+        if not plans:
+            raise
+        raise PruneFailed(failure, plans[-1]) from failure
+    return plans[-1]
+
+
+def archive_shown(memory: reading.Memory) -> str:
+    """ARCHIVE.md as the report names it: relative for a project's memory, else in full."""
+    if memory.directory.parts[-2:] == reading.MEMORY_DIR.parts:
+        return (reading.MEMORY_DIR / ARCHIVE_FILENAME).as_posix()
+    return str(memory.archive)
+
+
+def auto_prune(
+    memory: reading.Memory,
+    settings: Settings,
+    today: dt.date,
+    current_phase: int | None,
+    *,
+    default_branch: str = "main",
+) -> str | None:
+    """Prune after a store when `memory.auto_prune` is on and the count exceeds the threshold.
+
+    Returns the text to show on stderr (the report, or a warning), None when it did not run. It
+    never raises: a failed prune changes nothing and must never fail the store that called it.
+    """
+    if not (settings.enabled and settings.auto_prune):
+        return None
+    criteria = Criteria(today, settings.prune_age_days, current_phase)
+    try:
+        done = prune(
+            memory, criteria, default_branch=default_branch, threshold=settings.prune_threshold
+        )
+    except (LegionMemoryError, OSError) as error:
+        detail = error.line() if isinstance(error, LegionMemoryError) else str(error)
+        return f"Warning: auto-prune failed, nothing was archived: {detail}"
+    if not done.over(settings.prune_threshold):
+        return None
+    warning = [NO_PHASE_WARNING] if current_phase is None else []
+    return "\n".join([*warning, done.report(applied=True).text(archive_shown(memory))])

@@ -1,0 +1,64 @@
+"""Test helpers: the CLI run as a real process, real git, and the bytes of a directory tree."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = REPO_ROOT / "fixtures"
+SAMPLES = REPO_ROOT.parent / "shared" / "legion-samples"
+
+
+@dataclass(frozen=True)
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+
+
+CLI = Callable[..., Result]
+
+
+def run_process(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, check: bool = False
+) -> Result:
+    """Run `python -m legion_memory ARGS` as a real process."""
+    full_env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), **(env or {})}
+    done = subprocess.run(
+        [sys.executable, "-m", "legion_memory", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(f"exit {done.returncode}: {done.stderr}")
+    return Result(done.returncode, done.stdout, done.stderr)
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run real git in `cwd`; fails the test on a non-zero exit."""
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}")
+    return done.stdout
+
+
+LOCK_FILE = ".legion-memory.lock"
+
+
+def read_bytes_of(directory: Path) -> dict[str, bytes]:
+    """Every file under `directory` (recursively) with its bytes: to assert nothing changed.
+
+    The empty lock file a writer creates holds no data, so it is not part of the comparison."""
+    return {
+        str(p.relative_to(directory)): p.read_bytes()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(directory).parts and p.name != LOCK_FILE
+    }
