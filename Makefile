@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit bench clean
+.PHONY: setup demo test test-fast lint typecheck unit bench clean
 
 setup: $(STAMP)
 
@@ -28,6 +28,10 @@ unit: $(STAMP)
 	$(BIN)/pytest
 
 test: lint typecheck unit
+
+# The edit-test loop: everything but the tests marked slow. `make test` and CI run them all.
+test-fast: $(STAMP)
+	$(BIN)/pytest -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run

@@ -12,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parent.parent
 SIZES = (200, 400)
 FLOORS = ["floor: python -c pass", "floor: python reads OUTCOMES.md", "floor: grep -ri"]

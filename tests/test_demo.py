@@ -6,7 +6,10 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from support.processes import CLI, read_bytes_of, run_process
+
+pytestmark = pytest.mark.slow
 
 HEADINGS = [
     "==> 1/13 A Legion project in a fresh git repository",

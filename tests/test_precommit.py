@@ -20,6 +20,8 @@ from support.processes import REPO_ROOT, git
 
 from legion_memory.schema.kinds import OUTCOME
 
+pytestmark = pytest.mark.slow
+
 PRE_COMMIT = Path(sys.executable).with_name("pre-commit")
 
 

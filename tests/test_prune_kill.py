@@ -17,10 +17,13 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from support.processes import CLI, REPO_ROOT, run_process
 
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.storage import reading
+
+pytestmark = pytest.mark.slow
 
 ROWS = 2000
 ARCHIVED = 50
