@@ -72,11 +72,12 @@ def test_fix_keeps_both_sides_then_renumbers_the_later_duplicate(cli: CLI, repo:
     assert result.code == 0
     assert result.stdout == (
         "repaired .planning/memory/OUTCOMES.md: resolved conflict markers, both sides kept\n"
-        "repaired .planning/memory/OUTCOMES.md:12: renumbered duplicate O-002 to O-003\n"
+        "repaired .planning/memory/OUTCOMES.md:11: renumbered duplicate O-002 to O-003\n"
         "memory repaired\n"
     )
+    # Same date: `feature` sorts before `main`, so the row from `main` is renumbered.
     expected = (
-        HEAD + outcome_row(1, "one") + outcome_row(2, "ours") + outcome_row(3, "theirs", "feature")
+        HEAD + outcome_row(1, "one") + outcome_row(3, "ours") + outcome_row(2, "theirs", "feature")
     )
     assert _read(repo, "OUTCOMES.md") == expected
     assert _run(cli, repo, "doctor", "--fix") == (0, "memory is healthy\n", "")
@@ -139,13 +140,14 @@ def test_sources_follow_the_outcome_of_their_own_branch(cli: CLI, repo: Path) ->
     )
     _write(repo, "PATTERNS.md", patterns)
     assert cli("doctor", "--fix", cwd=repo).stdout.splitlines() == [
-        "repaired .planning/memory/OUTCOMES.md:11: renumbered duplicate O-001 to O-002",
-        "repaired .planning/memory/PATTERNS.md:10: P-001 Source O-001 -> O-002",
+        "repaired .planning/memory/OUTCOMES.md:10: renumbered duplicate O-001 to O-002",
+        "repaired .planning/memory/PATTERNS.md:11: "
+        "P-002 Source O-001, and O-007 -> O-002, and O-007",
         "memory repaired",
     ]
     assert _read(repo, "PATTERNS.md") == patterns.replace(
-        pattern_row(1, "feature p", "O-001", "feature"),
-        pattern_row(1, "feature p", "O-002", "feature"),
+        pattern_row(2, "main p", "O-001, and O-007", "main"),
+        pattern_row(2, "main p", "O-002, and O-007", "main"),
     )
 
 

@@ -17,29 +17,47 @@ OUTCOMES = OUTCOME.template()
 BASE = OUTCOMES + outcome_row(1, "one") + outcome_row(2, "two") + outcome_row(3, "three")
 
 
-def test_both_sides_append_the_same_next_id_theirs_is_renumbered() -> None:
+def test_both_sides_append_the_same_next_id_the_later_branch_is_renumbered() -> None:
     ours = BASE + outcome_row(4, "ours", "main")
     theirs = BASE + outcome_row(4, "theirs", "feature")
     result = merge(BASE, ours, theirs)
-    assert result.text == BASE + outcome_row(4, "ours", "main") + outcome_row(
-        5, "theirs", "feature"
-    )
+    expected = BASE + outcome_row(4, "theirs", "feature") + outcome_row(5, "ours", "main")
+    assert result.text == expected
+    assert merge(BASE, theirs, ours).text == expected  # the same whichever side is ours
     assert result.conflicts == ()
     assert result.renumbered == [("O-004", "O-005")]
     assert describe(result, ".planning/memory/OUTCOMES.md") == [
         "legion-memory: merged .planning/memory/OUTCOMES.md: 1 new row(s) from ours, 1 from "
         "theirs, 0 identical on both sides",
-        "legion-memory: .planning/memory/OUTCOMES.md: theirs O-004 renumbered to O-005",
+        "legion-memory: .planning/memory/OUTCOMES.md: ours O-004 renumbered to O-005",
     ]
 
 
-def test_rows_of_each_side_keep_their_order_ours_first() -> None:
-    ours = BASE + outcome_row(4, "a") + outcome_row(5, "b")
-    theirs = BASE + outcome_row(4, "c") + outcome_row(5, "d") + outcome_row(6, "e")
+def test_colliding_new_rows_are_numbered_by_date_then_branch_then_content() -> None:
+    ours = BASE + outcome_row(4, "a", date="2026-03-03") + outcome_row(5, "b", date="2026-03-03")
+    theirs = BASE + "".join(outcome_row(n, s) for n, s in ((4, "c"), (5, "d"), (6, "e")))
     result = merge(BASE, ours, theirs)
-    expected = [outcome_row(n, s) for n, s in ((4, "a"), (5, "b"), (6, "c"), (7, "d"), (8, "e"))]
+    expected = [outcome_row(n, s) for n, s in ((4, "c"), (5, "d"), (6, "e"))]
+    expected += [outcome_row(7, "a", date="2026-03-03"), outcome_row(8, "b", date="2026-03-03")]
     assert result.text == BASE + "".join(expected)
-    assert result.renumbered == [("O-004", "O-006"), ("O-005", "O-007"), ("O-006", "O-008")]
+    assert merge(BASE, theirs, ours).text == result.text
+    assert result.renumbered == [("O-004", "O-007"), ("O-005", "O-008")]
+
+
+def test_a_record_arriving_under_another_id_is_kept_once_under_the_lower() -> None:
+    picked = BASE + outcome_row(4, "picked")
+    branch = BASE + outcome_row(4, "other", "feature") + outcome_row(5, "picked")
+    result = merge(BASE, picked, branch)
+    # The copy whose ID nothing else holds: the branch's O-005.
+    assert result.text == BASE + outcome_row(4, "other", "feature") + outcome_row(5, "picked")
+    assert merge(BASE, branch, picked).text == result.text
+    assert result.again == (("O-004", "O-005"),)
+    later = merge(BASE, BASE + outcome_row(6, "picked"), BASE + outcome_row(4, "picked"))
+    assert later.text == BASE + outcome_row(4, "picked")
+    assert later.again == (("O-006", "O-004"),)
+    assert describe(later, "OUTCOMES.md")[-1] == (
+        "legion-memory: OUTCOMES.md: O-006 is O-004 arriving again, kept once as O-004"
+    )
 
 
 def test_a_row_added_identically_on_both_sides_appears_once() -> None:
@@ -196,7 +214,10 @@ def test_file_added_on_both_sides_without_a_base() -> None:
     ours = PATTERN.template() + pattern_row(1, "ours", "O-004")
     theirs = PATTERN.template() + pattern_row(1, "theirs", "O-005", "feature")
     result = merge("", ours, theirs)
-    assert result.text == ours + pattern_row(2, "theirs", "O-005", "feature")
-    assert [(row.id, row.content) for row in result.incoming] == [
-        ("P-002", pattern_row(2, "theirs", "O-005", "feature").rstrip("\n"))
+    assert result.text == PATTERN.template() + pattern_row(
+        1, "theirs", "O-005", "feature"
+    ) + pattern_row(2, "ours", "O-004")
+    assert [(row.id, row.side, row.content) for row in result.incoming] == [
+        ("P-001", "theirs", pattern_row(1, "theirs", "O-005", "feature").rstrip("\n")),
+        ("P-002", "ours", pattern_row(2, "ours", "O-004").rstrip("\n")),
     ]

@@ -23,8 +23,9 @@ from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
 from typing import NamedTuple, TypeVar
 
-from legion_memory.gitops.row_merge import Block, Incoming, Ledger, Row, cell, closed, merge_rows
-from legion_memory.markdown.document import BOM, Document, Table, parse, strip_ending
+from legion_memory.gitops.record_merge import merge_rows
+from legion_memory.gitops.row_merge import Block, Incoming, Ledger, Row, cell, closed
+from legion_memory.markdown.document import BOM, Document, Table, line_cells, parse, strip_ending
 from legion_memory.schema.records import column_key
 
 Item = str | Block
@@ -38,9 +39,15 @@ class MergeResult(NamedTuple):
     ours_added: int
     identical: int
 
+    again: tuple[tuple[str, str], ...] = ()
+
     @property
     def renumbered(self) -> list[tuple[str, str]]:
         return [(row.renumbered_from, row.id) for row in self.incoming if row.renumbered_from]
+
+    @property
+    def from_theirs(self) -> int:
+        return sum(1 for row in self.incoming if row.side == "theirs")
 
 
 def merge(
@@ -51,8 +58,9 @@ def merge(
     versions = [items_of(document) for document in documents]
     ending = next((d.dominant_ending() for d in documents[1:] if d.lines), "\n")
     ledger = Ledger(marker_size=marker_size, ending=ending, reserved=frozenset(reserved))
-    # Theirs's new IDs count once kept as they are: renumbered ones follow base's and ours's.
-    ledger.see(row.id for items in versions[:2] for row in _rows(items))
+    # Renumbered IDs go past every ID of all three versions: the same numbers whichever side
+    # is ours (docs/decisions.md#merge-renumbering).
+    ledger.see(row.id for items in versions for row in _rows(items))
     ledger.see(ledger.reserved)
     lines = _Merge(ledger).items(*versions)
     bom = _pick(*(document.bom for document in documents))
@@ -63,6 +71,7 @@ def merge(
         incoming=tuple(ledger.incoming),
         ours_added=ledger.ours_added,
         identical=ledger.identical,
+        again=tuple(ledger.again),
     )
 
 
@@ -98,7 +107,8 @@ def _block(document: Document, table: Table, key: tuple[str, int]) -> Block:
         seen[row_key] = seen.get(row_key, 0) + 1
         if seen[row_key] > 1:  # a file that already holds an ID twice still needs one key per row
             row_key = f"{row_key}#{seen[row_key]}"
-        rows.append(Row(row_key, record_id, raw))
+        values = tuple(zip(columns, line_cells(raw), strict=False)) if id_index is not None else ()
+        rows.append(Row(row_key, record_id, raw, values))
     head = tuple(document.lines[table.header : table.header + 2])
     return Block(key, head, columns, tuple(rows))
 
@@ -212,10 +222,16 @@ def describe(result: MergeResult, path: str) -> list[str]:
     """What the merge did, one line each, for stderr."""
     lines = [
         f"legion-memory: merged {path}: {result.ours_added} new row(s) from ours, "
-        f"{len(result.incoming)} from theirs, {result.identical} identical on both sides"
+        f"{result.from_theirs} from theirs, {result.identical} identical on both sides"
     ]
     lines += [
-        f"legion-memory: {path}: theirs {old} renumbered to {new}" for old, new in result.renumbered
+        f"legion-memory: {path}: {row.side} {row.renumbered_from} renumbered to {row.id}"
+        for row in result.incoming
+        if row.renumbered_from
+    ]
+    lines += [
+        f"legion-memory: {path}: {dropped} is {kept} arriving again, kept once as {kept}"
+        for dropped, kept in result.again
     ]
     lines += [f"legion-memory: {path}: conflict: {what}" for what in result.conflicts]
     return lines

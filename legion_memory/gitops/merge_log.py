@@ -23,9 +23,16 @@ class Arrival(NamedTuple):
     id: str
     row: str
     renumbered_from: str = ""
+    side: str = "theirs"
 
     def to_line(self) -> str:
-        data = {"file": self.file, "id": self.id, "was": self.renumbered_from, "row": self.row}
+        data = {
+            "file": self.file,
+            "id": self.id,
+            "was": self.renumbered_from,
+            "row": self.row,
+            "side": self.side,
+        }
         return json.dumps(data, ensure_ascii=False)
 
 
@@ -33,12 +40,16 @@ def log_path(git_dir: Path) -> Path:
     return git_dir / LOG_NAME
 
 
-def arrivals(filename: str, incoming: tuple[Incoming, ...]) -> list[Arrival]:
-    """What to log: renumbered rows, and arrived rows that cite another record (`Source`)."""
+def arrivals(
+    filename: str, incoming: tuple[Incoming, ...], again: tuple[tuple[str, str], ...] = ()
+) -> list[Arrival]:
+    """What to log: renumbered rows, new rows that cite another record (`Source`), each with its
+    side, and records kept once under the other side's ID (logged with an empty row)."""
     logged = []
     for row in incoming:
         if row.renumbered_from or "source" in row.columns:
-            logged.append(Arrival(filename, row.id, row.content, row.renumbered_from))
+            logged.append(Arrival(filename, row.id, row.content, row.renumbered_from, row.side))
+    logged += [Arrival(filename, kept, "", dropped, "either") for dropped, kept in again]
     return logged
 
 
@@ -52,4 +63,5 @@ def read_log(text: str | None) -> Iterator[Arrival]:
         if isinstance(data, dict) and all(
             isinstance(data.get(k), str) for k in ("file", "id", "row")
         ):
-            yield Arrival(data["file"], data["id"], data["row"], str(data.get("was") or ""))
+            was, side = str(data.get("was") or ""), str(data.get("side") or "theirs")
+            yield Arrival(data["file"], data["id"], data["row"], was, side)

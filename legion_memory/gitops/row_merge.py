@@ -1,8 +1,8 @@
-"""PURE 3-way merge of one table's rows, by ID (rows without an ID column: by their text).
+"""The pieces of a table merge: rows and tables of one version, and the `Ledger` of a file merge.
 
-`merge.py` finds the tables that line up in the three versions of a file and hands each here, with
-a `Ledger` that collects what happened (conflicts, rows that arrived from theirs, renumberings) and
-hands out free ID numbers for the whole file.
+`file_merge` finds the tables that line up in the three versions of a file and `record_merge`
+merges each table's rows, with a `Ledger` that collects what happened (conflicts, new rows,
+renumberings) and hands out free ID numbers for the whole file.
 """
 
 import re
@@ -16,9 +16,13 @@ _PIPES = re.compile(r"(?<!\\)\|")
 
 
 class Row(NamedTuple):
+    """One row of a table: `key` matches it across versions (`record_merge` keys ID rows by
+    identity), `values` are its cells by column key, unescaped."""
+
     key: str
     id: str
     raw: str
+    values: tuple[tuple[str, str], ...] = ()
 
     @property
     def content(self) -> str:
@@ -45,12 +49,13 @@ class Block(NamedTuple):
 
 
 class Incoming(NamedTuple):
-    """A row that arrived from theirs, as it stands in the result (after any renumbering)."""
+    """A new row of one side, as it stands in the result (after any renumbering)."""
 
     id: str
     content: str
     columns: tuple[str, ...]
     renumbered_from: str = ""
+    side: str = "theirs"
 
 
 class Ledger:
@@ -67,6 +72,7 @@ class Ledger:
         self.ours_added = 0
         self.identical = 0
         self.highest: dict[str, int] = {}
+        self.again: list[tuple[str, str]] = []  # (ID dropped, ID kept) for a record held twice
 
     def see(self, ids: Iterable[str]) -> None:
         """Count IDs as used: renumbering always goes past the highest of them."""
@@ -137,115 +143,3 @@ def fit(raw: str, columns: tuple[str, ...], to: tuple[str, ...]) -> str:
         return raw
     cells = dict(zip(columns, split_cells(strip_ending(raw)), strict=False))
     return RowStyle.of(raw).format([cells.get(key, "") for key in to])
-
-
-def _head(base: Block | None, ours: Block | None, theirs: Block | None) -> Block | None:
-    """The version whose header wins, None when both sides changed it differently."""
-    if ours is None or theirs is None:
-        return ours or theirs
-    base_head = base.head_text if base else None
-    if theirs.head_text in (ours.head_text, base_head):
-        return ours
-    return theirs if ours.head_text == base_head else None
-
-
-def merge_rows(
-    ledger: Ledger, base: Block | None, ours: Block | None, theirs: Block | None
-) -> list[str]:
-    """The merged lines of one table: header, then rows (with markers around conflicting rows)."""
-    chosen = _head(base, ours, theirs)
-    if chosen is None:
-        mine, other = ours.lines() if ours else [], theirs.lines() if theirs else []
-        return ledger.markers("the table header changed differently on both sides", mine, other)
-    merger = _RowMerger(ledger, chosen.columns, base, ours, theirs)
-    return [*chosen.head, *merger.ours_rows(), *merger.removed_by_ours(), *merger.theirs_rows()]
-
-
-class _RowMerger:
-    def __init__(
-        self,
-        ledger: Ledger,
-        columns: tuple[str, ...],
-        base: Block | None,
-        ours: Block | None,
-        theirs: Block | None,
-    ) -> None:
-        self.ledger = ledger
-        self.columns = columns
-        self.base = base
-        self.ours = ours
-        self.theirs = theirs
-        self.base_rows = self.base.by_key() if self.base else {}
-        self.our_rows = self.ours.by_key() if self.ours else {}
-        self.their_rows = self.theirs.by_key() if self.theirs else {}
-
-    def fit(self, row: Row, side: Block | None) -> str:
-        return fit(row.raw, side.columns, self.columns) if side else row.raw
-
-    def ours_rows(self) -> list[str]:
-        out: list[str] = []
-        for row in self.ours.rows if self.ours else ():
-            old = self.base_rows.get(row.key)
-            if old is None:
-                self.ledger.ours_added += 1
-                out.append(self.fit(row, self.ours))
-            else:
-                out += self.three_way(old, row, self.their_rows.get(row.key))
-        return out
-
-    def three_way(self, old: Row, mine: Row, other: Row | None) -> list[str]:
-        name = mine.id or mine.content.strip()[:40]
-        if other is None:
-            if mine.content == old.content:
-                return []  # removed (or moved to ARCHIVE) by theirs
-            what = f"row {name} changed on ours, removed on theirs"
-            return self.ledger.markers(what, [self.fit(mine, self.ours)], [])
-        if other.content in (mine.content, old.content):
-            return [self.fit(mine, self.ours)]
-        if mine.content == old.content:
-            return [self.fit(other, self.theirs)]
-        what = f"row {name} changed differently on both sides"
-        return self.ledger.markers(
-            what, [self.fit(mine, self.ours)], [self.fit(other, self.theirs)]
-        )
-
-    def removed_by_ours(self) -> list[str]:
-        """Rows ours removed: gone, unless theirs changed them (then a conflict)."""
-        out: list[str] = []
-        for key, old in self.base_rows.items():
-            other = self.their_rows.get(key)
-            if key in self.our_rows or other is None or other.content == old.content:
-                continue
-            name = other.id or other.content.strip()[:40]
-            what = f"row {name} removed on ours, changed on theirs"
-            out += self.ledger.markers(what, [], [self.fit(other, self.theirs)])
-        return out
-
-    def theirs_rows(self) -> list[str]:
-        """Theirs's new rows after ours's. If one's ID is taken, all of them are renumbered, in
-        their order, so that they follow ours's rows in one sequence."""
-        new_rows = []
-        for row in self.theirs.rows if self.theirs else ():
-            if row.key in self.base_rows:
-                continue
-            mine = self.our_rows.get(row.key)
-            if mine is not None and mine.content == row.content:
-                self.ledger.identical += 1
-            else:
-                new_rows.append(row)
-        taken = any(r.key in self.our_rows or r.id in self.ledger.reserved for r in new_rows)
-        if not taken:
-            self.ledger.see(row.id for row in new_rows)
-        return [self.arrive(row, renumber=taken) for row in new_rows]
-
-    def arrive(self, row: Row, *, renumber: bool) -> str:
-        raw = self.fit(row, self.theirs)
-        can_renumber = renumber and row.id and "id" in self.columns
-        new_id = self.ledger.renumber(row.id) if can_renumber else None
-        if new_id:
-            raw = set_cell(raw, self.columns.index("id"), row.id, new_id)
-        final = Incoming(
-            new_id or row.id, strip_ending(raw), self.columns, row.id if new_id else ""
-        )
-        self.ledger.incoming.append(final)
-        return raw

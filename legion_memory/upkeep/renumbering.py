@@ -21,6 +21,7 @@ from legion_memory.errors import IntegrityError
 from legion_memory.gitops.merge_log import Arrival
 from legion_memory.gitops.row_merge import edit_cell, set_cell
 from legion_memory.markdown.document import Document, parse, row_cells, strip_ending
+from legion_memory.schema.identity import order_key
 from legion_memory.schema.kinds import KINDS, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key, format_id, id_number, records_table
 from legion_memory.storage.reading import Memory
@@ -124,34 +125,55 @@ class Plan:
 
 
 def duplicates(memory: Memory, texts: Texts) -> Plan:
+    """Rows holding one ID: identical copies go; of the others, an archived row keeps the ID,
+    else the first in the merge driver's order (date, branch, content), the rest are renumbered
+    in that order (docs/decisions.md#merge-renumbering)."""
     plan = Plan()
     moves: dict[str, list[Move]] = {}
     renumbered: set[tuple[Path, int]] = set()
     for kind in KINDS.values():
         rows = occurrences(memory, texts, kind)
         highest = max((id_number(row["id"], kind.prefix) for row in rows), default=0)
-        seen: dict[str, list[Occurrence]] = {}
-        for row in rows:
-            earlier = list(seen.get(row["id"], []))
-            seen.setdefault(row["id"], []).append(row)
-            if not row["id"] or not earlier:
-                continue
-            if any(other.cells == row.cells for other in earlier):
-                finding = f"identical copy of {row['id']} (first at {earlier[0].where})"
-                plan.edit(row, None, finding, f"removed an identical copy of {row['id']}")
-                continue
-            highest += 1
-            new = format_id(kind.prefix, highest)
-            raw = set_cell(row.raw, row.columns.index("id"), row["id"], new)
-            finding = f"duplicate ID {row['id']} (first at {earlier[0].where})"
-            plan.edit(row, raw, finding, f"renumbered duplicate {row['id']} to {new}")
-            renumbered.add((row.path, row.index))
-            if kind is OUTCOME:
-                moves.setdefault(row["id"], []).append(
-                    Move(row["id"], new, row["branch"], earlier[0]["branch"])
-                )
+        for holder, others in _holders(rows, memory.archive, kind):
+            for row in others:
+                if row.cells == holder.cells or any(
+                    o is not row and o.cells == row.cells for o in others[: others.index(row)]
+                ):
+                    finding = f"identical copy of {row['id']} (first at {holder.where})"
+                    plan.edit(row, None, finding, f"removed an identical copy of {row['id']}")
+                    continue
+                highest += 1
+                new = format_id(kind.prefix, highest)
+                raw = set_cell(row.raw, row.columns.index("id"), row["id"], new)
+                finding = f"duplicate ID {row['id']} (first at {holder.where})"
+                plan.edit(row, raw, finding, f"renumbered duplicate {row['id']} to {new}")
+                renumbered.add((row.path, row.index))
+                if kind is OUTCOME:
+                    moves.setdefault(row["id"], []).append(
+                        Move(row["id"], new, row["branch"], holder["branch"])
+                    )
     follow(plan, memory, texts, moves, lambda row: (row.path, row.index) in renumbered)
     return plan
+
+
+def _holders(
+    rows: list[Occurrence], archive: Path, kind: Kind
+) -> Iterator[tuple[Occurrence, list[Occurrence]]]:
+    """Each ID held more than once: the row that keeps it, and the others in renumbering order."""
+    by_id: dict[str, list[Occurrence]] = {}
+    for row in rows:
+        if row["id"]:
+            by_id.setdefault(row["id"], []).append(row)
+    for group in by_id.values():
+        if len(group) < 2:
+            continue
+        ordered = sorted(group, key=lambda row: _rank(row, archive, kind))
+        yield ordered[0], ordered[1:]
+
+
+def _rank(row: Occurrence, archive: Path, kind: Kind) -> tuple[bool, tuple[str, ...], str]:
+    values = dict(zip(row.columns, row.cells, strict=False))
+    return row.path != archive, order_key(kind, values), strip_ending(row.raw)
 
 
 def follow(
@@ -212,25 +234,43 @@ def verify_nothing_lost(memory: Memory, before: Texts, changed: Mapping[Path, st
 
 
 def merged_moves(memory: Memory, texts: Texts, log: list[Arrival]) -> Plan:
-    """Source fixes for outcomes the merge driver renumbered (per its log, see `mergelog`).
+    """Source fixes for outcomes the merge driver renumbered (per its log, see `merge_log`).
 
-    Only log entries whose row is in the files with exactly that text count.
+    A pattern the merge brought in from one side follows the renumberings of that side's
+    outcomes; a record kept once under the other side's ID is followed from either side. Only log
+    entries whose row is in the files with exactly that text count.
     """
     plan = Plan()
-    outcomes = occurrences(memory, texts, OUTCOME)
-    by_text = {strip_ending(row.raw): row for row in outcomes}
-    by_id = {row["id"]: row for row in reversed(outcomes)}
-    moves: dict[str, list[Move]] = {}
-    for entry in log:
-        row = by_text.get(entry.row)
-        if row is None or not entry.renumbered_from or row["id"] != entry.id:
+    moves = _logged_moves(occurrences(memory, texts, OUTCOME), log)
+    sides = {e.row: e.side for e in log if e.file.upper() == PATTERN.filename.upper()}
+    for row in occurrences(memory, texts, PATTERN):
+        side_moves = moves.get(sides.get(strip_ending(row.raw), ""), {})
+        if "source" not in row.columns or not side_moves:
             continue
-        kept = by_id.get(entry.renumbered_from)
-        move = Move(
-            entry.renumbered_from, entry.id, row["branch"], kept["branch"] if kept else None
-        )
-        if move not in moves.get(move.old, []):
-            moves.setdefault(move.old, []).append(move)
-    arrived = {entry.row for entry in log if entry.file.upper() == PATTERN.filename.upper()}
-    follow(plan, memory, texts, moves, lambda row: strip_ending(row.raw) in arrived)
+
+        def retarget(text: str, side_moves: dict[str, str] = side_moves) -> str:
+            return _OUTCOME_REF.sub(lambda m: side_moves.get(m.group(0), m.group(0)), text)
+
+        old_source = row["source"]
+        new_source = retarget(old_source)
+        if new_source != old_source:
+            raw = edit_cell(plan.line(row), row.columns.index("source"), retarget)
+            finding = f"{row['id']} Source {old_source} should read {new_source} (renumbered)"
+            plan.edit(row, raw, finding, f"{row['id']} Source {old_source} -> {new_source}")
     return plan
+
+
+def _logged_moves(outcomes: list[Occurrence], log: list[Arrival]) -> dict[str, dict[str, str]]:
+    """Per side, the outcome IDs the merge changed: old ID -> new ID."""
+    present = {strip_ending(row.raw) for row in outcomes}
+    held = {row["id"] for row in outcomes}
+    moves: dict[str, dict[str, str]] = {"ours": {}, "theirs": {}}
+    for entry in log:
+        if entry.file.upper() != OUTCOME.filename.upper() or not entry.renumbered_from:
+            continue
+        if entry.side == "either" and entry.renumbered_from not in held and entry.id in held:
+            for side in moves.values():
+                side[entry.renumbered_from] = entry.id
+        elif entry.side in moves and entry.row in present:
+            moves[entry.side][entry.renumbered_from] = entry.id
+    return moves

@@ -34,7 +34,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
     files.write_version(Path(ours), result.text)
     for line in describe(result, shown):
         print(line, file=sys.stderr)
-    _log(Path(shown).name, result.incoming)
+    _log(Path(shown).name, result.incoming, result.again)
     return 1 if result.conflicts else 0
 
 
@@ -49,8 +49,8 @@ def _archived_ids(path: Path) -> list[str]:
     return ids_in(text) if text else []
 
 
-def _log(filename: str, incoming: tuple[Incoming, ...]) -> None:
-    entries = arrivals(filename, incoming)
+def _log(filename: str, incoming: tuple[Incoming, ...], again: tuple[tuple[str, str], ...]) -> None:
+    entries = arrivals(filename, incoming, again)
     git_dir = find_git_dir(Path.cwd())
     if entries and git_dir is not None and git_dir.is_dir():
         try:

@@ -1,0 +1,253 @@
+"""PURE 3-way merge of one table's rows by record identity (rows without an ID: by their text).
+
+A row is matched across the three versions by its identity (`schema/identity.py`), read over the
+columns all three versions share, so a row renumbered, cherry-picked or written in another layout
+is still the same record (docs/decisions.md#record-identity):
+
+- a record in base merges 3-way: removed when either side removed it and the other left it as it
+  was, the side that changed it wins, both changing it differently is a conflict around that row;
+- a record new on both sides is kept once: under the lower of its two IDs when only the ID
+  differs, as the resolved copy when one side resolved an error the other did not, otherwise a
+  conflict (two people really recorded it differently);
+- new records keep their IDs unless taken; colliding ones are numbered in an order both clones
+  compute alike whichever way they merge (date, branch, content:
+  docs/decisions.md#merge-renumbering), and all new records follow the old ones in ID order, so
+  both directions give the same bytes.
+"""
+
+from typing import NamedTuple
+
+from legion_memory.gitops.row_merge import (
+    Block,
+    Incoming,
+    Ledger,
+    Row,
+    fit,
+    set_cell,
+    split_id,
+)
+from legion_memory.markdown.document import strip_ending
+from legion_memory.schema.identity import identity, kind_of_prefix, order_key
+
+
+class _New(NamedTuple):
+    """A record new relative to base, from one side, as that side wrote it."""
+
+    row: Row
+    block: Block
+    side: str
+
+
+def _head(base: Block | None, ours: Block | None, theirs: Block | None) -> Block | None:
+    """The version whose header wins, None when both sides changed it differently."""
+    if ours is None or theirs is None:
+        return ours or theirs
+    base_head = base.head_text if base else None
+    if theirs.head_text in (ours.head_text, base_head):
+        return ours
+    return theirs if ours.head_text == base_head else None
+
+
+def merge_rows(
+    ledger: Ledger, base: Block | None, ours: Block | None, theirs: Block | None
+) -> list[str]:
+    """The merged lines of one table: header, then rows (with markers around conflicting rows)."""
+    chosen = _head(base, ours, theirs)
+    if chosen is None:
+        mine, other = ours.lines() if ours else [], theirs.lines() if theirs else []
+        return ledger.markers("the table header changed differently on both sides", mine, other)
+    return [*chosen.head, *_TableMerge(ledger, chosen.columns, base, ours, theirs).merged()]
+
+
+def _values(row: Row) -> dict[str, str]:
+    return dict(row.values)
+
+
+def _body(row: Row) -> dict[str, str]:
+    """The row's values apart from its ID, compared without surrounding spaces."""
+    return {key: " ".join(value.split()) for key, value in row.values if key != "id"}
+
+
+class _TableMerge:
+    def __init__(
+        self,
+        ledger: Ledger,
+        columns: tuple[str, ...],
+        base: Block | None,
+        ours: Block | None,
+        theirs: Block | None,
+    ) -> None:
+        self.ledger = ledger
+        self.columns = columns
+        self.blocks = {"base": base, "ours": ours, "theirs": theirs}
+        present = [set(block.columns) for block in (base, ours, theirs) if block]
+        self.shared = set.intersection(*present) if present else set()
+        self.base_rows = self.keyed(base)
+        self.base_ids = {row.id: key for key, row in self.base_rows.items() if row.id}
+        self.our_rows = self.edits_kept(self.keyed(ours))
+        self.their_rows = self.edits_kept(self.keyed(theirs))
+
+    def keyed(self, block: Block | None) -> dict[str, Row]:
+        rows: dict[str, Row] = {}
+        for row in block.rows if block else ():
+            key = self.key_of(row)
+            count = 1
+            while key in rows:  # a version that already holds a record twice
+                count += 1
+                key = f"{self.key_of(row)}#{count}"
+            rows[key] = row
+        return rows
+
+    def edits_kept(self, rows: dict[str, Row]) -> dict[str, Row]:
+        """A side's rows, an edited record matched to base by its ID: a row whose identity base
+        lacks, holding the ID of a base record this side no longer has, is that record edited."""
+        kept: dict[str, Row] = {}
+        for key, row in rows.items():
+            was = self.base_ids.get(row.id)
+            edited = key not in self.base_rows and was is not None and was not in rows
+            kept[was if edited and was is not None else key] = row
+        return kept
+
+    def key_of(self, row: Row) -> str:
+        kind = kind_of_prefix(row.id) if row.id and "id" in self.columns else None
+        if kind is None:
+            return row.key
+        values = {key: value for key, value in row.values if key in self.shared}
+        return "record:" + "\x1f".join(identity(kind, values))
+
+    def fit(self, row: Row, side: str) -> str:
+        block = self.blocks[side]
+        return fit(row.raw, block.columns, self.columns) if block else row.raw
+
+    def merged(self) -> list[str]:
+        out: list[str] = []
+        for key, row in self.our_rows.items():
+            if key in self.base_rows:
+                out += self.three_way(self.base_rows[key], row, self.their_rows.get(key))
+            elif not key.startswith("record:"):
+                self.ledger.ours_added += 1
+                out.append(self.fit(row, "ours"))
+        out += self.removed_by_ours()
+        for key, row in self.their_rows.items():
+            if key not in self.base_rows and not key.startswith("record:"):
+                mine = self.our_rows.get(key)
+                if mine is None or mine.content != row.content:
+                    out.append(self.fit(row, "theirs"))
+        conflicts, new = self.new_records()
+        return out + conflicts + self.numbered(new)
+
+    def three_way(self, old: Row, mine: Row, other: Row | None) -> list[str]:
+        name = mine.id or mine.content.strip()[:40]
+        if other is None:
+            if _body(mine) == _body(old):
+                return []  # removed (or moved to ARCHIVE) by theirs
+            what = f"row {name} changed on ours, removed on theirs"
+            return self.ledger.markers(what, [self.fit(mine, "ours")], [])
+        if other.content in (mine.content, old.content):
+            return [self.fit(mine, "ours")]
+        if mine.content == old.content:
+            return [self.fit(other, "theirs")]
+        if _body(mine) == _body(other):  # only the ID differs: the lower one, on every clone
+            return [self.fit(min(mine, other, key=_number), "ours")]
+        what = f"row {name} changed differently on both sides"
+        return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
+
+    def removed_by_ours(self) -> list[str]:
+        """Rows ours removed: gone, unless theirs changed them (then a conflict)."""
+        out: list[str] = []
+        for key, old in self.base_rows.items():
+            other = self.their_rows.get(key)
+            if key in self.our_rows or other is None or _body(other) == _body(old):
+                continue
+            name = other.id or other.content.strip()[:40]
+            what = f"row {name} removed on ours, changed on theirs"
+            out += self.ledger.markers(what, [], [self.fit(other, "theirs")])
+        return out
+
+    def new_records(self) -> tuple[list[str], list[_New]]:
+        """Records new on either side, each once; markers for one recorded differently."""
+        conflicts: list[str] = []
+        new: list[_New] = []
+        ours_new = self.new_on(self.our_rows)
+        theirs_new = self.new_on(self.their_rows)
+        holders: dict[str, set[str]] = {}
+        for key, row in [*ours_new.items(), *theirs_new.items()]:
+            holders.setdefault(row.id, set()).add(key)
+        for key, row in theirs_new.items():
+            mine = ours_new.pop(key, None)
+            if mine is None:
+                new.append(self.new_of(row, "theirs"))
+                continue
+            free = [r for r in (mine, row) if holders[r.id] == {key} and r.id not in self.base_ids]
+            chosen = _same_record(mine, row, free[0] if len(free) == 1 else None)
+            if chosen is None:
+                what = f"record {mine.id} recorded differently on both sides"
+                conflicts += self.ledger.markers(
+                    what, [self.fit(mine, "ours")], [self.fit(row, "theirs")]
+                )
+                continue
+            if mine.content == row.content:
+                self.ledger.identical += 1
+            else:
+                dropped = row if chosen is mine else mine
+                if dropped.id != chosen.id:
+                    self.ledger.again.append((dropped.id, chosen.id))
+            new.append(self.new_of(chosen, "ours" if chosen is mine else "theirs"))
+        new += [self.new_of(row, "ours") for row in ours_new.values()]
+        return conflicts, new
+
+    def new_on(self, rows: dict[str, Row]) -> dict[str, Row]:
+        base = self.base_rows
+        return {k: r for k, r in rows.items() if k.startswith("record:") and k not in base}
+
+    def new_of(self, row: Row, side: str) -> _New:
+        block = self.blocks[side]
+        assert block is not None  # a row comes from a side that has the table
+        return _New(row, block, side)
+
+    def numbered(self, new: list[_New]) -> list[str]:
+        """New records with IDs no other row holds, in ID order."""
+        used = set(self.ledger.reserved)
+        for rows in (self.base_rows, self.our_rows, self.their_rows):
+            used |= {row.id for key, row in rows.items() if key in self.base_rows}
+        placed: list[tuple[tuple[str, int], str]] = []
+        for item in sorted(new, key=_ordering):
+            placed.append(self.place(item, used))
+        return [raw for _, raw in sorted(placed)]
+
+    def place(self, item: _New, used: set[str]) -> tuple[tuple[str, int], str]:
+        raw = self.fit(item.row, item.side)
+        final, was = item.row.id, ""
+        if final in used and "id" in self.columns:
+            renumbered = self.ledger.renumber(final)
+            if renumbered:
+                raw = set_cell(raw, self.columns.index("id"), final, renumbered)
+                final, was = renumbered, item.row.id
+        used.add(final)
+        if item.side == "ours":
+            self.ledger.ours_added += 1
+        self.ledger.incoming.append(
+            Incoming(final, strip_ending(raw), self.columns, was, item.side)
+        )
+        return split_id(final) or (final, 0), raw
+
+
+def _number(row: Row) -> tuple[str, int]:
+    return split_id(row.id) or (row.id, 0)
+
+
+def _ordering(item: _New) -> tuple[tuple[str, ...], tuple[str, int], str]:
+    kind = kind_of_prefix(item.row.id)
+    key = order_key(kind, _values(item.row)) if kind else ()
+    return key, _number(item.row), item.row.content
+
+
+def _same_record(mine: Row, other: Row, free: Row | None) -> Row | None:
+    """The copy to keep of a record both sides added, None when they really differ: the one
+    whose ID no other record holds, else the lower ID."""
+    if _body(mine) == _body(other):
+        return free or min(mine, other, key=_number)
+    settled = [row for row in (mine, other) if _values(row).get("resolved", "") == "true"]
+    if len(settled) == 1 and _body(mine).keys() == _body(other).keys():
+        return settled[0]  # an error one side resolved: the update wins over the stale copy
+    return None
