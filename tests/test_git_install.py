@@ -37,7 +37,9 @@ def test_install_adds_the_attribute_the_driver_and_the_hooks(cli: CLI, repo: Pat
     assert (repo / ".gitattributes").read_text() == ".planning/memory/*.md merge=legion-memory\n"
     assert git(repo, "config", "--get-regexp", "^merge\\.legion-memory").splitlines() == [
         "merge.legion-memory.name legion-memory: row-aware merge of .planning/memory tables",
-        "merge.legion-memory.driver legion-memory git merge-driver %O %A %B %L %P",
+        "merge.legion-memory.driver legion-memory git merge-driver %O %A %B %L %P && exit 0; "
+        "grep -q '^<<<<<<<' %A || git merge-file -L ours -L base -L theirs --marker-size=%L "
+        "%A %O %B; exit 1",
     ]
     hook = repo / ".git" / "hooks" / "post-merge"
     assert hook.read_text() == hook_script("post-merge", "legion-memory")
@@ -120,10 +122,16 @@ def test_the_hook_repairs_a_merge_made_without_the_driver(repo: Path) -> None:
     commit(repo, "main")
     done = run_git(repo, "merge", "--no-edit", "feature")
     assert done.returncode == 0
-    assert done.stderr.splitlines()[-1] == (
-        "repaired .planning/memory/OUTCOMES.md:11: renumbered duplicate O-001 to O-002"
+    assert done.stderr.splitlines()[-2:] == [
+        "repaired .planning/memory/OUTCOMES.md:10: renumbered duplicate O-001 to O-002",
+        "legion-memory: committed the repair of .planning/memory as its own commit",
+    ]
+    # Same date: `feature` sorts before `main`, so main's row takes the next number.
+    assert rows(repo) == [("O-002", "main", "main"), ("O-001", "feature", "feature")]
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "log", "-1", "--format=%s") == (
+        "Repair .planning/memory after post-merge (legion-memory doctor --fix)\n"
     )
-    assert rows(repo) == [("O-001", "main", "main"), ("O-002", "feature", "feature")]
 
 
 def test_install_refuses_when_a_chained_hook_is_already_there(cli: CLI, repo: Path) -> None:
@@ -153,6 +161,6 @@ def test_outside_a_git_working_tree_is_one_line_exit_1(cli: CLI, tmp_path: Path)
 def test_a_custom_command_reaches_the_driver_and_the_hooks(cli: CLI, repo: Path) -> None:
     cli("git", "install", "--command", COMMAND, cwd=repo)
     driver = git(repo, "config", "--get", "merge.legion-memory.driver").strip()
-    assert driver == f"{COMMAND} git merge-driver %O %A %B %L %P"
+    assert driver.startswith(f"{COMMAND} git merge-driver %O %A %B %L %P && exit 0; ")
     hook = (repo / ".git" / "hooks" / "post-rewrite").read_text()
     assert f"{COMMAND} doctor --fix --quiet" in hook

@@ -33,26 +33,22 @@ HOOK_MARK = "# legion-memory hook"
 CHAINED = ".legion-memory-chained"
 DEFAULT_COMMAND = "legion-memory"
 
-_HOOK = """#!/bin/sh
-{mark}: repairs .planning/memory tables after git has changed them.
-# Installed by `legion-memory git install`; `legion-memory git install --uninstall` removes it
-# and puts back the hook that was here before (kept meanwhile as {name}{chained}).
-status=0
-chained="$0{chained}"
-if [ -x "$chained" ]; then
-    "$chained" "$@" || status=$?
-fi
-{command} doctor --fix --quiet || echo "legion-memory: repair failed, see: legion-memory doctor" >&2
-exit $status
-"""
+# The hook's shell text, with {placeholders} filled by `hook_script` (braces doubled).
+_HOOK = (Path(__file__).parent / "hook.sh").read_text(encoding="utf-8")
 
 
 def hook_script(name: str, command: str) -> str:
-    return _HOOK.format(mark=HOOK_MARK, name=name, chained=CHAINED, command=command)
+    return _HOOK.format(mark=HOOK_MARK, name=name, chained=CHAINED, command=command, driver=DRIVER)
 
 
 def driver_command(command: str) -> str:
-    return f"{command} git merge-driver %O %A %B %L %P"
+    """The driver, and git's own line merge with markers should it not run at all (not on PATH,
+    broken install): both sides present, never ours alone (docs/decisions.md#merge-fails-safe)."""
+    return (
+        f"{command} git merge-driver %O %A %B %L %P && exit 0; "
+        "grep -q '^<<<<<<<' %A || git merge-file -L ours -L base -L theirs --marker-size=%L "
+        "%A %O %B; exit 1"
+    )
 
 
 def install(start: Path, command: str = DEFAULT_COMMAND) -> list[str]:

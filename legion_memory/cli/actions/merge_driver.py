@@ -14,6 +14,7 @@ from legion_memory.cli.context import Context
 from legion_memory.errors import ParseError
 from legion_memory.gitops.file_merge import describe, ids_in, merge
 from legion_memory.gitops.merge_log import arrivals, log_path
+from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.repository import find_git_dir
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.schema.kinds import ARCHIVE_FILENAME
@@ -30,12 +31,37 @@ def merge_driver(
 def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: str) -> int:
     texts = [files.read_version(Path(name)) for name in (base, ours, theirs)]
     shown = path or ours
-    result = merge(*texts, marker_size=marker_size, reserved=_archived_ids(Path(shown)))
+    refused = _refusal(texts)
+    if refused:
+        return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
+    try:
+        result = merge(*texts, marker_size=marker_size, reserved=_archived_ids(Path(shown)))
+    except Exception as exc:  # whatever goes wrong, git must see both sides
+        return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
     files.write_version(Path(ours), result.text)
     for line in describe(result, shown):
         print(line, file=sys.stderr)
     _log(Path(shown).name, result.incoming, result.again)
     return 1 if result.conflicts else 0
+
+
+def _refusal(texts: list[str]) -> str | None:
+    for side, text in zip(("base", "ours", "theirs"), texts, strict=True):
+        why = unmergeable(text)
+        if why:
+            return f"{side} {why}"
+    return None
+
+
+def _fail_safe(texts: list[str], ours: Path, marker_size: int, why: str) -> int:
+    """Both sides whole between markers, exit 1: a conflict, never a silent "ours only"."""
+    files.write_version(ours, whole_conflict(texts[1], texts[2], marker_size))
+    print(
+        f"legion-memory: cannot merge {why}; both sides are left between conflict markers "
+        "(fix the file, then `git add` it)",
+        file=sys.stderr,
+    )
+    return 1
 
 
 def _archived_ids(path: Path) -> list[str]:

@@ -1,0 +1,31 @@
+#!/bin/sh
+{mark}: repairs .planning/memory tables after git has changed them.
+# Installed by `legion-memory git install`; `legion-memory git install --uninstall` removes it
+# and puts back the hook that was here before (kept meanwhile as {name}{chained}).
+status=0
+chained="$0{chained}"
+# The repair as a commit of its own on top of what git just made (plumbing: git may still hold
+# the merge's state files while this hook runs, and porcelain commit would refuse).
+commit_repair() {{
+    tree=$(git write-tree) && made=$(git commit-tree "$tree" -p HEAD -m "$1") && git update-ref -m "$1" HEAD "$made"
+}}
+if [ -x "$chained" ]; then
+    "$chained" "$@" || status=$?
+fi
+git config --get {driver}.driver >/dev/null 2>&1 || echo "legion-memory: the merge driver is not configured in this clone; run: legion-memory git install" >&2
+memory=.planning/memory
+before=$(git status --porcelain -- "$memory" 2>/dev/null)
+{command} doctor --fix --quiet || echo "legion-memory: repair failed, see: legion-memory doctor" >&2
+after=$(git status --porcelain -- "$memory" 2>/dev/null)
+if [ "$before" != "$after" ]; then
+    if [ -n "$before" ]; then
+        echo "legion-memory: repaired $memory beside your own changes there; review and commit: git add $memory && git commit" >&2
+    elif [ "{name}" = post-merge ] && [ "$1" = 1 ]; then
+        git add -A -- "$memory" && echo "legion-memory: repaired $memory; the repair is staged with your squash" >&2
+    elif git add -A -- "$memory" && commit_repair "Repair .planning/memory after {name} (legion-memory doctor --fix)"; then
+        echo "legion-memory: committed the repair of $memory as its own commit" >&2
+    else
+        echo "legion-memory: repaired $memory but could not commit it; run: git commit -m 'Repair memory' -- $memory" >&2
+    fi
+fi
+exit $status

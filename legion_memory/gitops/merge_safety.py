@@ -1,0 +1,59 @@
+"""What makes a version of a memory file unsafe to merge by rows, and the conflict git gets then.
+
+A side the row merge cannot read as the tables it expects (bytes that are not UTF-8, UTF-16 or
+other binary text, conflict markers from an earlier merge, a row with more or fewer cells than its
+header) is never merged into something git records as resolved: the driver writes both sides
+whole between conflict markers and exits 1, so no line of either side is lost
+(docs/decisions.md#merge-fails-safe).
+"""
+
+import re
+from collections.abc import Sequence
+
+from legion_memory.markdown.document import cell_count, parse, split_lines, strip_ending
+
+# Opening and closing markers only: a line of `=` alone is also a setext heading's underline.
+_MARKER = re.compile(r"^(?:<{7,}|>{7,})(?: |$)")
+_SURROGATES = re.compile("[\udc80-\udcff]")
+
+
+def unmergeable(text: str) -> str | None:
+    """Why a version cannot be merged by rows, or None when it can."""
+    if _SURROGATES.search(text):
+        return "is not UTF-8 text"
+    if "\0" in text:
+        return "is binary or UTF-16, not UTF-8 text"
+    lines = split_lines(text)
+    marked = next((i for i, line in enumerate(lines) if _MARKER.match(strip_ending(line))), None)
+    if marked is not None:
+        return f"already holds a conflict marker at line {marked + 1}"
+    return _ragged(text)
+
+
+def _ragged(text: str) -> str | None:
+    document = parse(text)
+    for table in document.tables:
+        width = len(table.columns)
+        for index in table.rows:
+            cells = cell_count(document.text(index))
+            if cells != width:
+                return f"line {index + 1} has {cells} cells where its header has {width}"
+    return None
+
+
+def whole_conflict(ours: str, theirs: str, marker_size: int) -> str:
+    """Both versions whole between conflict markers: git sees a conflict, a person both sides."""
+    ending = "\r\n" if "\r\n" in ours else "\n"
+    return "".join(
+        [
+            "<" * marker_size + " ours" + ending,
+            *_closed(split_lines(ours), ending),
+            "=" * marker_size + ending,
+            *_closed(split_lines(theirs), ending),
+            ">" * marker_size + " theirs" + ending,
+        ]
+    )
+
+
+def _closed(lines: Sequence[str], ending: str) -> list[str]:
+    return [line if strip_ending(line) != line else line + ending for line in lines]
