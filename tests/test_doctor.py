@@ -111,10 +111,10 @@ def test_duplicates_across_live_and_archive(cli: CLI, repo: Path) -> None:
     _write(repo, "OUTCOMES.md", live)
     result = cli("doctor", cwd=repo)
     assert result.stdout.splitlines() == [
+        ".planning/memory/OUTCOMES.md:11: O-002 is live and archived at once (archived at "
+        ".planning/memory/ARCHIVE.md:11)",
         ".planning/memory/OUTCOMES.md:10: duplicate ID O-001 (first at "
         ".planning/memory/ARCHIVE.md:10)",
-        ".planning/memory/OUTCOMES.md:11: identical copy of O-002 (first at "
-        ".planning/memory/ARCHIVE.md:11)",
         "2 problem(s) need repair (run `legion-memory doctor --fix`)",
     ]
     assert cli("doctor", "--fix", "--quiet", cwd=repo).code == 0

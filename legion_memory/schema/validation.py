@@ -9,6 +9,7 @@ from legion_memory.errors import ParseError
 from legion_memory.markdown.document import Document, Table, cell_count, parse
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, check_value
 from legion_memory.schema.learn_entries import learn_entries
+from legion_memory.schema.record_twins import archive_layout, twins
 from legion_memory.schema.records import Record, column_key, read_records, records_table
 from legion_memory.storage.reading import read_text
 
@@ -89,7 +90,7 @@ def _check_live(path: Path, document: Document, name: str) -> list[Problem]:
 
 
 def _check_archive(document: Document, name: str) -> list[Problem]:
-    found: list[Problem] = []
+    found = [Problem(name, m.line, ERROR, m.message) for m in archive_layout(document)]
     for kind in KINDS.values():
         table = records_table(document, kind, archived=True)
         if table is not None:
@@ -199,3 +200,24 @@ def _renders_as_table(document: Document, table: Table) -> bool:
     block.parse(state)
     # The table plugin's rules are block-level rules only (not inside quotes or lists).
     return any(token["type"] == "table" for token in state.tokens)
+
+
+def record_twins(files: list[tuple[Path, str]]) -> list[Problem]:
+    """One record held twice across a memory directory's files: under two IDs, or live and
+    archived at once (docs/decisions.md#record-identity). `files`: (path, name shown)."""
+    documents = []
+    for path, name in sorted(files, key=lambda item: path_is_live(item[0])):
+        try:
+            text = read_text(path)
+        except ParseError:
+            continue  # validate_file reports it
+        if text:
+            documents.append((name, parse(text), not path_is_live(path)))
+    return [
+        Problem(twin.again.name, twin.again.line_index + 1, ERROR, twin.message())
+        for twin in twins(documents)
+    ]
+
+
+def path_is_live(path: Path) -> bool:
+    return path.name.upper() != ARCHIVE_FILENAME

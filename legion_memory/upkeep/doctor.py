@@ -14,7 +14,8 @@ from typing import NamedTuple
 from legion_memory.errors import IntegrityError, RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.repository import find_git_dir
-from legion_memory.markdown.document import is_row, split_lines, strip_ending
+from legion_memory.markdown.document import is_row, parse, split_lines, strip_ending
+from legion_memory.schema.record_twins import archive_layout
 from legion_memory.storage import files, reading, writing
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.renumbering import (
@@ -24,6 +25,7 @@ from legion_memory.upkeep.renumbering import (
     merged_moves,
     verify_nothing_lost,
 )
+from legion_memory.upkeep.twin_repair import twin_plan, verify_identities_kept
 
 
 class Finding(NamedTuple):
@@ -222,13 +224,20 @@ def _current(memory: Memory) -> dict[Path, str | None]:
     return {path: reading.read_text(path) for path in memory_files(memory)}
 
 
-def _apply(memory: Memory, planner: Callable[[Mapping[Path, str | None]], Plan]) -> list[str]:
+Verifier = Callable[[Memory, Mapping[Path, str | None], Mapping[Path, str]], None]
+
+
+def _apply(
+    memory: Memory,
+    planner: Callable[[Mapping[Path, str | None]], Plan],
+    verify: Verifier = verify_nothing_lost,
+) -> list[str]:
     repairs: list[str] = []
 
     def mutate(current: Mapping[Path, str | None]) -> Mapping[Path, str]:
         plan = planner(current)
         changed = plan.texts(current)
-        verify_nothing_lost(memory, current, changed)
+        verify(memory, current, changed)
         repairs.extend(plan.repairs)
         return changed
 
@@ -236,6 +245,25 @@ def _apply(memory: Memory, planner: Callable[[Mapping[Path, str | None]], Plan])
         return []  # nothing to do: no lock taken, nothing written
     writing.transact(memory, memory_files(memory), mutate)
     return repairs
+
+
+# One record held twice: under two IDs, or live and archived ----------------------------------
+
+
+def find_twins(memory: Memory) -> list[Finding]:
+    return _findings(twin_plan(memory, _current(memory)))
+
+
+def repair_twins(memory: Memory) -> list[str]:
+    return _apply(memory, lambda current: twin_plan(memory, current), verify_identities_kept)
+
+
+def find_archive_layout(memory: Memory) -> list[Finding]:
+    text = reading.read_text(memory.archive)
+    if not text:
+        return []
+    found = archive_layout(parse(text))
+    return [Finding(f"{memory.archive}:{m.line}", m.message) for m in found]
 
 
 # What a killed process leaves: a journal, temporary files ----------------------------------------
@@ -284,6 +312,8 @@ CHECKS: tuple[Check, ...] = (
     Check("leftover journal", find_journal, repair_journal),
     Check("stray temporary files", find_temp_files, repair_temp_files),
     Check("conflict markers", find_conflicts, repair_conflicts),
+    Check("archive sections", find_archive_layout, lambda memory: []),
+    Check("records held twice", find_twins, repair_twins),
     Check("duplicate IDs", find_duplicates, repair_duplicates),
     Check("merged references", find_merged_references, repair_merged_references),
 )

@@ -1,9 +1,10 @@
 """PURE planning of ID repairs: duplicate IDs renumbered, and `Source` references that follow.
 
-A kind's rows are read ARCHIVE first, then the live file, each in file order: the first holder of
-an ID keeps it. A later row with the same ID is removed when it is an identical copy of an earlier
-one (a pruned row resurrected by a line merge, a row a union merge kept twice), and otherwise gets
-the next free number of its kind (live and archive together).
+Of the rows of a kind holding one ID, an archived row keeps it, else the first in the merge
+driver's order (date, branch, content); the others get the next free numbers of their kind (live
+and archive together) in that order. A row that is the same record as the holder (by identity:
+a pruned row resurrected by a line merge, a row a union merge kept twice) is left to
+`twin_repair`, which removes it.
 
 When an outcome changes its ID, a pattern citing the old ID in `Source` is made to follow it when
 it belongs with the renumbered row rather than with the one that kept the ID: its Branch is the
@@ -21,7 +22,7 @@ from legion_memory.errors import IntegrityError
 from legion_memory.gitops.merge_log import Arrival
 from legion_memory.gitops.row_merge import edit_cell, set_cell
 from legion_memory.markdown.document import Document, parse, row_cells, strip_ending
-from legion_memory.schema.identity import order_key
+from legion_memory.schema.identity import identity_of_cells, kind_of_prefix, order_key
 from legion_memory.schema.kinds import KINDS, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key, format_id, id_number, records_table
 from legion_memory.storage.reading import Memory
@@ -136,12 +137,10 @@ def duplicates(memory: Memory, texts: Texts) -> Plan:
         highest = max((id_number(row["id"], kind.prefix) for row in rows), default=0)
         for holder, others in _holders(rows, memory.archive, kind):
             for row in others:
-                if row.cells == holder.cells or any(
-                    o is not row and o.cells == row.cells for o in others[: others.index(row)]
+                if _same_record(row, holder) or any(
+                    _same_record(row, other) for other in others[: others.index(row)]
                 ):
-                    finding = f"identical copy of {row['id']} (first at {holder.where})"
-                    plan.edit(row, None, finding, f"removed an identical copy of {row['id']}")
-                    continue
+                    continue  # the same record twice: the check of records held twice repairs it
                 highest += 1
                 new = format_id(kind.prefix, highest)
                 raw = set_cell(row.raw, row.columns.index("id"), row["id"], new)
@@ -154,6 +153,15 @@ def duplicates(memory: Memory, texts: Texts) -> Plan:
                     )
     follow(plan, memory, texts, moves, lambda row: (row.path, row.index) in renumbered)
     return plan
+
+
+def _same_record(row: Occurrence, other: Occurrence) -> bool:
+    kind = kind_of_prefix(row["id"])
+    if kind is None:
+        return row.cells == other.cells
+    return identity_of_cells(kind, row.columns, row.cells) == identity_of_cells(
+        kind, other.columns, other.cells
+    )
 
 
 def _holders(

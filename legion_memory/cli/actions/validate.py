@@ -11,13 +11,14 @@ from pathlib import Path
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit
 from legion_memory.schema.kinds import KINDS
-from legion_memory.schema.validation import ERROR, validate_file
+from legion_memory.schema.validation import ERROR, record_twins, validate_file
 
 
 def validate(context: Context, files: list[Path] | None) -> int:
     """Report every problem as FILE:LINE: severity: message; 1 when any is an error."""
     paths = files or _memory_files(context)
     problems = [p for path in paths for p in validate_file(path, _shown(context, path))]
+    problems += record_twins([(path, _shown(context, path)) for path in paths])
     errors = sum(1 for problem in problems if problem.severity == ERROR)
     summary = f"{len(paths)} file(s) checked, {errors} error(s), {len(problems) - errors} other"
     human = "\n".join([*(str(problem) for problem in problems), summary])

@@ -1,0 +1,116 @@
+"""PURE findings of one record held twice: under two IDs, or live and archived at once, and of an
+ARCHIVE.md whose per-kind sections are doubled or hold another kind's rows.
+
+Both are damage a line merge leaves (docs/decisions.md#record-identity); `validate` reports them
+and `doctor --fix` repairs them by the identity rules.
+"""
+
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from legion_memory.markdown.document import Document, Table, row_cells
+from legion_memory.schema.identity import Identity, identity_of_cells
+from legion_memory.schema.kinds import KINDS, Kind
+from legion_memory.schema.records import column_key, records_table
+
+
+class Holder(NamedTuple):
+    """One row of a kind's table: in which file, archived or not, at which line index."""
+
+    name: str
+    archived: bool
+    line_index: int
+    record_id: str
+
+
+class Twin(NamedTuple):
+    """A row holding a record an earlier row already holds."""
+
+    first: Holder
+    again: Holder
+
+    def message(self) -> str:
+        where = f"{self.first.name}:{self.first.line_index + 1}"
+        if self.first.archived != self.again.archived:
+            return f"{self.again.record_id} is live and archived at once (archived at {where})"
+        if self.first.record_id == self.again.record_id:
+            return f"{self.again.record_id} is held twice (first at {where})"
+        return f"{self.again.record_id} is the same record as {self.first.record_id} at {where}"
+
+
+def kind_rows(
+    kind: Kind, documents: Iterable[tuple[str, Document, bool]]
+) -> Iterator[tuple[Holder, Identity]]:
+    """The kind's rows with their identities, archive first as given, in file order."""
+    for name, document, archived in documents:
+        for table in _tables(document, kind, archived=archived):
+            columns = tuple(column_key(c) for c in table.columns)
+            if "id" not in columns:
+                continue
+            for index in table.rows:
+                cells = row_cells(document, index)
+                values = dict(zip(columns, cells, strict=False))
+                record_id = values.get("id", "")
+                if record_id.startswith(kind.prefix + "-"):
+                    holder = Holder(name, archived, index, record_id)
+                    yield holder, identity_of_cells(kind, columns, cells)
+
+
+def _tables(document: Document, kind: Kind, *, archived: bool) -> list[Table]:
+    """The kind's table; in ARCHIVE.md every table under its heading (a merge may double one)."""
+    if archived:
+        heading = kind.archive_section.casefold()
+        return [table for table in document.tables if table.heading.casefold() == heading]
+    table = records_table(document, kind)
+    return [] if table is None else [table]
+
+
+def twins(documents: list[tuple[str, Document, bool]]) -> list[Twin]:
+    """Every row that repeats a record an earlier row holds (archived rows come first)."""
+    found: list[Twin] = []
+    for kind in KINDS.values():
+        first: dict[Identity, Holder] = {}
+        for holder, key in kind_rows(kind, documents):
+            if key in first:
+                found.append(Twin(first[key], holder))
+            else:
+                first[key] = holder
+    return found
+
+
+class Misfiled(NamedTuple):
+    line: int
+    message: str
+
+
+def archive_layout(document: Document) -> list[Misfiled]:
+    """Archive sections that appear twice, and rows under another kind's archive heading."""
+    found: list[Misfiled] = []
+    seen: dict[str, int] = {}
+    by_section = {kind.archive_section.casefold(): kind for kind in KINDS.values()}
+    for table in document.tables:
+        kind = by_section.get(table.heading.casefold())
+        if kind is None:
+            continue
+        if table.heading.casefold() in seen:
+            found.append(
+                Misfiled(
+                    table.header + 1,
+                    f"section '## {kind.archive_section}' appears again "
+                    f"(first at line {seen[table.heading.casefold()]})",
+                )
+            )
+        seen.setdefault(table.heading.casefold(), table.header + 1)
+        found += _foreign_rows(document, table, kind)
+    return found
+
+
+def _foreign_rows(document: Document, table: Table, kind: Kind) -> Iterator[Misfiled]:
+    for index in table.rows:
+        record_id = (row_cells(document, index) or [""])[0]
+        other = next((k for k in KINDS.values() if record_id.startswith(k.prefix + "-")), None)
+        if other is not None and other is not kind:
+            yield Misfiled(
+                index + 1,
+                f"{record_id} is a {other.singular} under '## {kind.archive_section}'",
+            )
