@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
 from typing import NamedTuple, TypeVar
 
+from legion_memory.gitops.archive_merge import merge_archive, read_archive
 from legion_memory.gitops.record_merge import merge_rows
 from legion_memory.gitops.row_merge import Block, Incoming, Ledger, Row, cell, closed
 from legion_memory.markdown.document import BOM, Document, Table, line_cells, parse, strip_ending
@@ -51,9 +52,16 @@ class MergeResult(NamedTuple):
 
 
 def merge(
-    base: str, ours: str, theirs: str, *, marker_size: int = 7, reserved: Iterable[str] = ()
+    base: str,
+    ours: str,
+    theirs: str,
+    *,
+    marker_size: int = 7,
+    reserved: Iterable[str] = (),
+    archive: bool = False,
 ) -> MergeResult:
-    """Merge three versions of a memory file. `reserved`: IDs taken elsewhere (ours's ARCHIVE)."""
+    """Merge three versions of a memory file. `reserved`: IDs taken elsewhere (ours's ARCHIVE);
+    `archive`: the file is ARCHIVE.md, merged per kind table (`archive_merge`)."""
     documents = [parse(text) for text in (base, ours, theirs)]
     versions = [items_of(document) for document in documents]
     ending = next((d.dominant_ending() for d in documents[1:] if d.lines), "\n")
@@ -62,7 +70,12 @@ def merge(
     # is ours (docs/decisions.md#merge-renumbering).
     ledger.see(row.id for items in versions for row in _rows(items))
     ledger.see(ledger.reserved)
-    lines = _Merge(ledger).items(*versions)
+    merger = _Merge(ledger)
+    archives = [read_archive(items) for items in versions] if archive else []
+    if archives and all(archives):
+        lines = merge_archive(ledger, [a for a in archives if a], merger.items)
+    else:
+        lines = merger.items(*versions)
     bom = _pick(*(document.bom for document in documents))
     text = (BOM if bom else "") + "".join([*closed(lines[:-1], ending), *lines[-1:]])
     return MergeResult(

@@ -68,7 +68,7 @@ def validate_text(path: Path, text: str, name: str) -> list[Problem]:
     """Every problem of a memory file's text (`path` tells its kind: its name is what counts)."""
     document = parse(text)
     found = list(_conflict_markers(document, name))
-    if path.name.upper() == ARCHIVE_FILENAME:
+    if path.name.upper() == ARCHIVE_FILENAME.upper():
         found += _check_archive(document, name)
     else:
         found += _check_live(path, document, name)
@@ -220,4 +220,4 @@ def record_twins(files: list[tuple[Path, str]]) -> list[Problem]:
 
 
 def path_is_live(path: Path) -> bool:
-    return path.name.upper() != ARCHIVE_FILENAME
+    return path.name.upper() != ARCHIVE_FILENAME.upper()

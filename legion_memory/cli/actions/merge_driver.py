@@ -35,7 +35,10 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
     if refused:
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
     try:
-        result = merge(*texts, marker_size=marker_size, reserved=_archived_ids(Path(shown)))
+        archive = Path(shown).name.upper() == ARCHIVE_FILENAME.upper()
+        result = merge(
+            *texts, marker_size=marker_size, reserved=_archived_ids(Path(shown)), archive=archive
+        )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
     files.write_version(Path(ours), result.text)
@@ -66,7 +69,7 @@ def _fail_safe(texts: list[str], ours: Path, marker_size: int, why: str) -> int:
 
 def _archived_ids(path: Path) -> list[str]:
     """IDs in ours's ARCHIVE.md next to a live file: a new row of theirs must not take one."""
-    if path.name.upper() == ARCHIVE_FILENAME:
+    if path.name.upper() == ARCHIVE_FILENAME.upper():
         return []  # archived rows share their IDs with the live rows they were moved from
     try:
         text = reading.read_text(path.parent / ARCHIVE_FILENAME)
