@@ -37,7 +37,7 @@ def test_a_restore_emptying_a_section_while_the_other_side_forgets_into_another(
 
 def test_sections_both_sides_create_become_one_each_in_kind_order() -> None:
     base = template()
-    ours = base + _section(ERROR_FIX, error_row(1, "a", "x", "true"))
+    ours = base + _section(ERROR_FIX, error_row(1, "a", resolved="true"))
     theirs = (
         base
         + _section(PATTERN, pattern_row(1, "p", "O-001"))
