@@ -19,7 +19,7 @@ first, instead of a conflict. Different edits of the same existing lines are a c
 markers around just those lines. Untouched lines come out byte-identical.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import NamedTuple, TypeVar
 
@@ -27,9 +27,11 @@ from legion_memory.gitops.archive_merge import merge_archive, read_archive
 from legion_memory.gitops.record_merge import merge_rows
 from legion_memory.gitops.row_merge import Block, Incoming, Ledger, Row, cell, closed
 from legion_memory.markdown.document import BOM, Document, Table, line_cells, parse, strip_ending
+from legion_memory.schema.identity import Identity
 from legion_memory.schema.records import column_key
 
 Item = str | Block
+Reserved = Mapping[str, Collection[Identity]] | Iterable[str]
 _T = TypeVar("_T")
 
 
@@ -57,15 +59,16 @@ def merge(
     theirs: str,
     *,
     marker_size: int = 7,
-    reserved: Iterable[str] = (),
+    reserved: Reserved = (),
     archive: bool = False,
 ) -> MergeResult:
-    """Merge three versions of a memory file. `reserved`: IDs taken elsewhere (ours's ARCHIVE);
+    """Merge three versions of a memory file. `reserved`: IDs taken in the other memory files,
+    each with the identities holding it (`companions`; a bare ID: taken by some other record);
     `archive`: the file is ARCHIVE.md, merged per kind table (`archive_merge`)."""
     documents = [parse(text) for text in (base, ours, theirs)]
     versions = [items_of(document) for document in documents]
     ending = next((d.dominant_ending() for d in documents[1:] if d.lines), "\n")
-    ledger = Ledger(marker_size=marker_size, ending=ending, reserved=frozenset(reserved))
+    ledger = Ledger(marker_size=marker_size, ending=ending, reserved=_taken(reserved))
     # Renumbered IDs go past every ID of all three versions: the same numbers whichever side
     # is ours (docs/decisions.md#merge-renumbering).
     ledger.see(row.id for items in versions for row in _rows(items))
@@ -86,6 +89,14 @@ def merge(
         identical=ledger.identical,
         again=tuple(ledger.again),
     )
+
+
+def _taken(
+    reserved: Mapping[str, Collection[Identity]] | Iterable[str],
+) -> dict[str, frozenset[Identity]]:
+    if isinstance(reserved, Mapping):
+        return {key: frozenset(value) for key, value in reserved.items()}
+    return {key: frozenset() for key in reserved}
 
 
 def _pick(base: _T, ours: _T, theirs: _T) -> _T:

@@ -207,7 +207,7 @@ class _TableMerge:
 
     def numbered(self, new: list[_New]) -> list[str]:
         """New records with IDs no other row holds, in ID order."""
-        used = set(self.ledger.reserved)
+        used: set[str] = set()
         for rows in (self.base_rows, self.our_rows, self.their_rows):
             used |= {row.id for key, row in rows.items() if key in self.base_rows}
         placed: list[tuple[tuple[str, int], str]] = []
@@ -215,10 +215,19 @@ class _TableMerge:
             placed.append(self.place(item, used))
         return [raw for _, raw in sorted(placed)]
 
+    def taken_elsewhere(self, item: _New) -> bool:
+        """Whether another record holds the row's ID in the other memory files."""
+        holders = self.ledger.reserved.get(item.row.id)
+        if holders is None:
+            return False
+        kind = kind_of_prefix(item.row.id)
+        mine = identity(kind, _values(item.row)) if kind else None
+        return not holders or any(other != mine for other in holders)
+
     def place(self, item: _New, used: set[str]) -> tuple[tuple[str, int], str]:
         raw = self.fit(item.row, item.side)
         final, was = item.row.id, ""
-        if final in used and "id" in self.columns:
+        if (final in used or self.taken_elsewhere(item)) and "id" in self.columns:
             renumbered = self.ledger.renumber(final)
             if renumbered:
                 raw = set_cell(raw, self.columns.index("id"), final, renumbered)

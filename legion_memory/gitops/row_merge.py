@@ -6,10 +6,11 @@ renumberings) and hands out free ID numbers for the whole file.
 """
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from legion_memory.markdown.document import RowStyle, cell_at, split_cells, strip_ending, unescape
+from legion_memory.schema.identity import Identity
 
 _ID = re.compile(r"^([A-Za-z]+)-(\d+)$")
 _PIPES = re.compile(r"(?<!\\)\|")
@@ -62,11 +63,15 @@ class Ledger:
     """What a merge did so far, and the next free number of each ID prefix."""
 
     def __init__(
-        self, *, marker_size: int = 7, ending: str = "\n", reserved: frozenset[str] = frozenset()
+        self,
+        *,
+        marker_size: int = 7,
+        ending: str = "\n",
+        reserved: Mapping[str, frozenset[Identity]] | None = None,
     ) -> None:
         self.marker_size = marker_size
         self.ending = ending
-        self.reserved = reserved
+        self.reserved: Mapping[str, frozenset[Identity]] = reserved or {}
         self.conflicts: list[str] = []
         self.incoming: list[Incoming] = []
         self.ours_added = 0

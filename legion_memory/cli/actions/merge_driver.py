@@ -7,18 +7,19 @@ step or cherry-pick, from the top of the working tree. The result goes to `%A`; 
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from legion_memory.cli.context import Context
-from legion_memory.errors import ParseError
-from legion_memory.gitops.file_merge import describe, ids_in, merge
+from legion_memory.gitops.companions import taken_ids
+from legion_memory.gitops.file_merge import describe, merge
 from legion_memory.gitops.merge_log import arrivals, log_path
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.repository import find_git_dir
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.schema.kinds import ARCHIVE_FILENAME
-from legion_memory.storage import files, reading
+from legion_memory.storage import files
 
 
 def merge_driver(
@@ -37,7 +38,10 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
     try:
         archive = Path(shown).name.upper() == ARCHIVE_FILENAME.upper()
         result = merge(
-            *texts, marker_size=marker_size, reserved=_archived_ids(Path(shown)), archive=archive
+            *texts,
+            marker_size=marker_size,
+            reserved=taken_ids(Path(shown), os.environ),
+            archive=archive,
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
@@ -65,17 +69,6 @@ def _fail_safe(texts: list[str], ours: Path, marker_size: int, why: str) -> int:
         file=sys.stderr,
     )
     return 1
-
-
-def _archived_ids(path: Path) -> list[str]:
-    """IDs in ours's ARCHIVE.md next to a live file: a new row of theirs must not take one."""
-    if path.name.upper() == ARCHIVE_FILENAME.upper():
-        return []  # archived rows share their IDs with the live rows they were moved from
-    try:
-        text = reading.read_text(path.parent / ARCHIVE_FILENAME)
-    except (ParseError, OSError):
-        return []
-    return ids_in(text) if text else []
 
 
 def _log(filename: str, incoming: tuple[Incoming, ...], again: tuple[tuple[str, str], ...]) -> None:
