@@ -223,3 +223,21 @@ def files_at(start: Path, rev: str, directory: Path, names: Sequence[str]) -> di
             continue
         found[name] = blob.data_stream.read().decode("utf-8", "replace")
     return found
+
+
+def merge_sides(start: Path, directory: Path, names: Sequence[str]) -> dict[str, str]:
+    """When HEAD is a merge: each row line (stripped) of the files `names` that only one parent
+    holds, with that parent's side ("ours" for the first, "theirs" for the second); else {}."""
+    if run_git(["rev-parse", "-q", "--verify", "HEAD^2"], start) is None:
+        return {}
+    top = run_git(["rev-parse", "--show-toplevel"], start)
+    if top is None:
+        return {}
+    relative = directory.resolve().relative_to(Path(top).resolve()).as_posix()
+    lines: dict[str, set[str]] = {"ours": set(), "theirs": set()}
+    for side, parent in (("ours", "HEAD^1"), ("theirs", "HEAD^2")):
+        for name in names:
+            shown = run_git(["show", f"{parent}:{relative}/{name}"], start) or ""
+            lines[side] |= {line.strip() for line in shown.splitlines() if line.startswith("|")}
+    only = {line: "ours" for line in lines["ours"] - lines["theirs"]}
+    return only | {line: "theirs" for line in lines["theirs"] - lines["ours"]}

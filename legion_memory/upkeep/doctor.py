@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from legion_memory.errors import IntegrityError, RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
-from legion_memory.gitops.repository import find_git_dir
+from legion_memory.gitops.repository import find_git_dir, merge_sides
 from legion_memory.markdown.document import is_row, parse, split_lines, strip_ending
 from legion_memory.schema.record_twins import archive_layout
 from legion_memory.storage import files, reading, writing
@@ -190,11 +190,25 @@ def _all_conflicts(memory: Memory) -> Iterator[_Conflict]:
 
 
 def find_duplicates(memory: Memory) -> list[Finding]:
-    return _findings(duplicates(memory, _current(memory)))
+    return _findings(duplicates(memory, _current(memory), _sides(memory)))
 
 
 def repair_duplicates(memory: Memory) -> list[str]:
-    return _apply(memory, lambda current: duplicates(memory, current))
+    sides = _sides(memory)
+    return _apply(memory, lambda current: duplicates(memory, current, sides))
+
+
+def _sides(memory: Memory) -> Callable[[], Mapping[str, str]]:
+    """Which parent of the merge at HEAD brought each row: asked of git once, when needed."""
+    found: list[Mapping[str, str]] = []
+
+    def sides() -> Mapping[str, str]:
+        if not found:
+            names = [path.name for path in memory_files(memory)]
+            found.append(merge_sides(memory.directory, memory.directory, names))
+        return found[0]
+
+    return sides
 
 
 def find_merged_references(memory: Memory) -> list[Finding]:

@@ -93,6 +93,8 @@ class Move(NamedTuple):
     new: str
     branch: str
     kept_branch: str | None
+    side: str = ""
+    kept_side: str = ""
 
 
 class Plan:
@@ -125,10 +127,18 @@ class Plan:
         return changed
 
 
-def duplicates(memory: Memory, texts: Texts) -> Plan:
-    """Rows holding one ID: identical copies go; of the others, an archived row keeps the ID,
-    else the first in the merge driver's order (date, branch, content), the rest are renumbered
-    in that order (docs/decisions.md#merge-renumbering)."""
+Sides = Callable[[], Mapping[str, str]]
+
+
+def _no_sides() -> Mapping[str, str]:
+    return {}
+
+
+def duplicates(memory: Memory, texts: Texts, sides: Sides = _no_sides) -> Plan:
+    """Rows holding one ID: an archived row keeps the ID, else the first in the merge driver's
+    order (date, branch, content); the others are renumbered in that order
+    (docs/decisions.md#merge-renumbering). `sides`: which side of the merge that made HEAD
+    brought each row (by its text), read only when an outcome moves."""
     plan = Plan()
     moves: dict[str, list[Move]] = {}
     renumbered: set[tuple[Path, int]] = set()
@@ -148,11 +158,23 @@ def duplicates(memory: Memory, texts: Texts) -> Plan:
                 plan.edit(row, raw, finding, f"renumbered duplicate {row['id']} to {new}")
                 renumbered.add((row.path, row.index))
                 if kind is OUTCOME:
-                    moves.setdefault(row["id"], []).append(
-                        Move(row["id"], new, row["branch"], holder["branch"])
-                    )
-    follow(plan, memory, texts, moves, lambda row: (row.path, row.index) in renumbered)
+                    moves.setdefault(row["id"], []).append(_move(row, holder, new, sides))
+    known = sides() if moves else {}
+    follow(
+        plan,
+        memory,
+        texts,
+        moves,
+        lambda row: (row.path, row.index) in renumbered,
+        lambda row: known.get(strip_ending(row.raw).strip(), ""),
+    )
     return plan
+
+
+def _move(row: Occurrence, holder: Occurrence, new: str, sides: Sides) -> Move:
+    known = sides()
+    side, kept = (known.get(strip_ending(r.raw).strip(), "") for r in (row, holder))
+    return Move(row["id"], new, row["branch"], holder["branch"], side, kept)
 
 
 def _same_record(row: Occurrence, other: Occurrence) -> bool:
@@ -190,6 +212,7 @@ def follow(
     texts: Texts,
     moves: Mapping[str, list[Move]],
     came_along: Callable[[Occurrence], bool],
+    side_of: Callable[[Occurrence], str] = lambda row: "",
 ) -> None:
     """Point patterns' `Source` at the new ID of the outcome they belong with."""
     if not moves:
@@ -197,10 +220,12 @@ def follow(
     for row in occurrences(memory, texts, PATTERN):
         if "source" not in row.columns:
             continue
-        along = came_along(row)
+        along, side = came_along(row), side_of(row)
 
-        def retarget(text: str, row: Occurrence = row, along: bool = along) -> str:
-            return _OUTCOME_REF.sub(lambda m: _target(m.group(0), row, moves, along), text)
+        def retarget(
+            text: str, row: Occurrence = row, along: bool = along, side: str = side
+        ) -> str:
+            return _OUTCOME_REF.sub(lambda m: _target(m.group(0), row, moves, along, side), text)
 
         old_source = row["source"]
         new_source = retarget(old_source)
@@ -210,10 +235,17 @@ def follow(
             plan.edit(row, raw, finding, f"{row['id']} Source {old_source} -> {new_source}")
 
 
-def _target(cited: str, pattern: Occurrence, moves: Mapping[str, list[Move]], along: bool) -> str:
+def _target(
+    cited: str, pattern: Occurrence, moves: Mapping[str, list[Move]], along: bool, side: str
+) -> str:
     candidates = moves.get(cited)
     if not candidates:
         return cited
+    if side:  # the merge brought the pattern from one side: it cites that side's outcome
+        by_side = [(candidates[0].kept_side, cited)] + [(m.side, m.new) for m in candidates]
+        same_side = [new for holder_side, new in by_side if holder_side == side]
+        if len(same_side) == 1:
+            return same_side[0]
     holders = [(candidates[0].kept_branch, cited)] + [(m.branch, m.new) for m in candidates]
     same_branch = [new for branch, new in holders if branch == pattern["branch"]]
     if len(same_branch) == 1:
