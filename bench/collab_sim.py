@@ -28,7 +28,6 @@ from bench.collab_model import Model, Truth, Verdict, changed, check, join, rows
 from legion_memory.schema.kinds import ERROR_FIX, KINDS, new_record
 from legion_memory.storage import writing
 from legion_memory.storage.reading import Memory
-from legion_memory.upkeep.doctor import doctor
 from legion_memory.upkeep.forgetting import forget, restore
 
 HERE = Path(__file__).resolve().parent.parent
@@ -63,6 +62,16 @@ class Clone:
         if done.returncode:
             raise RuntimeError(f"{self.name}: git {' '.join(args)}: {done.stderr}")
         return done.stdout
+
+    def repair(self) -> None:
+        """`doctor --fix` of the code under test, as the docs tell a user to run it."""
+        subprocess.run(
+            [sys.executable, "-m", "legion_memory", "doctor", "--fix", "--quiet"],
+            cwd=self.path,
+            env=self.env,
+            capture_output=True,
+            check=False,
+        )
 
     @property
     def branch(self) -> str:
@@ -298,7 +307,7 @@ class Simulation:
         self.conflicts[kind] += 1  # every record changes on one side only: always spurious
         git_dir = clone.path / ".git"
         for _ in range(20):
-            doctor(clone.memory, fix=True)
+            clone.repair()
             clone.must("add", "-A")
             if (git_dir / "rebase-merge").exists() or (git_dir / "rebase-apply").exists():
                 step = clone.git("-c", "core.editor=true", "rebase", "--continue")
@@ -348,7 +357,7 @@ class Simulation:
             self.integrations["pull between clones"] += 1
             if clone.git("merge", "-q", "--no-edit", "FETCH_HEAD").returncode:
                 self.resolve(clone, "pull between clones")
-            doctor(clone.memory, fix=True)
+            clone.repair()
             model = join(clone.models["main"], other.models["main"])
             self.record(check(clone.memory, model), f"{clone.name} cross merge")
             texts.append([self._text(clone, kind) for kind in (*KINDS.values(), None)])
