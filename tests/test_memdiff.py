@@ -114,3 +114,25 @@ def test_more_than_two_revisions_is_a_usage_error(cli: CLI, history: Path) -> No
     assert result.stderr == (
         "Error: diff takes at most two revisions (legion-memory diff REV [REV])\n"
     )
+
+
+def test_a_renumbering_is_reported_as_one_not_as_an_update_or_an_addition() -> None:
+    from support.gitrepos import outcome_row, pattern_row
+
+    from legion_memory.gitops.memory_diff import compare, render_markdown
+    from legion_memory.schema.kinds import OUTCOME, PATTERN
+
+    old = {
+        "OUTCOMES.md": OUTCOME.template() + outcome_row(1, "one") + outcome_row(2, "two"),
+        "PATTERNS.md": PATTERN.template() + pattern_row(1, "p", "O-002"),
+    }
+    new = {
+        "OUTCOMES.md": OUTCOME.template() + outcome_row(1, "one") + outcome_row(4, "two"),
+        "PATTERNS.md": PATTERN.template() + pattern_row(1, "p", "O-004"),
+    }
+    diff = compare(old, new, ("before", "after"), ".planning/memory")
+    outcomes, patterns = diff.kinds[0], diff.kinds[1]
+    assert [(u.old.id, u.new.id) for u in outcomes.renumbered] == [("O-002", "O-004")]
+    assert (outcomes.added, outcomes.updated, outcomes.removed) == ([], [], [])
+    assert [u.changes() for u in patterns.updated] == [[("Source", "O-002", "O-004")]]
+    assert "**Renumbered (1)**\n\n- O-002 → O-004\n" in render_markdown(diff)

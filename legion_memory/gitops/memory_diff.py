@@ -1,9 +1,11 @@
 """PURE comparison of the memory files at two points: rows added, updated, archived, removed.
 
-Records are matched by ID within a kind, live and archived rows together, so a row that moved from
-OUTCOMES.md to ARCHIVE.md is reported as archived (not as one removal plus one addition). A row
-that left the live file without reaching the archive is reported as removed: a reviewer must see
-that. The markdown is meant to be pasted into a pull request as is.
+Records are matched by identity within a kind (docs/decisions.md#record-identity), live and
+archived rows together, so a row that moved from OUTCOMES.md to ARCHIVE.md is reported as archived
+(not as one removal plus one addition), and a record a merge gave another ID as renumbered. A row
+whose identity changed under the same ID is an update of that record. A row that left the live
+file without reaching the archive is reported as removed: a reviewer must see that. The markdown
+is meant to be pasted into a pull request as is.
 """
 
 from collections.abc import Mapping, Sequence
@@ -11,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.markdown.document import escape, parse
+from legion_memory.schema.identity import Identity, identity
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 from legion_memory.schema.records import Record, read_records, records_table
 from legion_memory.schema.validation import ERROR, NOTE, Problem, validate_text
@@ -39,18 +42,20 @@ class Update(NamedTuple):
 class KindChanges:
     # A slotted class, not a NamedTuple: filled in as rows are compared, and false when nothing
     # changed (a tuple's truth would be its length).
-    __slots__ = ("added", "archived", "kind", "removed", "restored", "updated")
+    __slots__ = ("added", "archived", "kind", "removed", "renumbered", "restored", "updated")
 
     def __init__(self, kind: Kind) -> None:
         self.kind = kind
         self.added: list[Record] = []
         self.updated: list[Update] = []
+        self.renumbered: list[Update] = []
         self.archived: list[Record] = []
         self.restored: list[Record] = []
         self.removed: list[Record] = []
 
     def __bool__(self) -> bool:
-        return any((self.added, self.updated, self.archived, self.restored, self.removed))
+        changed = (self.added, self.updated, self.renumbered, self.archived, self.restored)
+        return any((*changed, self.removed))
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -60,6 +65,7 @@ class KindChanges:
                 {"id": u.new.id, "changes": {n: {"from": a, "to": b} for n, a, b in u.changes()}}
                 for u in self.updated
             ],
+            "renumbered": [{"from": u.old.id, "to": u.new.id} for u in self.renumbered],
             "archived": [record.to_json() for record in self.archived],
             "restored": [record.to_json() for record in self.restored],
             "removed": [record.to_json() for record in self.removed],
@@ -81,7 +87,8 @@ class MemoryDiff(NamedTuple):
         }
 
 
-def _records(texts: Texts, kind: Kind, *, archived: bool) -> dict[str, Record]:
+def _records(texts: Texts, kind: Kind, *, archived: bool) -> dict[Identity, Record]:
+    """The kind's records by identity (a record held twice counts once)."""
     text = texts.get(ARCHIVE_FILENAME if archived else kind.filename)
     if not text:
         return {}
@@ -89,33 +96,48 @@ def _records(texts: Texts, kind: Kind, *, archived: bool) -> dict[str, Record]:
     table = records_table(document, kind, archived=archived)
     if table is None:
         return {}
-    found: dict[str, Record] = {}
+    found: dict[Identity, Record] = {}
     for record in read_records(document, table, kind):
-        found.setdefault(record.id or f"line {record.line}", record)
+        found.setdefault(identity(kind, record.values), record)
     return found
 
 
 def compare_kind(old: Texts, new: Texts, kind: Kind) -> KindChanges:
     old_live, new_live = _records(old, kind, archived=False), _records(new, kind, archived=False)
-    old_archive, new_archive = (
-        _records(old, kind, archived=True),
-        _records(new, kind, archived=True),
-    )
+    old_archive = _records(old, kind, archived=True)
+    new_archive = _records(new, kind, archived=True)
     changes = KindChanges(kind)
+    edited = _edited(old_live, new_live)
     for key, record in new_live.items():
-        before = old_live.get(key)
+        before = old_live.get(key) or edited.get(key)
         if before is None:
             target = changes.restored if key in old_archive else changes.added
             target.append(record)
-        elif dict(before.values) != dict(record.values):
+            continue
+        if before.id != record.id:
+            changes.renumbered.append(Update(before, record))
+        if _without_id(before) != _without_id(record):
             changes.updated.append(Update(before, record))
     for key, record in new_archive.items():
         if key not in old_archive:
             changes.archived.append(record)
+    matched = {id(record) for record in edited.values()}
     for key, record in {**old_archive, **old_live}.items():
-        if key not in new_live and key not in new_archive:
+        if key not in new_live and key not in new_archive and id(record) not in matched:
             changes.removed.append(record)
     return changes
+
+
+def _edited(old: dict[Identity, Record], new: dict[Identity, Record]) -> dict[Identity, Record]:
+    """New identities that are an old record edited: same ID, the old identity gone."""
+    gone = {record.id: record for key, record in old.items() if key not in new and record.id}
+    return {
+        key: gone[record.id] for key, record in new.items() if key not in old and record.id in gone
+    }
+
+
+def _without_id(record: Record) -> dict[str, str]:
+    return {key: value for key, value in record.values.items() if key != "id"}
 
 
 def problems_of(texts: Texts, directory: str) -> list[Problem]:
@@ -157,6 +179,13 @@ def _updates(updates: Sequence[Update]) -> list[str]:
     return [*lines, ""]
 
 
+def _renumbered(moves: Sequence[Update]) -> list[str]:
+    if not moves:
+        return []
+    lines = [f"**Renumbered ({len(moves)})**", ""]
+    return [*lines, *(f"- {move.old.id} → {move.new.id}" for move in moves), ""]
+
+
 def _label(label: str) -> str:
     """A revision in code style; descriptions ("working tree") as they are."""
     return label if " " in label else f"`{label}`"
@@ -172,6 +201,7 @@ def render_markdown(diff: MemoryDiff) -> str:
         kind = changes.kind
         lines += [f"### {kind.filename}", ""]
         lines += _section("Added", kind, changes.added)
+        lines += _renumbered(changes.renumbered)
         lines += _updates(changes.updated)
         lines += _section("Archived", kind, changes.archived)
         lines += _section("Restored from the archive", kind, changes.restored)
