@@ -5,13 +5,16 @@ Git merges one file at a time, so the merge of OUTCOMES.md cannot see ARCHIVE.md
 files are in the work tree (git writes merge results there only once every file is merged);
 theirs's are read from the commit being merged when git names it (`GITHEAD_<sha>`, which `git
 merge` and `git pull` set). Each taken ID comes with the identities holding it, so a record
-restored on one side is not taken for another record by its own archived copy.
+restored on one side is not taken for another record by its own archived copy. IDs an earlier
+file of the same merge renumbered to (the merge log) are taken too: two files' merges never give
+out one number twice.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from legion_memory.errors import LegionMemoryError
+from legion_memory.gitops.merge_log import Arrival
 from legion_memory.gitops.repository import run_git
 from legion_memory.markdown.document import parse
 from legion_memory.schema.identity import Identity
@@ -32,8 +35,9 @@ def theirs_commits(env: Mapping[str, str]) -> list[str]:
     return [key.removeprefix("GITHEAD_") for key in env if key.startswith("GITHEAD_")]
 
 
-def taken_ids(path: Path, env: Mapping[str, str]) -> Taken:
-    """ID -> the identities of the rows holding it in the companion files of both sides."""
+def taken_ids(path: Path, env: Mapping[str, str], log: Iterable[Arrival] = ()) -> Taken:
+    """ID -> the identities of the rows holding it in the companion files of both sides (and,
+    held by no known record, the IDs the log says a merge renumbered to)."""
     names = companion_names(path.name)
     archived = path.name.upper() != ARCHIVE_FILENAME.upper()
     taken: Taken = {}
@@ -41,6 +45,9 @@ def taken_ids(path: Path, env: Mapping[str, str]) -> Taken:
         for kind in KINDS.values():
             for holder, identity in kind_rows(kind, [("", parse(text), archived)]):
                 taken.setdefault(holder.record_id, set()).add(identity)
+    for entry in log:
+        if entry.renumbered_from and entry.id not in taken:
+            taken[entry.id] = set()
     return taken
 
 

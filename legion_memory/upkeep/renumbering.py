@@ -23,7 +23,7 @@ from legion_memory.gitops.merge_log import Arrival
 from legion_memory.gitops.row_merge import edit_cell, set_cell
 from legion_memory.markdown.document import Document, parse, row_cells, strip_ending
 from legion_memory.schema.identity import identity_of_cells, kind_of_prefix, order_key
-from legion_memory.schema.kinds import KINDS, OUTCOME, PATTERN, Kind
+from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key, format_id, id_number, records_table
 from legion_memory.storage.reading import Memory
 
@@ -282,7 +282,8 @@ def merged_moves(memory: Memory, texts: Texts, log: list[Arrival]) -> Plan:
     """
     plan = Plan()
     moves = _logged_moves(occurrences(memory, texts, OUTCOME), log)
-    sides = {e.row: e.side for e in log if e.file.upper() == PATTERN.filename.upper()}
+    citing = {PATTERN.filename.upper(), ARCHIVE_FILENAME.upper()}  # archived patterns cite too
+    sides = {e.row: e.side for e in log if e.file.upper() in citing}
     for row in occurrences(memory, texts, PATTERN):
         side_moves = moves.get(sides.get(strip_ending(row.raw), ""), {})
         if "source" not in row.columns or not side_moves:

@@ -12,14 +12,15 @@ import sys
 from pathlib import Path
 
 from legion_memory.cli.context import Context
+from legion_memory.errors import LegionMemoryError
 from legion_memory.gitops.companions import taken_ids
 from legion_memory.gitops.file_merge import describe, merge
-from legion_memory.gitops.merge_log import arrivals, log_path
+from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.repository import find_git_dir
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.schema.kinds import ARCHIVE_FILENAME
-from legion_memory.storage import files
+from legion_memory.storage import files, reading
 
 
 def merge_driver(
@@ -40,7 +41,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         result = merge(
             *texts,
             marker_size=marker_size,
-            reserved=taken_ids(Path(shown), os.environ),
+            reserved=taken_ids(Path(shown), os.environ, _logged()),
             archive=archive,
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
@@ -69,6 +70,17 @@ def _fail_safe(texts: list[str], ours: Path, marker_size: int, why: str) -> int:
         file=sys.stderr,
     )
     return 1
+
+
+def _logged() -> list[Arrival]:
+    """This clone's merge log: what files merged before this one renumbered."""
+    git_dir = find_git_dir(Path.cwd())
+    if git_dir is None:
+        return []
+    try:
+        return list(read_log(reading.read_text(log_path(git_dir))))
+    except (LegionMemoryError, OSError):
+        return []
 
 
 def _log(filename: str, incoming: tuple[Incoming, ...], again: tuple[tuple[str, str], ...]) -> None:
