@@ -258,7 +258,7 @@ def test_an_octopus_merge_of_storing_branches_fails_cleanly_and_one_at_a_time_wo
     before = text_of(repo, "OUTCOMES.md")
     done = run_git(repo, "merge", "--no-edit", "one", "two")
     assert done.returncode != 0
-    assert "Merge with strategy octopus failed." in done.stdout
+    assert "Merge with strategy octopus failed." in done.stderr
     assert (git(repo, "status", "--porcelain"), text_of(repo, "OUTCOMES.md")) == ("", before)
     for branch in ("one", "two"):
         assert run_git(repo, "merge", "--no-edit", branch).returncode == 0
