@@ -298,10 +298,20 @@ class Simulation:
         """One integration; a conflict is resolved the documented way (`doctor --fix`)."""
         branch = clone.branch
         self.integrations[kind] += 1
-        if clone.git(*args).returncode and not self.resolve(clone, kind):
-            return False
+        if clone.git(*args).returncode:
+            if not self.in_progress(clone):
+                self.conflicts[f"{kind} refused by git"] += 1  # nothing changed (octopus)
+                return False
+            if not self.resolve(clone, kind):
+                return False
         clone.models[branch] = join(clone.models[branch], *incoming)
         return True
+
+    @staticmethod
+    def in_progress(clone: Clone) -> bool:
+        git_dir = clone.path / ".git"
+        states = ("rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "MERGE_HEAD", "MERGE_MSG")
+        return any((git_dir / name).exists() for name in states)
 
     def resolve(self, clone: Clone, kind: str) -> bool:
         self.conflicts[kind] += 1  # every record changes on one side only: always spurious

@@ -45,8 +45,9 @@ def taken_ids(path: Path, env: Mapping[str, str], log: Iterable[Arrival] = ()) -
         for kind in KINDS.values():
             for holder, identity in kind_rows(kind, [("", parse(text), archived)]):
                 taken.setdefault(holder.record_id, set()).add(identity)
-    for entry in log:
-        if entry.renumbered_from and entry.id not in taken:
+    for entry in log:  # this file's own entries are in its versions already
+        other_file = entry.file.upper() != path.name.upper()
+        if other_file and entry.renumbered_from and entry.id not in taken:
             taken[entry.id] = set()
     return taken
 

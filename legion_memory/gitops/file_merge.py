@@ -43,6 +43,7 @@ class MergeResult(NamedTuple):
     identical: int
 
     again: tuple[tuple[str, str], ...] = ()
+    rekeyed: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def renumbered(self) -> list[tuple[str, str]]:
@@ -88,6 +89,7 @@ def merge(
         ours_added=ledger.ours_added,
         identical=ledger.identical,
         again=tuple(ledger.again),
+        rekeyed=tuple(ledger.rekeyed),
     )
 
 

@@ -41,15 +41,16 @@ def log_path(git_dir: Path) -> Path:
 
 
 def arrivals(
-    filename: str, incoming: tuple[Incoming, ...], again: tuple[tuple[str, str], ...] = ()
+    filename: str, incoming: tuple[Incoming, ...], rekeyed: tuple[tuple[str, str, str], ...] = ()
 ) -> list[Arrival]:
     """What to log: renumbered rows, new rows that cite another record (`Source`), each with its
-    side, and records kept once under the other side's ID (logged with an empty row)."""
+    side, and records whose ID one side changed (logged with an empty row, the side being the one
+    whose references still use the old ID)."""
     logged = []
     for row in incoming:
         if row.renumbered_from or "source" in row.columns:
             logged.append(Arrival(filename, row.id, row.content, row.renumbered_from, row.side))
-    logged += [Arrival(filename, kept, "", dropped, "either") for dropped, kept in again]
+    logged += [Arrival(filename, new, "", old, side) for old, new, side in rekeyed]
     return logged
 
 

@@ -144,13 +144,22 @@ class _TableMerge:
             what = f"row {name} changed on ours, removed on theirs"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [])
         if other.content in (mine.content, old.content):
+            self.rekey(other, mine, "theirs")
             return [self.fit(mine, "ours")]
         if mine.content == old.content:
+            self.rekey(mine, other, "ours")
             return [self.fit(other, "theirs")]
         if _body(mine) == _body(other):  # only the ID differs: the lower one, on every clone
-            return [self.fit(min(mine, other, key=_number), "ours")]
+            kept = min(mine, other, key=_number)
+            self.rekey(other if kept is mine else mine, kept, "theirs" if kept is mine else "ours")
+            return [self.fit(kept, "ours")]
         what = f"row {name} changed differently on both sides"
         return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
+
+    def rekey(self, stale: Row, kept: Row, side: str) -> None:
+        """Note that `side`'s references to `stale`'s ID now mean `kept`'s (ID changed since)."""
+        if stale.id and kept.id and stale.id != kept.id:
+            self.ledger.rekeyed.append((stale.id, kept.id, side))
 
     def removed_by_ours(self) -> list[str]:
         """Rows ours removed: gone, unless theirs changed them (then a conflict)."""
@@ -192,6 +201,8 @@ class _TableMerge:
                 dropped = row if chosen is mine else mine
                 if dropped.id != chosen.id:
                     self.ledger.again.append((dropped.id, chosen.id))
+                    side = "theirs" if dropped is row else "ours"
+                    self.ledger.rekeyed.append((dropped.id, chosen.id, side))
             new.append(self.new_of(chosen, "ours" if chosen is mine else "theirs"))
         new += [self.new_of(row, "ours") for row in ours_new.values()]
         return conflicts, new

@@ -78,6 +78,9 @@ class Ledger:
         self.identical = 0
         self.highest: dict[str, int] = {}
         self.again: list[tuple[str, str]] = []  # (ID dropped, ID kept) for a record held twice
+        # (old ID, new ID, the side whose references still use the old one): a record whose ID
+        # one side changed (held twice, or renumbered since base), for the merge log.
+        self.rekeyed: list[tuple[str, str, str]] = []
 
     def see(self, ids: Iterable[str]) -> None:
         """Count IDs as used: renumbering always goes past the highest of them."""

@@ -306,12 +306,11 @@ def _logged_moves(outcomes: list[Occurrence], log: list[Arrival]) -> dict[str, d
     present = {strip_ending(row.raw) for row in outcomes}
     held = {row["id"] for row in outcomes}
     moves: dict[str, dict[str, str]] = {"ours": {}, "theirs": {}}
+    files = {OUTCOME.filename.upper(), ARCHIVE_FILENAME.upper()}  # archived outcomes move too
     for entry in log:
-        if entry.file.upper() != OUTCOME.filename.upper() or not entry.renumbered_from:
+        is_outcome = entry.id.startswith(OUTCOME.prefix + "-")
+        if entry.file.upper() not in files or not entry.renumbered_from or not is_outcome:
             continue
-        if entry.side == "either" and entry.renumbered_from not in held and entry.id in held:
-            for side in moves.values():
-                side[entry.renumbered_from] = entry.id
-        elif entry.side in moves and entry.row in present:
+        if entry.side in moves and (entry.row in present or (not entry.row and entry.id in held)):
             moves[entry.side][entry.renumbered_from] = entry.id
     return moves

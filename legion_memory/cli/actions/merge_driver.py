@@ -49,7 +49,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
     files.write_version(Path(ours), result.text)
     for line in describe(result, shown):
         print(line, file=sys.stderr)
-    _log(Path(shown).name, result.incoming, result.again)
+    _log(Path(shown).name, result.incoming, result.rekeyed)
     return 1 if result.conflicts else 0
 
 
@@ -83,8 +83,10 @@ def _logged() -> list[Arrival]:
         return []
 
 
-def _log(filename: str, incoming: tuple[Incoming, ...], again: tuple[tuple[str, str], ...]) -> None:
-    entries = arrivals(filename, incoming, again)
+def _log(
+    filename: str, incoming: tuple[Incoming, ...], rekeyed: tuple[tuple[str, str, str], ...]
+) -> None:
+    entries = arrivals(filename, incoming, rekeyed)
     git_dir = find_git_dir(Path.cwd())
     if entries and git_dir is not None and git_dir.is_dir():
         try:
