@@ -83,7 +83,7 @@ def _section_bodies(facts: PhaseFacts) -> list[list[str]]:
 
 def _deliverable(plan: PlanFacts) -> str:
     head = f"- {plan.id} {plan.title}".rstrip()
-    return f"{head}: {plan.gist}" if plan.gist else head
+    return f"{head}: {plan.gist}" if plan.gist and plan.gist != plan.title else head
 
 
 def _files_table(files: tuple[FileChange, ...]) -> list[str]:

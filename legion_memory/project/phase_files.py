@@ -55,7 +55,7 @@ def agent_files(document: PlanDocument) -> list[FileChange]:
     if document.kind != PLAN:
         for section in document.sections:
             found.extend(_section_files(document.plan, section))
-    return _merged(found)
+    return merged_changes(found)
 
 
 def phase_files(documents: Iterable[PlanDocument]) -> list[FileChange]:
@@ -66,7 +66,9 @@ def phase_files(documents: Iterable[PlanDocument]) -> list[FileChange]:
 def front_matter_files(document: PlanDocument) -> Iterator[FileChange]:
     created = ("files_created", "files-created")
     for key in ("key_files", "key-files", "files_modified", "files-modified", *created):
-        yield from _listed(document.plan, document.front.get(key), _action_word(key))
+        yield from _listed(
+            document.plan, document.front.get(key), CREATED if key in created else ""
+        )
 
 
 def _listed(plan: str, value: Value | None, action: str) -> Iterator[FileChange]:
@@ -202,7 +204,7 @@ def looks_like_path(token: str, *, listed: bool) -> bool:
     return listed and token in _EXTENSIONLESS
 
 
-def _merged(changes: list[FileChange]) -> list[FileChange]:
+def merged_changes(changes: list[FileChange]) -> list[FileChange]:
     """One entry per (plan, path): the first, completed by later mentions' action/description."""
     merged: dict[tuple[str, str], FileChange] = {}
     for change in changes:

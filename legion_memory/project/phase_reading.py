@@ -56,7 +56,8 @@ def gather(root: Path, selector: str | int, catalog: Catalog | None = None) -> P
     known = known_agents(catalog)
     facts = [plan_facts(document, plans.get(document.plan), known) for document in documents]
     requirements = dict.fromkeys(roadmap.requirements if roadmap else (), "")
-    for document in [*documents, *plans.values()]:
+    read = [(plans.get(document.plan), document) for document in documents]
+    for document in [part for pair in read for part in pair if part is not None]:
         for requirement, description in requirement_claims(document).items():
             if not requirements.get(requirement):
                 requirements[requirement] = description

@@ -166,10 +166,11 @@ def _chosen(root: Path, selector: str) -> PhaseDirectory:
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
+        expected = f"{int(name):02d}-<name>" if name.isdigit() else name
         raise LegionMemoryError(
             f"no directory for phase {selector}",
             where=str(root / PHASES_DIR),
-            hint="expected .planning/phases/NN-<name>/ (or one under .planning/archive/)",
+            hint=f"expected .planning/phases/{expected}/",
         )
     names = ", ".join(found.label for found in candidates)
     raise LegionMemoryError(
@@ -325,11 +326,15 @@ def _unique(values: list[str]) -> tuple[str, ...]:
 
 
 def agent_ids(texts: list[str]) -> tuple[str, ...]:
-    """Agent IDs from free text: `a, b`, `a and b`, `` `a` `` -> (a, b)."""
+    """Agent IDs from free text: `a, b`, `a and b`, `` `a` `` -> (a, b). A part that is one word
+    is an ID (`polymath`); in a longer part only hyphenated words (`x-y`) are."""
     found: list[str] = []
     for text in texts:
-        for raw in re.split(r"[,\s]+|\band\b", plain(text)):
-            word = raw.strip("()[]:;.`")
-            if _AGENT_ID.match(word) and ("-" in word or word.casefold() in {AUTONOMOUS, "system"}):
-                found.append(word)
+        for part in re.split(r",|;|\band\b", plain(text)):
+            words = [raw.strip("()[]:;.`*") for raw in part.split()]
+            words = [word for word in words if word]
+            for word in words:
+                named = len(words) == 1 or "-" in word or word.casefold() in {AUTONOMOUS, "system"}
+                if named and _AGENT_ID.match(word):
+                    found.append(word)
     return _unique(found)

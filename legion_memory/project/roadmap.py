@@ -118,7 +118,7 @@ def roadmap_entries(
         table_name, table_status = progress.get(number, ("", ""))
         heading_name, heading_status, requirements = details.get(number, ("", "", ()))
         box_name, box_status = boxes.get(number, ("", ""))
-        statuses = [s for s in (table_status, heading_status, box_status) if _is_status(s)]
+        statuses = [s for s in (table_status, heading_status, box_status) if s]
         status = statuses[0] if statuses else ""
         if all_done and not is_done(status):
             status = COMPLETE
@@ -128,6 +128,7 @@ def roadmap_entries(
 
 
 def _is_status(text: str) -> bool:
+    """A cell that reads as a status; in a shifted row it is the status the row gives."""
     return text.casefold().startswith(_STATUS_WORDS) or is_done(text)
 
 
@@ -159,7 +160,8 @@ def _row_status(cells: list[str], phase_at: int, status_at: int | None) -> str:
         return normalise_status(cells[status_at])
     near = sorted(range(len(cells)), key=lambda index: abs(index - status_at))
     statuses = [normalise_status(cells[i]) for i in near if i != phase_at]
-    return next((status for status in statuses if _is_status(status)), "")
+    written = normalise_status(cells[status_at]) if status_at < len(cells) else ""
+    return next((status for status in statuses if _is_status(status)), written)
 
 
 def _details(text: str) -> dict[int, tuple[str, str, tuple[str, ...]]]:

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from legion_memory.markdown.frontmatter import Value, strings
 from legion_memory.markdown.outline import CodeBlock, Item, Section, plain
-from legion_memory.project.phase_files import FileChange, agent_files
+from legion_memory.project.phase_files import FileChange, agent_files, merged_changes
 from legion_memory.project.phases import PlanDocument, plan_agents, requirement_claims
 from legion_memory.project.verdict import FAIL, PASS, UNKNOWN, outcome, outcome_of_status, verdict
 
@@ -38,6 +38,7 @@ _RESULT = re.compile(r"\b(?:pass(?:ed|es|ing)?|fail(?:ed|s|ures?|ing)?)\b|‚úÖ|‚ù
 _COMPLETED_KEYS = ("completed", "completed_date", "completed-date", "requirements-completed")
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'\"][.!?])\s+(?=[A-Z`*\"'])")
 _EVIDENCE_LINES = 2
+PLANNED = "in the PLAN's files_modified"
 
 
 class PlanFacts(NamedTuple):
@@ -61,9 +62,12 @@ def plan_facts(
     status = declared_status(summary)
     results = _results(summary)
     plan_verdict = verdict(status, results)
-    evidence = tuple(([plain(status)] if status else []) + results[:_EVIDENCE_LINES])
+    shown = results[:_EVIDENCE_LINES]
+    said = status and not any(line.endswith(plain(status)) for line in shown)
+    evidence = tuple(([plain(status)] if said else []) + shown)
     claims = {**(requirement_claims(plan) if plan else {}), **requirement_claims(summary)}
-    files = [*(agent_files(plan) if plan else []), *agent_files(summary)]
+    reported = agent_files(summary)
+    files = merged_changes([*reported, *_planned_files(plan, {c.path for c in reported})])
     return PlanFacts(
         summary.plan,
         title(summary),
@@ -77,6 +81,15 @@ def plan_facts(
         outcome(status, plan_verdict),
         tuple(_unique_files(files)),
     )
+
+
+def _planned_files(plan: PlanDocument | None, reported: set[str]) -> list[FileChange]:
+    """The PLAN's files; one the SUMMARY does not report is said to be the PLAN's."""
+    changes = agent_files(plan) if plan else []
+    return [
+        change if change.path in reported else change._replace(description=PLANNED)
+        for change in changes
+    ]
 
 
 def _unique_files(files: list[FileChange]) -> list[FileChange]:
@@ -107,7 +120,7 @@ def title(document: PlanDocument) -> str:
 
 def gist(document: PlanDocument) -> str:
     """The plan in one line: its one-liner, a bold lead, the first sentence of its summary
-    paragraph or of the prose under its title, else its title, else its task titles."""
+    paragraph or of the prose under its title, else its task titles, else its title."""
     for section in document.sections:
         for line in section.lines():
             if match := _ONE_LINER.match(line):
@@ -118,7 +131,7 @@ def gist(document: PlanDocument) -> str:
         if candidate:
             return candidate
     tasks = [m.group(1) for s in document.sections if (m := _TASK_TITLE.match(plain(s.title)))]
-    return title(document) or "; ".join(tasks)
+    return "; ".join(tasks) or title(document)
 
 
 def _bold_lead(document: PlanDocument) -> str:
