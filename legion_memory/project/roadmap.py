@@ -17,6 +17,7 @@ from legion_memory.project.phases import REQUIREMENT_ID, read_planning_file
 ROADMAP_FILE = Path(".planning") / "ROADMAP.md"
 MILESTONES_DIR = Path(".planning") / "milestones"
 COMPLETE = "Complete"
+_NAME_COLUMNS = ("name", "phase name", "title", "focus")
 _DONE_WORDS = ("complete", "completed", "shipped", "done")
 _STATUS_WORDS = (*_DONE_WORDS, "in progress", "planned", "not started", "pending", "blocked")
 
@@ -142,13 +143,16 @@ def _progress(text: str) -> dict[int, tuple[str, str]]:
             continue
         phase_at = names.index("phase")
         status_at = names.index("status") if "status" in names else None
+        name_at = next((names.index(n) for n in _NAME_COLUMNS if n in names), None)
         for index in table.rows:
             cells = row_cells(document, index)
             match = _PHASE_CELL.match(cells[phase_at].replace("*", "")) if cells else None
             if match is None or int(match.group(1)) in found:
                 continue
             status = _row_status(cells, phase_at, status_at)
-            found[int(match.group(1))] = (match.group(2).strip(), status)
+            named = cells[name_at] if name_at is not None and name_at < len(cells) else ""
+            name = match.group(2).strip() or named.replace("*", "").strip()
+            found[int(match.group(1))] = (name, status)
     return found
 
 
