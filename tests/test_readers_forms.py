@@ -93,17 +93,15 @@ def test_the_summary_gives_the_tags_unless_tags_are_given(cli: CLI, project: Pat
     assert (code, record["tags"]) == (0, "cron")
 
 
-def test_an_event_on_the_command_line_wins_over_a_complete_status(
-    cli: CLI, project: Path
-) -> None:
+def test_an_event_on_the_command_line_wins_over_a_complete_status(cli: CLI, project: Path) -> None:
     summary = ".planning/phases/21-search/21-01-SUMMARY.md"
-    code, record, stderr = _store(cli, project, "--from-summary", summary, "--event", "plan-partial")
+    code, record, stderr = _store(
+        cli, project, "--from-summary", summary, "--event", "plan-partial"
+    )
     assert (code, stderr.count("Error"), record["outcome"]) == (0, 0, "partial")
 
 
-def test_a_summary_stating_no_outcome_is_refused_naming_that_field(
-    cli: CLI, project: Path
-) -> None:
+def test_a_summary_stating_no_outcome_is_refused_naming_that_field(cli: CLI, project: Path) -> None:
     before = read_bytes_of(project)
     summary = project / ".planning/phases/27-notes/27-01-SUMMARY.md"
     code, _, stderr = _store(cli, project, "--from-summary", str(summary))
@@ -113,7 +111,11 @@ def test_a_summary_stating_no_outcome_is_refused_naming_that_field(
     )
     assert read_bytes_of(project) == before
     code, record, _ = _store(cli, project, "--from-summary", str(summary), "--outcome", "partial")
-    assert (code, record["outcome"], record["agent"]) == (0, "partial", "engineering-frontend-developer")
+    assert (code, record["outcome"], record["agent"]) == (
+        0,
+        "partial",
+        "engineering-frontend-developer",
+    )
 
 
 def test_without_a_summary_the_hint_offers_one(cli: CLI, project: Path) -> None:
@@ -127,11 +129,22 @@ def test_without_a_summary_the_hint_offers_one(cli: CLI, project: Path) -> None:
 ROADMAP_FORMS = {
     "reviewed-mark": {1: ("Foundation", True), 2: ("Commands", True), 3: ("Skills", False)},
     "bold-with-plans": {4: ("Observability", True), 5: ("Metadata", False), 6: ("Engine", False)},
-    "phase-status-sections": {29: ("Progressive Disclosure", True), 30: ("Review Verification", False)},
-    "checkboxes": {1: ("Plan Schema Hardening", True), 2: ("Wave Safety", True), 3: ("Control Modes", False)},
+    "phase-status-sections": {
+        29: ("Progressive Disclosure", True),
+        30: ("Review Verification", False),
+    },
+    "checkboxes": {
+        1: ("Plan Schema Hardening", True),
+        2: ("Wave Safety", True),
+        3: ("Control Modes", False),
+    },
     "shifted-row": {7: ("Validation", True), 8: ("Mapper", True), 9: ("Polymath", False)},
-    "archived-milestone": {1: ("Plugin Skeleton", True), 2: ("Agent Registry", True), 3: ("Planning", True)},
-}  # fmt: skip
+    "archived-milestone": {
+        1: ("Plugin Skeleton", True),
+        2: ("Agent Registry", True),
+        3: ("Planning", True),
+    },
+}
 
 
 @pytest.mark.parametrize("name", sorted(ROADMAP_FORMS))

@@ -121,9 +121,7 @@ def test_every_real_phase_compacts_and_keeps_its_plans_files(
     assert "check passed" in checked.stdout, checked.stdout
 
 
-def test_the_listing_of_uncompacted_phases_covers_every_milestone(
-    cli: CLI, tmp_path: Path
-) -> None:
+def test_the_listing_of_uncompacted_phases_covers_every_milestone(cli: CLI, tmp_path: Path) -> None:
     root = tmp_path / "legion"
     (root / ".git").mkdir(parents=True)
     shutil.copytree(PLANNING, root / ".planning")

@@ -21,7 +21,7 @@ _PHASE_FORMS = (
 _COMPLETED_ON = r"^\W*(?:Completed|Shipped|Status:\W*Complete\W*on)\W*:?\W*(\d{4}-\d{2}-\d{2})"
 _HEAD_CHARS = 2000
 _MILESTONE = r"^\W*(?:current\s+)?milestone\**\s*:\s*\**\s*(v\d+(?:\.\d+)*)"
-_SHIPPED_ROW = r"^\|\s*(v\d+(?:\.\d+)*)\s*\|.*\|\s*(\d{4}-\d{2}-\d{2})\s*\|\s*$"
+_SHIPPED_ROW = r"^\|\s*(v\d+(?:\.\d+)*)\s*\|(?:.*\|)?\s*(\d{4}-\d{2}-\d{2})\s*\|\s*$"
 
 
 def find_root(start: Path) -> Path:
