@@ -4,7 +4,8 @@ and decisions, read once for `store outcome --from-summary`, compaction and manu
 Legion's summaries come in several styles (`## Status: Complete` headings, `- **Status**: Complete`
 bullets under `## Result`, `## Result: Success`, the wave-executor template with
 `## Verification Results`, GSD front-matter with `completed:` and `requirements-completed:` and a
-Self-Check). Each reader below looks in every place a style puts the fact, most reliable first.
+Self-Check). Each reader below looks in every place a style puts the fact, most reliable first
+(docs/decisions.md#plan-reader).
 """
 
 import re
