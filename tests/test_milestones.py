@@ -142,3 +142,12 @@ def test_prune_does_not_protect_an_old_milestones_phase_of_the_same_number(
     report = json.loads(result.stdout)
     assert (report["current_phase"], report["candidates"]) == (3, ["O-001"])
     assert report["current_phase_count"] == 1
+
+
+def test_an_archive_folder_without_a_version_finds_its_roadmap_by_name(
+    cli: CLI, project: Path
+) -> None:
+    _phase(project / ".planning/archive/old/24-foundation", "24-01", "x-y", "b.md", "SKL-01")
+    listing = cli("--json", "compact", "--list-uncompacted", cwd=project)
+    listed = [(p["milestone"], p["directory"]) for p in json.loads(listing.stdout)["phases"]]
+    assert ("old", "24-foundation") in listed  # Phase 24: Foundation is complete in v1.1

@@ -189,7 +189,9 @@ def uncompacted(root: Path, *, exclude: int | None = None) -> list[Uncompacted]:
     roadmaps = load_roadmaps(root)
     found = []
     for directory in phase_directories(root):
-        entry = roadmaps.entry(directory.number, directory.milestone)
+        entry = roadmaps.entry(
+            directory.number, directory.milestone, directory.directory.name.partition("-")[2]
+        )
         current = not directory.milestone and directory.number == exclude
         if current or entry is None or not entry.complete:
             continue

@@ -50,7 +50,7 @@ def gather(root: Path, selector: str | int, catalog: Catalog | None = None) -> P
     """Read a phase: its summaries and plans, its ROADMAP entry (its milestone's for an archived
     or older phase), the requirement IDs they claim and the files its agents changed."""
     phase = find_phase(root, selector)
-    roadmap = load_roadmaps(root).entry(phase.number, phase.milestone)
+    roadmap = load_roadmaps(root).entry(phase.number, phase.milestone, phase.slug)
     documents = summaries(phase)
     plans = plan_documents(phase)
     known = known_agents(catalog)

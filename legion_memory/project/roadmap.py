@@ -42,14 +42,21 @@ class Roadmaps(NamedTuple):
     current: dict[int, RoadmapEntry]
     milestones: dict[str, dict[int, RoadmapEntry]]
 
-    def entry(self, number: int, milestone: str = "") -> RoadmapEntry | None:
+    def entry(self, number: int, milestone: str = "", slug: str = "") -> RoadmapEntry | None:
         """An archived phase's entry in its milestone's ROADMAP; a current phase's in
-        ROADMAP.md, else in the newest milestone ROADMAP that lists its number."""
+        ROADMAP.md, else in the newest milestone ROADMAP that lists its number. An archive
+        folder naming no known milestone takes the milestone entry whose name is its `slug`."""
+        if milestone in self.milestones:
+            return self.milestones[milestone].get(number)
+        listed = [entries[number] for entries in self.milestones.values() if number in entries]
         if milestone:
-            return self.milestones.get(milestone, {}).get(number)
-        found = self.current.get(number)
-        listed = (entries[number] for entries in self.milestones.values() if number in entries)
-        return found or next(listed, None)
+            return next((entry for entry in listed if slug and _slug(entry.name) == slug), None)
+        return self.current.get(number) or next(iter(listed), None)
+
+
+def _slug(name: str) -> str:
+    """`Auth & Sessions` -> `auth-sessions`, as Legion names phase directories."""
+    return "-".join(re.findall(r"[a-z0-9]+", name.casefold()))
 
 
 def load_roadmaps(root: Path) -> Roadmaps:

@@ -14,7 +14,9 @@ MILESTONES_DIR = Path(".planning") / "milestones"
 # Patterns, compiled by `re` on first use: most commands never read the phase.
 _PHASE_FORMS = (
     r"\A---\n(?:.*\n)*?current_phase:\s*[\"']?(\d+)(?:.*\n)*?---\s*$",
-    r"^\s*(?:[-*]\s+)?\**(?:Current\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?(\d+)",
+    r"^\s*(?:[-*]\s+|#+\s*)?\**(?:Current\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?(\d+)",
+    r"^\W*Current\s+(?:focus|position)\**\s*:[^\n]*?\bPhase\s+(\d+)\b",
+    r"\bPhase\s+(\d+)\s+of\s+\d+\b",
     r"\bPhase\s+(\d+)\b[^.\n]{0,20}?\b(?:in progress|executing|planning|active|current)\b",
     r"^\s*(?:[-*]\s+)?\**Last activity\**\s*:.*?\bCompleted\s+(\d+)-\d+(?:-PLAN)?\b",
 )
@@ -96,8 +98,9 @@ def current_phase(root: Path) -> int | None:
     """The current phase number STATE.md states, None when it states none (never a guess).
 
     Read, first found wins: front-matter `current_phase:`; a `Phase: N` or `**Phase**: N of M`
-    line; `Current Phase: N`; `Phase N in progress` (or executing, planning, active, current);
-    `Last activity: ... Completed NN-PP plan`."""
+    line or `## Current Phase: N`; `Current focus: Phase N`; `Phase N of M`; `Phase N in
+    progress` (or executing, planning, active, current); `Last activity: ... Completed NN-PP
+    plan`."""
     text = _state_text(root)
     if text is None:
         return None
