@@ -3,7 +3,8 @@
 The memory-manager skill (docs/memory-manager-SKILL.md, Section 12) has an agent summarise a
 completed phase. The tool does every part that needs no judgement: it gathers deliverables,
 decisions, files, verification results and agents from the SUMMARY files into the spec's format,
-so an agent only refines the prose, and it checks any COMPACTED.md (written here or edited later) for lost requirement IDs and file paths.
+so an agent only refines the prose, and it checks any COMPACTED.md (written here or edited later)
+for lost requirement IDs and file paths.
 """
 
 import datetime as dt
