@@ -45,7 +45,8 @@ def compact(
         bool, typer.Option("--force", help="Compact an incomplete phase; replace COMPACTED.md.")
     ] = False,
 ) -> None:
-    """Write a phase's {NN}-COMPACTED.md from its SUMMARY and PLAN files."""
+    """Write a phase's {NN}-COMPACTED.md from its SUMMARY and PLAN files (the skill's
+    Section 12)."""
     from legion_memory.project.phases import phase_selector
 
     context: Context = ctx.obj
@@ -215,7 +216,8 @@ def detect_edits(
 
 
 def _catalog(context: Context) -> Catalog | None:
-    """CATALOG.md, found as for every command (DESIGN 3.6); None without one."""
+    """CATALOG.md, found as for every command (docs/decisions.md#where-catalog-md-comes-from);
+    None without one."""
     from legion_memory.project.catalog import catalog_path, load_catalog
 
     path = catalog_path(context.catalog_option, context.root)
