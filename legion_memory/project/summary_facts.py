@@ -126,7 +126,7 @@ def gist(document: PlanDocument) -> str:
         for line in section.lines():
             if match := _ONE_LINER.match(line):
                 return match.group(1).strip()
-    for value in strings(document.value("one_liner", "one-liner", "one-liner:")):
+    for value in strings(document.value("one_liner", "one-liner")):
         return value
     for candidate in (_bold_lead(document), _summary_paragraph(document)):
         if candidate:
