@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 from support.processes import CLI, FIXTURES, read_bytes_of
 
 from legion_memory.project.catalog import load_catalog
+from legion_memory.project.phases import PLAN, SUMMARY, read_document
 from legion_memory.project.roadmap import roadmap_entries
 from legion_memory.project.root import current_phase, milestone_start
+from legion_memory.project.summary_facts import plan_facts
 from legion_memory.project.summary_outcome import SummaryFacts, read_summary_facts
 from legion_memory.project.verdict import FAIL, PASS, stated_failures, verdict
 
@@ -66,6 +68,27 @@ def test_every_summary_form(name: str) -> None:
     catalog = load_catalog(CATALOG)
     path = READERS / "phases" / f"{name}-SUMMARY.md"
     assert read_summary_facts(path, catalog) == SUMMARY_FORMS[name]
+
+
+@pytest.mark.parametrize(
+    ("name", "files"),
+    [
+        # headings that are paths; the PLAN's own list adds nothing new
+        ("24-scheduler/24-01", [("src/scheduler/jobs.py", "created"),
+                                ("docs/scheduler.md", "modified"), ("CHANGELOG.md", "modified")]),
+        # a commit table's `retry.py` and the SUMMARY itself are not files; the PLAN's list is
+        ("22-billing/22-01", [("src/billing/retry.py", ""), ("tests/test_retry.py", "")]),
+        # a bare name another listed path ends with is that file
+        ("25-queue/25-01", [("src/mail/queue.py", "modified")]),  # under `## Files Changed`
+    ],
+)  # fmt: skip
+def test_the_files_of_a_plan(name: str, files: list[tuple[str, str]]) -> None:
+    summary_path = READERS / "phases" / f"{name}-SUMMARY.md"
+    plan_path = summary_path.with_name(summary_path.name.replace("SUMMARY", "PLAN"))
+    summary = read_document(summary_path, name[-5:], SUMMARY)
+    plan = read_document(plan_path, name[-5:], PLAN) if plan_path.is_file() else None
+    found = plan_facts(summary, plan).files
+    assert [(change.path, change.action) for change in found] == files
 
 
 @pytest.fixture

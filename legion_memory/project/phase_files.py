@@ -97,7 +97,8 @@ def _heading_file(plan: str, section: Section) -> Iterator[FileChange]:
     """`### skills/x/SKILL.md (new)`: a heading that is a path, with at most a marker after it."""
     paths, rest = leading_paths(plain(section.title), listed=False)
     marked = _NEW_MARK.match(rest)
-    if len(paths) == 1 and "/" in paths[0] and (not rest or re.fullmatch(r"\(\w+\)", rest)):
+    marker = re.fullmatch(r"\((?:new|created|modified|updated|changed)\)", rest, re.IGNORECASE)
+    if len(paths) == 1 and (marker or ("/" in paths[0] and not rest)):
         yield FileChange(paths[0], plan, CREATED if marked else _action_word(rest))
 
 
