@@ -190,6 +190,7 @@ def test_a_milestone_head_completes_only_an_archived_roadmap() -> None:
         ("phase-of", 12),  # `- **Phase**: 12 of 12 (complete)`
         ("front-matter-phase", 7),  # `current_phase: 7`
         ("current-focus", 36),  # `**Current focus:** Phase 36 — Polymath Integration`
+        ("current-position", 28),  # `Phase 28 — Documentation` under `## Current Position`
         ("no-phase", None),  # "Phase 3 shipped last week" names no current phase: no guess
     ],
 )

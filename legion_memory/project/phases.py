@@ -24,7 +24,7 @@ PLAN = "PLAN"
 _PHASE_ARGUMENT = re.compile(r"^\d{1,4}$")
 _PHASE_NAME_ARGUMENT = re.compile(r"^(?:(v\d+(?:\.\d+)*)/)?(\d{1,4}(?:-[\w.]+(?:-[\w.]+)*)?)$")
 _MILESTONE_PART = re.compile(r"(v\d+(?:\.\d+)*)", re.IGNORECASE)
-_ARCHIVE_DEPTH = 3
+_ARCHIVE_DEPTH = 4
 _PHASE_DIR = re.compile(r"^(\d+)-(\S+)$")
 _PLAN_FILE = re.compile(r"^(\d+)-(\d+)-(SUMMARY|PLAN)\.md$")
 _ID = r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+[a-z]?"
@@ -312,7 +312,7 @@ def _summary_agents(summary: PlanDocument) -> tuple[str, ...]:
         heading = _AGENT_HEADING.match(plain(section.title))
         if heading:
             return agent_ids([heading.group(1)])
-        if section.key in {"agent", "agents", "assigned agent"}:
+        if section.key in {"agent", "agents", "agent(s)", "assigned agent", "assigned agents"}:
             return agent_ids([*section.paragraphs(), *(item.text for item in section.items())])
         for text in [*section.lines(), *(plain(item.text) for item in section.items())]:
             line = _AGENT_LINE.match(plain(text))

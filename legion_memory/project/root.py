@@ -16,6 +16,7 @@ _PHASE_FORMS = (
     r"\A---\n(?:.*\n)*?current_phase:\s*[\"']?(\d+)(?:.*\n)*?---\s*$",
     r"^\s*(?:[-*]\s+|#+\s*)?\**(?:Current\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?(\d+)",
     r"^\W*Current\s+(?:focus|position)\**\s*:[^\n]*?\bPhase\s+(\d+)\b",
+    r"^#+\s*Current\s+Position\b.*\n(?:(?!#).*\n)*?[\s>*-]*Phase\s+(\d+)\b",
     r"\bPhase\s+(\d+)\s+of\s+\d+\b",
     r"\bPhase\s+(\d+)\b[^.\n]{0,20}?\b(?:in progress|executing|planning|active|current)\b",
     r"^\s*(?:[-*]\s+)?\**Last activity\**\s*:.*?\bCompleted\s+(\d+)-\d+(?:-PLAN)?\b",
@@ -97,10 +98,11 @@ def _fits(value: object, default: object) -> bool:
 def current_phase(root: Path) -> int | None:
     """The current phase number STATE.md states, None when it states none (never a guess).
 
-    Read, first found wins: front-matter `current_phase:`; a `Phase: N` or `**Phase**: N of M`
-    line or `## Current Phase: N`; `Current focus: Phase N`; `Phase N of M`; `Phase N in
-    progress` (or executing, planning, active, current); `Last activity: ... Completed NN-PP
-    plan`."""
+    Read, first found wins (docs/decisions.md#reused-phase-numbers): front-matter
+    `current_phase:`; a `Phase: N`, `**Phase**: N of M` or `## Current Phase: N` line; `Current
+    focus: Phase N`; `Phase N of M`; `Phase N` opening a line under `## Current Position`;
+    `Phase N in progress` (or executing, planning, active, current); `Last activity: ...
+    Completed NN-PP plan`."""
     text = _state_text(root)
     if text is None:
         return None

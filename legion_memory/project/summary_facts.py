@@ -28,9 +28,11 @@ _TITLE_NOISE = (
 _ONE_LINER = re.compile(r"^\**One[- ]liner:?\**\s*:?\s*(.+)$", re.IGNORECASE)
 _TASK_TITLE = re.compile(r"^task\s+\d+\s*[:.—\u2013-]\s*(.+)$", re.IGNORECASE)
 _DECISIONS = re.compile(r"^(?:key\s+)?decisions\b")
-_STATUS_TITLE = re.compile(r"^(?:status|result|outcome|self-check)\s*:\s*(.+)$", re.IGNORECASE)
-_STATUS_SECTIONS = {"status", "result", "results", "outcome"}
-_STATUS_LINE = re.compile(r"^\**(?:Status|Result|Self-Check)\**\s*:\s*\**\s*:?\s*(.+)$", re.I)
+_STATUS_TITLE = re.compile(r"^(?:status|result|outcome|verdict|self-check)\s*:\s*(.+)$", re.I)
+_STATUS_SECTIONS = {"status", "result", "results", "outcome", "verdict"}
+_STATUS_LINE = re.compile(
+    r"^\**(?:Status|Result|Outcome|Verdict|Self-Check)\**\s*:\s*\**\s*:?\s*(.+)$", re.I
+)
 _LABEL_LINE = re.compile(r"^\*\*[\w -]+(?::\*\*|\*\*\s*:)")
 _SUMMARY_SECTIONS = {"summary", "overview", "one-liner", "one liner", "objective", "status"}
 _SUMMARY_SECTIONS |= {"result", "what was built", "what was done", "accomplishments"}
