@@ -1,6 +1,7 @@
 """The task types of Legion's recommendation engine, and which of them an outcome belongs to:
-its Task Type and Tags read through the engine's own concept map (docs/decisions.md#engine-keyspace).
-Pure."""
+its Task Type and Tags read through the engine's own concept map. Pure.
+
+See docs/decisions.md#engine-keyspace."""
 
 from __future__ import annotations
 

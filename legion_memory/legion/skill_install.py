@@ -114,7 +114,6 @@ def _unwritable(exc: OSError | WriteError) -> LegionMemoryError:
 _WRITABLE = "run it as a user who may change this Legion, or on a writable copy"
 
 
-
 def _keep_originals(
     legion: Legion, pending: list[Path], state: dict[str, Any], entries: dict[str, dict[str, str]]
 ) -> None:

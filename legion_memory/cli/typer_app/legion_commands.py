@@ -44,9 +44,7 @@ def install(
     from legion_memory.legion import layout, skill_install
 
     context: Context = ctx.obj
-    found = layout.locate(
-        legion, Path.cwd(), Path.home(), os.environ.get("CLAUDE_PLUGIN_ROOT", "")
-    )
+    found = layout.locate(legion, Path.cwd(), Path.home(), os.environ.get("CLAUDE_PLUGIN_ROOT", ""))
     if uninstall:
         report = skill_install.uninstall(found, dry_run)
     else:
