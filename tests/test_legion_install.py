@@ -163,11 +163,14 @@ def test_a_directory_that_is_not_legion_is_refused(tmp_path: Path) -> None:
 
 
 def test_nothing_found_names_where_it_looked(tmp_path: Path) -> None:
-    done = run_process("legion", "install", cwd=tmp_path, env={"HOME": str(tmp_path)})
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "CLAUDE_PLUGIN_ROOT": str(tmp_path / "plugin")}
+    done = run_process("legion", "install", cwd=tmp_path, env=env)
     assert done.code == 1
-    assert done.stderr.startswith(f"Error: {tmp_path}, {tmp_path}, ")
-    assert done.stderr.endswith(
-        "no Legion checkout or installed plugin found (pass --legion PATH)\n"
+    assert done.stderr == (
+        f"Error: {tmp_path}, {tmp_path / 'plugin'}, {home / '.claude' / 'legion'}, "
+        f"{home / '.legion'}: no Legion checkout or installed plugin found (pass --legion PATH)\n"
     )
 
 
