@@ -13,7 +13,7 @@ from typing import Any
 from legion_memory.errors import LegionMemoryError, WriteError
 from legion_memory.legion import checksums
 from legion_memory.legion.layout import CHECKSUMS, Legion
-from legion_memory.storage.files import atomic_write
+from legion_memory.storage.files import atomic_write, read_data
 
 SKILL_SOURCE = Path(__file__).with_name("memory-manager-SKILL.md")
 STATE_DIR = ".legion-memory"
@@ -47,7 +47,7 @@ def install(legion: Legion, dry_run: bool = False, node: str | None = None) -> R
     ours = skill_bytes()
     state = _read_state(legion)
     report = Report(legion)
-    pending = [path for path in legion.skills if _read(path) != ours]
+    pending = [path for path in legion.skills if read_data(path) != ours]
     if not pending:
         report.changes.append(f"already installed in {legion.root}")
         return report
@@ -80,7 +80,7 @@ def uninstall(legion: Legion, dry_run: bool = False) -> Report:
     restores = []
     for entry in state["files"]:
         path = _resolve(legion, entry["path"])
-        if _read(path) not in (ours, None):
+        if read_data(path) not in (ours, None):
             raise LegionMemoryError(
                 "changed since the legion-memory skill was installed; nothing was restored",
                 where=str(path),
@@ -164,13 +164,6 @@ def _resolve(legion: Legion, shown: str) -> Path:
 
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
 
 
 def _write(path: Path, data: bytes) -> None:
