@@ -205,3 +205,16 @@ def test_a_legion_update_since_install_becomes_the_new_original(tmp_path: Path) 
     )
     assert (legion / LEGION_SKILL).read_bytes() == updated
     assert not (legion / ".legion-memory").exists()
+
+
+def test_a_read_only_legion_is_refused_even_when_the_system_would_allow_it(tmp_path: Path) -> None:
+    legion = fake_checkout(tmp_path / "legion")
+    (legion / LEGION_SKILL).chmod(0o444)
+    before = tree_bytes(legion)
+    done = run_process("legion", "install", "--legion", str(legion), cwd=tmp_path)
+    assert done.code == 1
+    assert done.stderr == (
+        f"Error: {legion / LEGION_SKILL}: read-only; nothing was changed (install into a writable "
+        "copy of this Legion, or make it writable first)\n"
+    )
+    assert tree_bytes(legion) == before

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ def install(legion: Legion, dry_run: bool = False, node: str | None = None) -> R
     if not pending:
         report.changes.append(f"already installed in {legion.root}")
         return report
+    refuse_read_only([legion.root, *pending, *filter(None, [legion.checksums])])
     entries = {entry["path"]: entry for entry in state.get("files", [])}
     for path in pending:
         shown = _shown(legion, path)
@@ -87,6 +89,7 @@ def uninstall(legion: Legion, dry_run: bool = False) -> Report:
                 hint=f"move it away first; the original is in {_state_dir(legion)}",
             )
         restores.append((path, _state_dir(legion) / entry["original"]))
+        refuse_read_only([path])
         report.changes.append(f"restore {entry['path']}")
     if state.get("checksums") and legion.checksums is not None:
         restores.append((legion.checksums, _state_dir(legion) / state["checksums"]))
@@ -100,6 +103,18 @@ def uninstall(legion: Legion, dry_run: bool = False) -> Report:
         except (OSError, WriteError) as exc:
             raise _unwritable(exc) from exc
     return report
+
+
+def refuse_read_only(paths: list[Path]) -> None:
+    """A file or directory without its owner's write bit is meant to stay as it is (a shared,
+    read-only Legion): refused even for a user, such as root, whom the system would let write."""
+    for path in paths:
+        if path.exists() and not path.stat().st_mode & stat.S_IWUSR:
+            raise LegionMemoryError(
+                "read-only; nothing was changed",
+                where=str(path),
+                hint="install into a writable copy of this Legion, or make it writable first",
+            )
 
 
 def _unwritable(exc: OSError | WriteError) -> LegionMemoryError:
