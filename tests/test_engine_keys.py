@@ -168,3 +168,23 @@ def test_a_dominant_agent_gets_its_archetype_boost_and_moves_up(repo: Path) -> N
     assert ranked({}, engine).index("testing-api-tester") == 0
     assert ranked({}, catalog) == plain
     assert ranked(memory, engine)[0] == "testing-api-tester"
+
+
+def test_keyspace_engine_on_the_command_line(repo: Path) -> None:
+    store(repo, "testing-api-tester", "api-testing", "contract", "Orders API contract")
+    store(repo, "engineering-backend-architect", "backend", "orders", "Orders table")
+    done = run_process("--today", TODAY, "score", "archetypes", "--keyspace", "engine", cwd=repo)
+    assert done.code == 0, done.stderr
+    assert done.stdout == (
+        "| Task Type | Outcomes | Success Rate | Avg Importance | Top Agent | Agents |\n"
+        "|---|---|---|---|---|---|\n"
+        "| api-development | 1 | 1 | 3 | - | testing-api-tester |\n"
+        "| quality-testing | 1 | 1 | 3 | - | testing-api-tester |\n"
+    )
+    assert list(scores(repo, "archetypes")) == ["api-testing", "backend"]
+
+
+def test_an_unknown_keyspace_is_refused(repo: Path) -> None:
+    done = run_process("score", "archetypes", "--keyspace", "agents", cwd=repo)
+    assert (done.code, done.stdout) == (2, "")
+    assert done.stderr == "Error: --keyspace: unknown keyspace 'agents' (use catalog or engine)\n"
