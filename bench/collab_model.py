@@ -17,7 +17,7 @@ from pathlib import Path
 from legion_memory.markdown.document import parse, row_cells
 from legion_memory.schema.kinds import ERROR_FIX, KINDS, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key, records_table
-from legion_memory.schema.validation import ERROR, record_twins, validate_file
+from legion_memory.schema.validation import ERROR, record_twins, validate_text
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.doctor import doctor
 
@@ -157,8 +157,9 @@ def _check_tools(verdict: Verdict, memory: Memory) -> None:
     """validate and doctor must both call the memory clean."""
     paths = [memory.path(k) for k in KINDS.values()] + [memory.archive]
     paths = [path for path in paths if path.is_file()]
-    problems = [p for path in paths for p in validate_file(path)]
-    problems += record_twins([(path, str(path)) for path in paths])
+    texts = [(path, str(path), path.read_text(encoding="utf-8")) for path in paths]
+    problems = [p for path, name, text in texts for p in validate_text(path, text, name)]
+    problems += record_twins(texts)
     for problem in problems:
         if problem.severity == ERROR:
             verdict.add(

@@ -5,13 +5,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import ParseError
 from legion_memory.markdown.document import Document, Table, cell_count, parse
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, check_value
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.record_twins import archive_layout, twins
 from legion_memory.schema.records import Record, column_key, read_records, records_table
-from legion_memory.storage.reading import read_text
 
 ERROR = "error"
 WARNING = "warning"
@@ -49,19 +47,6 @@ def kind_for_file(path: Path, document: Document | None = None) -> Kind | None:
         if records_table(document, kind) is not None:
             return kind
     return None
-
-
-def validate_file(path: Path, shown: str | None = None) -> list[Problem]:
-    """Every problem of one memory file (ARCHIVE.md included)."""
-    name = shown or str(path)
-    try:
-        text = read_text(path)
-    except ParseError as exc:
-        line = int(exc.where.rsplit(":", 1)[-1])
-        return [Problem(name, line, ERROR, exc.message)]
-    if text is None:
-        return [Problem(name, 0, ERROR, "file does not exist")]
-    return validate_text(path, text, name)
 
 
 def validate_text(path: Path, text: str, name: str) -> list[Problem]:
@@ -202,17 +187,11 @@ def _renders_as_table(document: Document, table: Table) -> bool:
     return any(token["type"] == "table" for token in state.tokens)
 
 
-def record_twins(files: list[tuple[Path, str]]) -> list[Problem]:
+def record_twins(files: list[tuple[Path, str, str]]) -> list[Problem]:
     """One record held twice across a memory directory's files: under two IDs, or live and
-    archived at once (docs/decisions.md#record-identity). `files`: (path, name shown)."""
-    documents = []
-    for path, name in sorted(files, key=lambda item: path_is_live(item[0])):
-        try:
-            text = read_text(path)
-        except ParseError:
-            continue  # validate_file reports it
-        if text:
-            documents.append((name, parse(text), not path_is_live(path)))
+    archived at once (docs/decisions.md#record-identity). `files`: (path, name shown, text)."""
+    ordered = sorted(files, key=lambda item: path_is_live(item[0]))  # the archive first
+    documents = [(name, parse(text), not path_is_live(path)) for path, name, text in ordered]
     return [
         Problem(twin.again.name, twin.again.line_index + 1, ERROR, twin.message())
         for twin in twins(documents)

@@ -10,20 +10,47 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit
+from legion_memory.errors import ParseError
 from legion_memory.schema.kinds import KINDS
-from legion_memory.schema.validation import ERROR, record_twins, validate_file
+from legion_memory.schema.validation import ERROR, Problem, record_twins, validate_text
+from legion_memory.storage.reading import read_text
 
 
 def validate(context: Context, files: list[Path] | None) -> int:
     """Report every problem as FILE:LINE: severity: message; 1 when any is an error."""
     paths = files or _memory_files(context)
     problems = [p for path in paths for p in validate_file(path, _shown(context, path))]
-    problems += record_twins([(path, _shown(context, path)) for path in paths])
+    problems += record_twins(_readable(context, paths))
     errors = sum(1 for problem in problems if problem.severity == ERROR)
     summary = f"{len(paths)} file(s) checked, {errors} error(s), {len(problems) - errors} other"
     human = "\n".join([*(str(problem) for problem in problems), summary])
     emit(context, {"files": len(paths), "problems": [p.to_json() for p in problems]}, human)
     return 1 if errors else 0
+
+
+def validate_file(path: Path, shown: str) -> list[Problem]:
+    """Every problem of one memory file (ARCHIVE.md included)."""
+    try:
+        text = read_text(path)
+    except ParseError as exc:
+        line = int(exc.where.rsplit(":", 1)[-1])
+        return [Problem(shown, line, ERROR, exc.message)]
+    if text is None:
+        return [Problem(shown, 0, ERROR, "file does not exist")]
+    return validate_text(path, text, shown)
+
+
+def _readable(context: Context, paths: list[Path]) -> list[tuple[Path, str, str]]:
+    """The files that read as text, for the checks across files (validate_file reports the rest)."""
+    found = []
+    for path in paths:
+        try:
+            text = read_text(path)
+        except ParseError:
+            continue
+        if text:
+            found.append((path, _shown(context, path), text))
+    return found
 
 
 def _memory_files(context: Context) -> list[Path]:
