@@ -227,12 +227,19 @@ def follow(
         ) -> str:
             return _OUTCOME_REF.sub(lambda m: _target(m.group(0), row, moves, along, side), text)
 
-        old_source = row["source"]
-        new_source = retarget(old_source)
-        if new_source != old_source:
-            raw = edit_cell(plan.line(row), row.columns.index("source"), retarget)
-            finding = f"{row['id']} Source {old_source} should read {new_source} (renumbered)"
-            plan.edit(row, raw, finding, f"{row['id']} Source {old_source} -> {new_source}")
+        rewrite_source(plan, row, retarget, "renumbered")
+
+
+def rewrite_source(
+    plan: Plan, row: Occurrence, retarget: Callable[[str], str], because: str
+) -> None:
+    """Plan the pattern's `Source` as `retarget` reads it, when that changes it."""
+    old_source = row["source"]
+    new_source = retarget(old_source)
+    if new_source != old_source:
+        raw = edit_cell(plan.line(row), row.columns.index("source"), retarget)
+        finding = f"{row['id']} Source {old_source} should read {new_source} ({because})"
+        plan.edit(row, raw, finding, f"{row['id']} Source {old_source} -> {new_source}")
 
 
 def _target(
@@ -292,12 +299,7 @@ def merged_moves(memory: Memory, texts: Texts, log: list[Arrival]) -> Plan:
         def retarget(text: str, side_moves: dict[str, str] = side_moves) -> str:
             return _OUTCOME_REF.sub(lambda m: side_moves.get(m.group(0), m.group(0)), text)
 
-        old_source = row["source"]
-        new_source = retarget(old_source)
-        if new_source != old_source:
-            raw = edit_cell(plan.line(row), row.columns.index("source"), retarget)
-            finding = f"{row['id']} Source {old_source} should read {new_source} (renumbered)"
-            plan.edit(row, raw, finding, f"{row['id']} Source {old_source} -> {new_source}")
+        rewrite_source(plan, row, retarget, "renumbered")
     return plan
 
 

@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from legion_memory.errors import IntegrityError
-from legion_memory.gitops.row_merge import edit_cell, set_cell
+from legion_memory.gitops.row_merge import set_cell
 from legion_memory.markdown.document import Document, parse, row_cells
 from legion_memory.schema.kinds import ERROR_FIX, KINDS, PATTERN
 from legion_memory.schema.record_twins import Holder, Twin, kind_rows, twins
 from legion_memory.schema.records import column_key, id_number
 from legion_memory.storage.reading import Memory
-from legion_memory.upkeep.renumbering import Occurrence, Plan, Texts, occurrences
+from legion_memory.upkeep.renumbering import Occurrence, Plan, Texts, occurrences, rewrite_source
 
 _UPDATED = ("fix", "resolved")
 _REFERENCE = re.compile(r"\b[OPED]-\d{3,}\b")
@@ -107,19 +107,13 @@ def _follow(plan: Plan, memory: Memory, texts: Texts, moves: Mapping[str, str]) 
     """Sources citing a dropped ID cite the kept one."""
     if not moves:
         return
+
+    def retarget(text: str) -> str:
+        return _REFERENCE.sub(lambda m: moves.get(m.group(0), m.group(0)), text)
+
     for row in occurrences(memory, texts, PATTERN):
-        if "source" not in row.columns:
-            continue
-        cited = row["source"]
-
-        def retarget(text: str) -> str:
-            return _REFERENCE.sub(lambda m: moves.get(m.group(0), m.group(0)), text)
-
-        changed = retarget(cited)
-        if changed != cited:
-            raw = edit_cell(plan.line(row), row.columns.index("source"), retarget)
-            finding = f"{row['id']} Source {cited} should read {changed} (same record)"
-            plan.edit(row, raw, finding, f"{row['id']} Source {cited} -> {changed}")
+        if "source" in row.columns:
+            rewrite_source(plan, row, retarget, "same record")
 
 
 def verify_identities_kept(memory: Memory, before: Texts, changed: Mapping[Path, str]) -> None:
