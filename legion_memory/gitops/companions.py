@@ -13,14 +13,12 @@ out one number twice.
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from legion_memory.errors import LegionMemoryError
 from legion_memory.gitops.merge_log import Arrival
 from legion_memory.gitops.repository import run_git
 from legion_memory.markdown.document import parse
 from legion_memory.schema.identity import Identity
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
 from legion_memory.schema.record_twins import kind_rows
-from legion_memory.storage import reading
 
 Taken = dict[str, set[Identity]]
 
@@ -35,13 +33,16 @@ def theirs_commits(env: Mapping[str, str]) -> list[str]:
     return [key.removeprefix("GITHEAD_") for key in env if key.startswith("GITHEAD_")]
 
 
-def taken_ids(path: Path, env: Mapping[str, str], log: Iterable[Arrival] = ()) -> Taken:
-    """ID -> the identities of the rows holding it in the companion files of both sides (and,
-    held by no known record, the IDs the log says a merge renumbered to)."""
+def taken_ids(
+    path: Path, ours: Iterable[str], env: Mapping[str, str], log: Iterable[Arrival] = ()
+) -> Taken:
+    """ID -> the identities of the rows holding it in the companion files of both sides (ours's
+    texts given, theirs's read from git) and, held by no known record, the IDs the log says
+    another file's merge renumbered to."""
     names = companion_names(path.name)
     archived = path.name.upper() != ARCHIVE_FILENAME.upper()
     taken: Taken = {}
-    for text in _texts(path, names, theirs_commits(env)):
+    for text in [*ours, *_theirs(path, names, theirs_commits(env))]:
         for kind in KINDS.values():
             for holder, identity in kind_rows(kind, [("", parse(text), archived)]):
                 taken.setdefault(holder.record_id, set()).add(identity)
@@ -52,14 +53,8 @@ def taken_ids(path: Path, env: Mapping[str, str], log: Iterable[Arrival] = ()) -
     return taken
 
 
-def _texts(path: Path, names: list[str], commits: list[str]) -> Iterator[str]:
+def _theirs(path: Path, names: list[str], commits: list[str]) -> Iterator[str]:
     for name in names:
-        try:
-            text = reading.read_text(path.parent / name)
-        except (LegionMemoryError, OSError):
-            text = None
-        if text:
-            yield text
         for sha in commits:
             shown = run_git(["show", f"{sha}:{(path.parent / name).as_posix()}"], Path.cwd())
             if shown:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.errors import LegionMemoryError
-from legion_memory.gitops.companions import taken_ids
+from legion_memory.gitops.companions import companion_names, taken_ids
 from legion_memory.gitops.file_merge import describe, merge
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
@@ -41,7 +41,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         result = merge(
             *texts,
             marker_size=marker_size,
-            reserved=taken_ids(Path(shown), os.environ, _logged()),
+            reserved=taken_ids(Path(shown), _ours_companions(Path(shown)), os.environ, _logged()),
             archive=archive,
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
@@ -70,6 +70,19 @@ def _fail_safe(texts: list[str], ours: Path, marker_size: int, why: str) -> int:
         file=sys.stderr,
     )
     return 1
+
+
+def _ours_companions(path: Path) -> list[str]:
+    """Ours's other memory files, from the work tree (git writes merge results only at the end)."""
+    texts = []
+    for name in companion_names(path.name):
+        try:
+            text = reading.read_text(path.parent / name)
+        except (LegionMemoryError, OSError):
+            continue
+        if text:
+            texts.append(text)
+    return texts
 
 
 def _logged() -> list[Arrival]:
