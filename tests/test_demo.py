@@ -52,7 +52,7 @@ with a per-book lock |
 MERGE_REPORT = [
     "legion-memory: merged .planning/memory/OUTCOMES.md: 1 new row(s) from ours, 1 from theirs, "
     "0 identical on both sides",
-    "legion-memory: .planning/memory/OUTCOMES.md: theirs O-006 renumbered to O-007",
+    "legion-memory: .planning/memory/OUTCOMES.md: ours O-006 renumbered to O-007",
 ]
 
 COMPACT_CHECK = """\
@@ -120,7 +120,7 @@ def test_demo_runs_every_step_in_a_temporary_project_and_removes_it(tmp_path: Pa
     assert [line for line in merge_lines if line.startswith("legion-memory:")] == MERGE_REPORT
     merged = _table_ids(transcript, "legion-memory --today 2026-03-02 recall outcomes --branch all")
     assert sorted(merged) == ["O-001", "O-002", "O-003", "O-004", "O-005", "O-006", "O-007"]
-    assert "| O-007 | 2026-03-02 | loans-reminders |" in merge_output
+    assert "| O-006 | 2026-03-02 | loans-reminders |" in merge_output
     assert "Pruned 2 records → .planning/memory/ARCHIVE.md\nRemaining: 5 active records\n" in (
         transcript
     )
