@@ -10,6 +10,7 @@ from legion_memory.markdown.document import Document, Table, cell_count, parse
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, check_value
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.records import Record, column_key, read_records, records_table
+from legion_memory.schema.secrets import secret_kind, secret_message
 from legion_memory.storage.reading import read_text
 
 ERROR = "error"
@@ -71,11 +72,20 @@ def validate_text(path: Path, text: str, name: str) -> list[Problem]:
         found += _check_archive(document, name)
     else:
         found += _check_live(path, document, name)
-    found += [
-        Problem(name, entry.line, NOTE, f"/legion:learn entry {entry.id} (kept as written)")
-        for entry in learn_entries(document)
-    ]
+    found += _check_learn_entries(document, name)
     return sorted(found, key=lambda problem: problem.line)
+
+
+def _check_learn_entries(document: Document, name: str) -> list[Problem]:
+    found = []
+    for entry in learn_entries(document):
+        note = f"/legion:learn entry {entry.id} (kept as written)"
+        found.append(Problem(name, entry.line, NOTE, note))
+        kind = secret_kind("\n".join([entry.summary, *entry.fields.values(), entry.body]))
+        if kind is not None:
+            message = _secret(f"/legion:learn entry {entry.id}", kind)
+            found.append(Problem(name, entry.line, ERROR, message))
+    return found
 
 
 def _check_live(path: Path, document: Document, name: str) -> list[Problem]:
@@ -147,9 +157,31 @@ def _check_header(table: Table, kind: Kind, name: str) -> Iterator[Problem]:
         yield Problem(name, line, ERROR, "a column name appears twice in the header")
 
 
+_ROTATE = "remove it from the file and rotate the credential"
+
+
+def _secret(field: str, kind: str) -> str:
+    return f"{secret_message(field, kind)} ({_ROTATE})"
+
+
+def _secrets(record: Record, name: str) -> Iterator[tuple[str, Problem]]:
+    """A problem for each value of the record that looks like a secret, with the value's key;
+    the value is never quoted."""
+    for key, value in record.values.items():
+        kind = secret_kind(value)
+        if kind is not None:
+            column = record.kind.column(key)
+            field = column.name if column else "a column"
+            yield key, Problem(name, record.line, ERROR, _secret(field, kind))
+
+
 def _check_record(record: Record, name: str) -> Iterator[Problem]:
+    secret_keys = set()
+    for key, secret in _secrets(record, name):
+        secret_keys.add(key)
+        yield secret
     for column in record.kind.columns:
-        if column.key not in record.values:
+        if column.key not in record.values or column.key in secret_keys:
             continue
         value = record[column.key]
         problem = check_value(record.kind, column.key, value)
