@@ -78,7 +78,7 @@ RULES: Final[tuple[tuple[str, str], ...]] = (
     ("Azure storage key", r"(?i)AccountKey=[A-Za-z0-9+/]{40,}={0,2}"),
     (
         "password in a URL",
-        rf"(?i)\b[a-z][a-z0-9+.-]{{1,20}}://[^\s/:@\"'<>]+:{_NOT_A_REFERENCE}[^\s/@\"'<>]{{3,}}@",
+        rf"(?i)\b[a-z][a-z0-9+.-]{{1,20}}://[^\s/:@\"'<>]*:{_NOT_A_REFERENCE}[^\s/@\"'<>]{{3,}}@",
     ),
     (
         "Authorization header",

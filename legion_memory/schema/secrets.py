@@ -16,9 +16,10 @@ from legion_memory.errors import InputError
 from legion_memory.schema.secret_rules import PREFILTER, RULES, TOKEN_CHARS
 
 _INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff"
-# A split inside a token: an (escaped) pipe, a `<br>`, a line break or an invisible character
-# between two token characters.
-_SPLIT = rf"(?<=[{TOKEN_CHARS}])(?:\\?\||<br\s*/?>|\r?\n|[{_INVISIBLE}])+(?=[{TOKEN_CHARS}])"
+# A split inside a token: (escaped) pipes, `<br>`s, line breaks or invisible characters touching
+# a token character (a table's ` | ` between two words is no split).
+_MARKS = rf"(?:\\?\||<br\s*/?>|\r?\n|[{_INVISIBLE}])+"
+_SPLIT = rf"(?<=[{TOKEN_CHARS}]){_MARKS}|{_MARKS}(?=[{TOKEN_CHARS}])"
 _SPLIT_MARKS = ("|", "<", "\n", "\r")
 _DROP_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE))
 _BASE64 = r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}"
