@@ -4,11 +4,11 @@ none, `/legion:learn` entries taken out, and every file verified by re-parsing b
 Files are read and written through `store` only; this module computes and checks their new text.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import LegionMemoryError, ParseError, WriteError
+from legion_memory.errors import LegionMemoryError, ParseError
 from legion_memory.markdown.document import Document, RowStyle, Table, parse, render, strip_ending
 from legion_memory.schema.kinds import Kind, archive_section_lines, archive_template, row_for
 from legion_memory.schema.records import Record, format_id, id_number, read_records, records_table
@@ -19,7 +19,6 @@ from legion_memory.storage.row_edits import (
     require_id_column,
     same_values,
 )
-from legion_memory.storage.writing import atomic_write, describe
 
 
 class Removal(NamedTuple):
@@ -48,7 +47,7 @@ def plan_batch(
     A record that carries an ID keeps it when no live or archived record of its kind has it, and
     is refused otherwise; the others get the next IDs, in order. A live file without any table (one
     only `/legion:learn` wrote) gains its kind's section; ARCHIVE.md gains a kind's section when
-    first needed. For a real write, hold `locked(memory)` around this and `write_batch`.
+    first needed. For a real write, plan under `writing.transact`, which writes them as one change.
     """
     numbered = _assign_ids(memory, [*live, *archived])
     live_stored, archived_stored = numbered[: len(live)], numbered[len(live) :]
@@ -66,16 +65,6 @@ def plan_batch(
             records = [record for record in group if record.kind.name == kind.name]
             documents[path] = _add_rows(path, documents[path], records, archived=archive)
     return Batch(tuple(numbered), {path: render(doc) for path, doc in documents.items()})
-
-
-def write_batch(batch: Batch, also: Mapping[Path, str] | None = None) -> None:
-    """Write a planned batch (memory files first, then `also`); a failure echoes every record."""
-    try:
-        for path, text in [*batch.texts.items(), *(also or {}).items()]:
-            atomic_write(path, text)
-    except WriteError as exc:
-        everything = "\n\n".join(describe(record) for record in batch.records)
-        raise WriteError(exc.message, where=exc.where, record=everything) from exc
 
 
 def _existing(path: Path) -> Document:

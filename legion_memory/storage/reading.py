@@ -2,6 +2,7 @@
 and their highest ID. Only this module and `store`, which changes them, open memory files.
 """
 
+import os
 from collections.abc import Iterator, Sequence
 from itertools import compress, count, repeat
 from operator import contains, eq, not_
@@ -12,7 +13,8 @@ from legion_memory.errors import ParseError
 from legion_memory.markdown.document import Document, Table, cell_count, parse, table_cells
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import Record, column_key, id_numbers, read_records, records_table
-from legion_memory.storage.files import decode, read_data, read_text
+from legion_memory.storage.files import decode, read_data
+from legion_memory.storage.files import read_text as read_file_text
 
 __all__ = [
     "JOURNAL_NAME",
@@ -63,6 +65,20 @@ class Memory(NamedTuple):
 
     def exists(self, kind: Kind) -> bool:
         return self.path(kind).is_file()
+
+
+def read_text(path: Path) -> str | None:
+    """A memory file's text (None when missing). While a journal beside it records an interrupted
+    change to it, the text it had before that change: a half-applied change is never read, and
+    the next writer rolls it back to exactly that text."""
+    if os.path.lexists(path.parent / JOURNAL_NAME):
+        from legion_memory.storage import journal  # only when there is one: almost never
+
+        try:
+            return journal.text_before(path.parent / JOURNAL_NAME, path.name, read_data)
+        except KeyError:
+            pass
+    return read_file_text(path)
 
 
 def load(path: Path) -> Document | None:
