@@ -1,0 +1,201 @@
+"""An import stopped dead at every step (as SIGKILL stops it), and killed for real at random
+moments: after the next command and a rerun, the memory equals the uninterrupted import's, with
+no record lost, none doubled and the ledger whole."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from support.interop import INTEROP, MEMORY, TODAY, copy_source, seed_memory
+from support.processes import CLI, REPO_ROOT, read_bytes_of, run_process
+from support.prune import Disk, Killed
+
+from legion_memory.schema.kinds import KINDS
+from legion_memory.storage import reading, writing
+
+JOURNAL = ".legion-memory.journal"
+
+
+def _bullpen(repo: Path) -> list[str]:
+    seed_memory(repo)
+    copy_source(repo, "bullpen")
+    return ["bullpen", "bullpen/memory.json"]
+
+
+def _json(repo: Path) -> list[str]:
+    (repo / MEMORY).mkdir(parents=True)
+    copy_source(repo, "json/export.json", "export.json")
+    return ["json", "export.json"]
+
+
+def _memory_system(repo: Path) -> list[str]:
+    seed_memory(repo)
+    copy_source(repo, "memory-system")
+    return ["memory-system", "memory-system"]
+
+
+def _memory_broker(repo: Path) -> list[str]:
+    seed_memory(repo)
+    copy_source(repo, "memory-broker")
+    return ["memory-broker", "memory-broker"]
+
+
+def _learn_move(repo: Path) -> list[str]:
+    shutil.copytree(INTEROP / "learn", repo / MEMORY)
+    return ["learn", "--move"]
+
+
+WRITERS: dict[str, Callable[[Path], list[str]]] = {
+    "bullpen": _bullpen,
+    "json": _json,
+    "memory-system": _memory_system,
+    "memory-broker": _memory_broker,
+    "learn --move": _learn_move,
+}
+
+
+def _import(cli: CLI, repo: Path, args: list[str]) -> None:
+    result = cli("--today", TODAY, "--branch", "main", "import", *args, cwd=repo)
+    assert result.code == 0, result.stderr
+
+
+def _memory(repo: Path) -> dict[str, bytes]:
+    """The memory files; not the journal, nor the temporary files a kill can leave (never read,
+    removed by `doctor --fix`)."""
+    files = read_bytes_of(repo / MEMORY).items()
+    return {name: data for name, data in files if name != JOURNAL and not _temporary(name)}
+
+
+def _temporary(name: str) -> bool:
+    return name.startswith(".legion-memory-") and name.endswith(".tmp")
+
+
+def _ids(repo: Path) -> Counter[str]:
+    memory = reading.Memory.of_project(repo)
+    found: Counter[str] = Counter()
+    for kind in KINDS.values():
+        records = [*reading.load_records(memory, kind), *reading.load_archived(memory, kind)]
+        found.update(record.id for record in records)
+    return found
+
+
+def _project(
+    tmp_path: Path, name: str, make: Callable[[Path], list[str]]
+) -> tuple[Path, list[str]]:
+    project = tmp_path / name
+    (project / ".git").mkdir(parents=True)
+    return project, make(project)
+
+
+def _after_init(cli: CLI, project: Path) -> dict[str, bytes]:
+    """The memory once `init` has added the files it creates (it never changes one)."""
+    assert cli("init", cwd=project).code == 0
+    return _memory(project)
+
+
+def _states(
+    cli: CLI, tmp_path: Path, make: Callable[[Path], list[str]]
+) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """The memory before the import and after an uninterrupted one, each after `init`."""
+    untouched, _ = _project(tmp_path, "untouched", make)
+    project, args = _project(tmp_path, "uninterrupted", make)
+    _import(cli, project, args)
+    return _after_init(cli, untouched), _after_init(cli, project)
+
+
+def _write_count(
+    cli: CLI, tmp_path: Path, make: Callable[[Path], list[str]], mp: pytest.MonkeyPatch
+) -> int:
+    project, args = _project(tmp_path, "counted", make)
+    disk = Disk()
+    mp.setattr(writing, "atomic_write", disk)
+    _import(cli, project, args)
+    mp.undo()
+    return len(disk.calls)
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_an_import_killed_at_each_write_recovers_to_the_uninterrupted_result(
+    cli: CLI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writer: str
+) -> None:
+    make = WRITERS[writer]
+    initial, expected = _states(cli, tmp_path, make)
+    writes = _write_count(cli, tmp_path, make, monkeypatch)
+    assert writes >= 3  # the journal, at least one table, the ledger (or a moved entry's file)
+    for at in range(1, writes + 1):
+        project, args = _project(tmp_path, f"killed-{at}", make)
+        before = _memory(project)
+        monkeypatch.setattr(writing, "atomic_write", Disk(kill={at}))
+        with pytest.raises(Killed):
+            cli("--today", TODAY, "--branch", "main", "import", *args, cwd=project)
+        monkeypatch.undo()
+        # Until a writer rolls it back, readers see the memory as it was before the import.
+        assert _memory_as_read(project) == _as_read(before), at
+        assert _after_init(cli, project) == initial, at  # the next command rolls back
+        assert not (project / MEMORY / JOURNAL).exists()
+        _import(cli, project, args)  # the rerun completes the import
+        assert _after_init(cli, project) == expected, at
+        assert set(_ids(project).values()) == {1}, at
+
+
+def _memory_as_read(project: Path) -> dict[str, str | None]:
+    directory = project / MEMORY
+    names = [kind.filename for kind in KINDS.values()] + ["ARCHIVE.md", "IMPORTED.txt"]
+    return {name: reading.read_text(directory / name) for name in names}
+
+
+def _as_read(state: dict[str, bytes]) -> dict[str, str | None]:
+    names = [kind.filename for kind in KINDS.values()] + ["ARCHIVE.md", "IMPORTED.txt"]
+    return {name: state[name].decode() if name in state else None for name in names}
+
+
+KILLS = 40
+
+
+def _start(repo: Path, args: list[str]) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "legion_memory", "--root", str(repo), "--today", TODAY]
+    return subprocess.Popen(
+        [*command, "--branch", "main", "import", *args],
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("writer", ["bullpen", "learn --move", "json"])
+def test_sigkill_at_random_moments_then_rerun_equals_the_uninterrupted_import(
+    cli: CLI, tmp_path: Path, capsys: pytest.CaptureFixture[str], writer: str
+) -> None:
+    make = WRITERS[writer]
+    _, expected = _states(cli, tmp_path, make)
+    timing, args = _project(tmp_path, "timing", make)
+    begin = time.monotonic()
+    assert _start(timing, args).wait() == 0
+    duration = time.monotonic() - begin
+    chance = random.Random(20261201)
+    landed: Counter[str] = Counter()
+    for kill in range(KILLS):
+        project, args = _project(tmp_path, f"kill-{kill}", make)
+        process = _start(project, args)
+        time.sleep(chance.uniform(duration * 0.3, duration * 1.05))
+        process.kill()
+        process.wait()
+        journal = (project / MEMORY / JOURNAL).exists()
+        landed["journal left" if journal else "no journal"] += 1
+        result = run_process("--root", str(project), "--today", TODAY, "--branch", "main",
+                             "import", *args, cwd=project)  # fmt: skip
+        assert result.code == 0, result.stderr
+        assert _after_init(cli, project) == expected, kill
+        assert set(_ids(project).values()) == {1}, kill
+    with capsys.disabled():
+        print(f"\n{writer}: {KILLS} kills, {dict(landed)}")
