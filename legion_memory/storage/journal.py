@@ -18,7 +18,7 @@ from enum import Enum
 from pathlib import Path
 from typing import NamedTuple, NoReturn
 
-from legion_memory.errors import LegionMemoryError, RollbackError, WriteError
+from legion_memory.errors import LegionMemoryError, ParseError, RollbackError, WriteError
 from legion_memory.interop.ledger import LEDGER_FILENAME
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
 
@@ -178,7 +178,7 @@ def text_before(path: Path, name: str, read: Callable[[Path], bytes | None]) -> 
     not name that file: then the file as it is is all there is to read."""
     try:
         journal = _checked(path, read)
-    except RollbackError:
+    except (RollbackError, ParseError):
         raise KeyError(name) from None
     entries = {entry.path: entry.before for entry in journal.entries} if journal else {}
     return entries[name]
