@@ -11,6 +11,7 @@ from legion_memory.schema.fields import (
     SIGNALS,
     Rule,
     agents_rule,
+    control_character,
     date_rule,
     free_rule,
     id_rule,
@@ -289,6 +290,11 @@ def require_valid(kind: Kind, key: str, value: str) -> None:
     column = kind.column(key)
     name = column.name if column else key
     refuse_secrets(name, value)
+    control = control_character(value)
+    if control:
+        raise InputError(
+            f"{name} holds a control character ({control})", hint="remove it and retry"
+        )
     problem = check_value(kind, key, value)
     if problem:
         shown = f" '{value}'" if value else ""

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from legion_memory.errors import ParseError
 from legion_memory.markdown.document import Document, Table, cell_count, parse
+from legion_memory.schema.fields import control_character
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, check_value
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.records import Record, column_key, read_records, records_table
@@ -54,11 +55,14 @@ def kind_for_file(path: Path, document: Document | None = None) -> Kind | None:
 def validate_file(path: Path, shown: str | None = None) -> list[Problem]:
     """Every problem of one memory file (ARCHIVE.md included)."""
     name = shown or str(path)
+    if path.name.upper() != ARCHIVE_FILENAME.upper() and kind_for_file(path) is None:
+        # Only memory files are read: a path given on the command line may name anything.
+        return [Problem(name, 0, ERROR, "not a memory file (no memory kind in its name); not read")]
     try:
         text = read_text(path)
     except ParseError as exc:
-        line = int(exc.where.rsplit(":", 1)[-1])
-        return [Problem(name, line, ERROR, exc.message)]
+        line = exc.where.rsplit(":", 1)[-1]
+        return [Problem(name, int(line) if line.isdecimal() else 0, ERROR, exc.message)]
     if text is None:
         return [Problem(name, 0, ERROR, "file does not exist")]
     return validate_text(path, text, name)
@@ -168,11 +172,16 @@ def _secrets(record: Record, name: str) -> Iterator[tuple[str, Problem]]:
     """A problem for each value of the record that looks like a secret, with the value's key;
     the value is never quoted."""
     for key, value in record.values.items():
+        column = record.kind.column(key)
+        field = column.name if column else "a column"
         kind = secret_kind(value)
         if kind is not None:
-            column = record.kind.column(key)
-            field = column.name if column else "a column"
             yield key, Problem(name, record.line, ERROR, _secret(field, kind))
+            continue
+        control = control_character(value)
+        if control is not None:
+            message = f"{field} holds a control character ({control}); remove it"
+            yield key, Problem(name, record.line, ERROR, message)
 
 
 def _check_record(record: Record, name: str) -> Iterator[Problem]:

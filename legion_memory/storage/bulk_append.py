@@ -12,7 +12,14 @@ from legion_memory.errors import LegionMemoryError, ParseError
 from legion_memory.markdown.document import Document, RowStyle, Table, parse, render, strip_ending
 from legion_memory.schema.kinds import Kind, archive_section_lines, archive_template, row_for
 from legion_memory.schema.records import Record, format_id, id_number, read_records, records_table
-from legion_memory.storage.reading import Memory, load, load_archived, records_of, require_table
+from legion_memory.storage.reading import (
+    Memory,
+    load,
+    load_archived,
+    records_of,
+    require_no_conflict_markers,
+    require_table,
+)
 from legion_memory.storage.row_edits import (
     insert_row,
     not_read_back,
@@ -75,6 +82,7 @@ def _existing(path: Path) -> Document:
 
 
 def _assign_ids(memory: Memory, records: Sequence[Record]) -> list[Record]:
+    require_no_conflict_markers(memory.archive, load(memory.archive))  # IDs are taken there too
     taken: dict[str, set[str]] = {}
     top: dict[str, int] = {}
     for kind in {record.kind.name: record.kind for record in records}.values():
@@ -115,6 +123,7 @@ def live_records(memory: Memory, kind: Kind) -> list[Record]:
 
 
 def _remove_lines(path: Path, document: Document, removals: Sequence[Removal]) -> Document:
+    require_no_conflict_markers(path, document)
     lines = list(document.lines)
     in_tables = {i for table in document.tables for i in range(table.header, table.end)}
     for removal in sorted(removals, key=lambda removal: removal.start, reverse=True):
@@ -152,6 +161,7 @@ def _with_table(document: Document, kind: Kind, *, archived: bool) -> Document:
 
 def _add_rows(path: Path, document: Document, records: list[Record], *, archived: bool) -> Document:
     kind = records[0].kind
+    require_no_conflict_markers(path, document)
     document = _with_table(document, kind, archived=archived)
     table = require_table(path, document, kind, archived=archived)
     require_id_column(path, table)

@@ -46,6 +46,7 @@ from legion_memory.storage.reading import (
     load,
     max_id_number,
     records_of,
+    require_no_conflict_markers,
     require_table,
 )
 from legion_memory.storage.row_edits import (
@@ -260,6 +261,7 @@ def append_or_update(
     path = memory.path(kind)
     with _echoing(record), locked(memory):
         document = load(path)
+        require_no_conflict_markers(path, document)
         records = [] if document is None else records_of(path, document, kind)
         found = dedupe(records)
         if found is None:
@@ -304,6 +306,7 @@ def _update_held(
     document = load(path)
     if document is None:
         raise ParseError(f"{kind.filename} does not exist", where=str(path))
+    require_no_conflict_markers(path, document)
     table = require_table(path, document, kind)
     old = find_record(path, document, table, kind, record_id)
     new = old.replace(values={**old.values, **changes})
