@@ -33,8 +33,12 @@ def read_data(path: Path) -> bytes | None:
         return None
     except OSError as exc:
         raise UnsafePathError(f"cannot be read: {exc.strerror or exc}", where=str(path)) from None
-    with open(fd, "rb") as handle:
+    try:
         require_regular(path, os.fstat(fd).st_mode)
+    except UnsafePathError:
+        os.close(fd)
+        raise
+    with open(fd, "rb") as handle:
         try:
             return handle.read()
         except OSError as exc:

@@ -21,7 +21,6 @@ from legion_memory.errors import (
     LegionMemoryError,
     LockError,
     ParseError,
-    UnsafePathError,
     WriteError,
 )
 from legion_memory.markdown.document import Document, Table, parse
@@ -87,15 +86,16 @@ LOCK_TIMEOUT_SECONDS = 30.0
 
 
 @contextmanager
-def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[list[str]]:
-    """Hold the memory directory's exclusive lock (a separate file, never a data file).
+def locked(memory: Memory, timeout: float | None = None) -> Iterator[list[str]]:
+    """Hold the memory directory's exclusive lock (a separate file, never a data file), waiting
+    up to `timeout` seconds (LOCK_TIMEOUT_SECONDS by default) for another command to finish.
 
     A change interrupted by a killed process is rolled back first; yields the files it restored.
     """
     ensure_directory(memory)
     handle = _open_lock(memory.lock_path)
     try:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + (LOCK_TIMEOUT_SECONDS if timeout is None else timeout)
         while True:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -204,18 +204,16 @@ def append(memory: Memory, record: Record, seen: Checked | None = None) -> Recor
 
 @contextmanager
 def _echoing(record: Record) -> Iterator[None]:
-    """A store that fails for any reason of the system (lock, directory, permissions, disk, a file
-    that cannot be read) raises WriteError with the record, so the caller can show it."""
+    """A store whose write fails (the lock, the directory, permissions, a read-only or full disk)
+    raises WriteError with the record, so the caller can show it. A memory file that cannot be
+    read is no failed write: UnsafePathError says what to fix (see
+    docs/decisions.md#memory-confinement)."""
     try:
         yield
     except WriteError as failure:
         if failure.record:
             raise
         raise type(failure)(
-            failure.message, where=failure.where, hint=failure.hint, record=describe(record)
-        ) from failure
-    except UnsafePathError as failure:
-        raise WriteError(
             failure.message, where=failure.where, hint=failure.hint, record=describe(record)
         ) from failure
 
