@@ -81,15 +81,21 @@ def test_a_pulled_journal_naming_paths_outside_memory_writes_nothing(
     assert not (victim / "owned").exists()
 
 
-def test_a_journal_entry_that_is_a_symbolic_link_is_refused(repo: Path) -> None:
-    init_memory(repo, driver=False)
-    target = repo / "notes.md"  # inside the project: memory may be read through this link
-    target.write_text("outside\n", encoding="utf-8")
+def _archive_linked_to(repo: Path, target: Path) -> tuple[Path, str]:
+    """ARCHIVE.md made a link to `target`, and a journal that would roll it back; both returned."""
     archive = repo / ".planning" / "memory" / "ARCHIVE.md"
     archive.unlink(missing_ok=True)
     archive.symlink_to(target)
     journal = _journal(("ARCHIVE.md", PAYLOAD, hashlib.sha256(b"outside\n").hexdigest()))
     (repo / JOURNAL).write_text(journal, encoding="utf-8")
+    return archive, journal
+
+
+def test_a_journal_entry_that_is_a_symbolic_link_is_refused(repo: Path) -> None:
+    init_memory(repo, driver=False)
+    target = repo / "notes.md"  # inside the project: memory may be read through this link
+    target.write_text("outside\n", encoding="utf-8")
+    archive, journal = _archive_linked_to(repo, target)
 
     done = run_process("doctor", "--fix", cwd=repo)
     assert done.code == 1
@@ -109,11 +115,7 @@ def test_a_journal_entry_linked_out_of_the_project_is_never_read(
     init_memory(repo, driver=False)
     target = tmp_path / "outside.md"
     target.write_text("outside\n", encoding="utf-8")
-    archive = repo / ".planning" / "memory" / "ARCHIVE.md"
-    archive.unlink(missing_ok=True)
-    archive.symlink_to(target)
-    journal = _journal(("ARCHIVE.md", PAYLOAD, hashlib.sha256(b"outside\n").hexdigest()))
-    (repo / JOURNAL).write_text(journal, encoding="utf-8")
+    archive, journal = _archive_linked_to(repo, target)
 
     done = run_process("doctor", "--fix", cwd=repo)
     assert (done.code, done.stdout) == (1, "")
