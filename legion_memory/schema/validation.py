@@ -5,14 +5,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import ParseError
 from legion_memory.markdown.document import Document, Table, cell_count, parse
 from legion_memory.schema.fields import control_character
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, check_value
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.records import Record, column_key, read_records, records_table
 from legion_memory.schema.secrets import secret_kind, secret_message
-from legion_memory.storage.reading import read_text
 
 ERROR = "error"
 WARNING = "warning"
@@ -52,20 +50,12 @@ def kind_for_file(path: Path, document: Document | None = None) -> Kind | None:
     return None
 
 
-def validate_file(path: Path, shown: str | None = None) -> list[Problem]:
-    """Every problem of one memory file (ARCHIVE.md included)."""
-    name = shown or str(path)
-    if path.name.upper() != ARCHIVE_FILENAME.upper() and kind_for_file(path) is None:
-        # Only memory files are read: a path given on the command line may name anything.
-        return [Problem(name, 0, ERROR, "not a memory file (no memory kind in its name); not read")]
-    try:
-        text = read_text(path)
-    except ParseError as exc:
-        line = exc.where.rsplit(":", 1)[-1]
-        return [Problem(name, int(line) if line.isdecimal() else 0, ERROR, exc.message)]
-    if text is None:
-        return [Problem(name, 0, ERROR, "file does not exist")]
-    return validate_text(path, text, name)
+def not_a_memory_file(path: Path, name: str) -> Problem | None:
+    """The problem of a path that is no memory file by its name: `validate FILE` may be given any
+    path, and reads only memory files (docs/decisions.md#memory-confinement)."""
+    if path.name.upper() == ARCHIVE_FILENAME.upper() or kind_for_file(path) is not None:
+        return None
+    return Problem(name, 0, ERROR, "not a memory file (no memory kind in its name); not read")
 
 
 def validate_text(path: Path, text: str, name: str) -> list[Problem]:

@@ -90,8 +90,9 @@ def store_given(
 
 
 def _auto_prune(context: Context) -> None:
-    """DESIGN 3.13: after a stored outcome, and only then. Its report goes to stderr; it never
-    raises, so a failed prune leaves the store it follows a success."""
+    """After a stored outcome, and only then (docs/decisions.md#auto-prune-after-store-outcome).
+    Its report goes to stderr; it never raises, so a failed prune leaves the store it follows a
+    success."""
     if not context.settings.auto_prune:
         return  # the usual case asks neither git nor STATE.md anything
     from legion_memory.project.root import current_phase
@@ -312,14 +313,29 @@ def score_agents(context: Context, task_type: Sequence[str], include_global: boo
     emit(context, scores, markdown_table(["Agent", "Score"], rows) if rows else "")
 
 
+KEYSPACES = ("catalog", "engine")
+
+
 def score_archetypes(
-    context: Context, task_type: Sequence[str] | None, include_global: bool = False
+    context: Context,
+    task_type: Sequence[str] | None,
+    include_global: bool = False,
+    keyspace: str = "catalog",
 ) -> None:
     from legion_memory.knowledge.scoring import archetype_scores
 
+    if keyspace not in KEYSPACES:
+        raise InputError(
+            f"unknown keyspace {keyspace!r}", where="--keyspace", hint="use catalog or engine"
+        )
+    keys_of: Callable[[Record], Iterable[str]] | None = None
+    if keyspace == "engine":
+        from legion_memory.knowledge import engine_keys
+
+        keys_of = engine_keys.engine_keys
     task_types = task_type or ()
     records = _scored_outcomes(context, include_global)
-    scores = archetype_scores(records, _split_all(task_types), context.today)
+    scores = archetype_scores(records, _split_all(task_types), context.today, keys_of)
     headers = ["Task Type", "Outcomes", "Success Rate", "Avg Importance", "Top Agent", "Agents"]
     rows = [
         [
