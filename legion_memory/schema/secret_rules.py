@@ -10,11 +10,14 @@ from typing import Final
 # Characters a token is made of; a credential is a run of them.
 TOKEN_CHARS: Final = r"A-Za-z0-9_+/=.~-"
 
-# Anything a rule below can match contains one of these: a keyword of the generic rules, a URL
-# scheme, a PEM armour line, or a run of 16 token characters (every provider format is longer).
-PREFILTER: Final = (
-    r"(?i)pass|pwd|secret|token|key|auth|bearer|cred|://|-----BEGIN|[A-Za-z0-9_+/=.-]{16}"
+# Anything a rule below can match contains one of these words (in any case: the keywords of the
+# generic rules, a URL scheme, a PEM armour line) or a run of 16 token characters (every provider
+# format is longer). Words are found by substring search of the lowercased text, many times
+# faster than one case-insensitive alternation.
+PREFILTER_WORDS: Final = (
+    *("pass", "pwd", "secret", "token", "key", "auth", "bearer", "cred", "://", "-----begin"),
 )
+PREFILTER_RUN: Final = r"[A-Za-z0-9_+/=.-]{16}"
 
 # A reference ($DB_PASSWORD, ${TOKEN}, <password>, %s), a placeholder or a file path is no secret.
 _NOT_A_REFERENCE = r"(?![$<{%*/]|\.\.?/|~/|\[?(?i:redacted)|(?i:x){4,}|\.{3})"

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from legion_memory.errors import InputError
-from legion_memory.schema.secret_rules import PREFILTER, RULES, TOKEN_CHARS
+from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS, RULES, TOKEN_CHARS
 
 _INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff"
 # A split inside a token: (escaped) pipes, `<br>`s, line breaks or invisible characters touching
@@ -33,7 +33,7 @@ def secret_kind(value: str) -> str | None:
 
 def _kind(value: str, depth: int) -> str | None:
     for variant in _variants(value):
-        if not re.search(PREFILTER, variant):
+        if not _may_match(variant):
             continue  # the common case: no rule can match, none is compiled or run
         for kind, rule in _rules():
             if rule.search(variant):
@@ -44,6 +44,19 @@ def _kind(value: str, depth: int) -> str | None:
                 if found:
                     return found
     return None
+
+
+def could_hold_secret(text: str) -> bool:
+    """False only when no value read from `text` (a table row as written in its file) can look
+    like a secret: one search of the row instead of a check of each of its values."""
+    if not text.isascii() or "\\|" in text or "<" in text:
+        return True  # an escape, a `<br>` or an invisible character may hide a split token
+    return _may_match(text)
+
+
+def _may_match(text: str) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in PREFILTER_WORDS) or bool(re.search(PREFILTER_RUN, text))
 
 
 def _variants(value: str) -> Iterator[str]:

@@ -10,7 +10,7 @@ from legion_memory.schema.fields import control_character
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, check_value
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.records import Record, column_key, read_records, records_table
-from legion_memory.schema.secrets import secret_kind, secret_message
+from legion_memory.schema.secrets import could_hold_secret, secret_kind, secret_message
 
 ERROR = "error"
 WARNING = "warning"
@@ -119,7 +119,7 @@ def check_table(document: Document, table: Table, kind: Kind, name: str) -> Iter
     good = set(good_rows)  # a list here made validate quadratic: 100,000 rows took minutes
     records = [r for r in read_records(document, table, kind) if r.line - 1 in good]
     for record in records:
-        yield from _check_record(record, name)
+        yield from _check_record(record, name, document.text(record.line - 1))
     yield from _duplicate_ids(records, name)
     if len(good_rows) != len(table.rows) or not _renders_as_table(document, table):
         yield Problem(
@@ -174,11 +174,13 @@ def _secrets(record: Record, name: str) -> Iterator[tuple[str, Problem]]:
             yield key, Problem(name, record.line, ERROR, message)
 
 
-def _check_record(record: Record, name: str) -> Iterator[Problem]:
+def _check_record(record: Record, name: str, line: str) -> Iterator[Problem]:
     secret_keys = set()
-    for key, secret in _secrets(record, name):
-        secret_keys.add(key)
-        yield secret
+    # One search of the row's text spares each value its own on all but a few rows.
+    if could_hold_secret(line) or control_character(line.rstrip("\r\n")):
+        for key, secret in _secrets(record, name):
+            secret_keys.add(key)
+            yield secret
     for column in record.kind.columns:
         if column.key not in record.values or column.key in secret_keys:
             continue
