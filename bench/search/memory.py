@@ -14,8 +14,16 @@ import zlib
 from pathlib import Path
 
 from bench.search.material import Item
-from legion_memory.schema.kinds import ERROR_FIX, KINDS, OUTCOME, PATTERN, PREFERENCE, Kind
-from legion_memory.schema.kinds import new_record, row_for
+from legion_memory.schema.kinds import (
+    ERROR_FIX,
+    KINDS,
+    OUTCOME,
+    PATTERN,
+    PREFERENCE,
+    Kind,
+    new_record,
+    row_for,
+)
 from legion_memory.schema.records import Record
 
 AGENTS = (
@@ -27,7 +35,7 @@ AGENTS = (
     "engineering-technical-writer",
 )
 YEAR_DAYS = 365
-_SPLIT = re.compile(r"\s+(?:—|–|--)\s+|:\s+|;\s+")
+_SPLIT = re.compile(r"\s+(?:\u2014|\u2013|--)\s+|:\s+|;\s+")
 
 
 def _hash(key: str, salt: str) -> int:
