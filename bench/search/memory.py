@@ -64,9 +64,11 @@ def record_values(item: Item, number: int, today: dt.date) -> tuple[Kind, dict[s
     if item.kind in ("issue", "finding", "changelog-fix"):
         if item.kind == "changelog-fix":
             signature, fix = f"defect reported against release {item.title}", item.text
+        elif item.fix:
+            signature, fix = item.text, item.fix
         else:
             signature, rest = _split(item.text)
-            fix = item.fix or rest or f"handled during {item.title}"
+            fix = rest or f"handled during {item.title}"
         return ERROR_FIX, {**common, "error_signature": signature, "fix": fix, "resolved": "true"}
     if item.kind == "deviation":
         return OUTCOME, {

@@ -1,27 +1,77 @@
-"""Words for matching: lowercase alphanumeric tokens minus stopwords, and their overlap."""
+"""Words for matching: lowercase alphanumeric tokens minus stopwords, their stems, and their
+overlap."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-# memory-broker's list, plus the English function words that carry no meaning in a search.
-STOPWORDS = frozenset(
+from legion_memory.search.stemming import stem
+
+# English function words that carry no meaning in a search.
+FUNCTION_WORDS = frozenset(
     """
-    the a an and or but of to in for with on at by from build add fix make
-    is are was were be been being it its this that these those as if then than so not no
+    the a an and or but of to in for with on at by from
+    is are was were be been being it its this that these those as if then than so
     into onto over under out up down off about after before when while where which who what how
     do does did done has have had can could should would will shall may might must
     i we you he she they them our your their my me us
     """.split()
 )
+# Search's: single Latin letters too (what is left of node's, don't, - [x]: they would match nearly
+# anything). Words that carry meaning in error memory stay searchable: fix, build, add, make, not,
+# no (docs/decisions.md#search-ranking).
+STOPWORDS = FUNCTION_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz")
+# memory-broker's list, which error-fix duplicate detection keeps to: it also drops the verbs that
+# begin almost every fix, and negations.
+BROKER_STOPWORDS = FUNCTION_WORDS | frozenset("build add fix make not no".split())
 # A CJK character is a word on its own: those scripts do not separate words with spaces.
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]|[^\W_]+")
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_TOKEN = re.compile(f"[{_CJK}]|[^\\W_]+")
 
 
 def tokens(text: str) -> list[str]:
-    """Lowercase alphanumeric tokens in order, stopwords removed."""
+    """Lowercase alphanumeric tokens in order, memory-broker's stopwords removed."""
+    return [word for word in _TOKEN.findall(text.lower()) if word not in BROKER_STOPWORDS]
+
+
+def words(text: str) -> list[str]:
+    """Lowercase alphanumeric tokens in order, search's stopwords removed."""
     return [word for word in _TOKEN.findall(text.lower()) if word not in STOPWORDS]
+
+
+def first_match(text: str, wanted: Iterable[str]) -> int:
+    """Where the first whole word of `text` whose stem is wanted starts; -1 when none is."""
+    stems = set(wanted)
+    for match in _TOKEN.finditer(text):
+        word = match.group().lower()
+        if word not in STOPWORDS and stem(word) in stems:
+            return match.start()
+    return -1
+
+
+def starting_with(prefixes: Iterable[str]) -> Callable[[str], list[str]]:
+    """A function giving the words of a lowercase text (as `words`) that start with one of the
+    prefixes:
+    for ASCII text and prefixes, one regex pass instead of tokenising everything (where a CJK
+    character is a word of its own depends on what precedes it, so other text is tokenised)."""
+    chosen = tuple(sorted(set(prefixes), key=len, reverse=True))
+    fast = all(p.isascii() and p.isalnum() for p in chosen)
+    pattern = re.compile(f"(?<![^\\W_])(?:{'|'.join(map(re.escape, chosen))})[^\\W_]*")
+
+    def find(text: str) -> list[str]:
+        if not chosen:
+            return []
+        if not (fast and text.isascii()):
+            return [word for word in words(text) if word.startswith(chosen)]
+        return [word for word in pattern.findall(text) if word not in STOPWORDS]
+
+    return find
+
+
+def terms(text: str) -> list[str]:
+    """The stems of `words(text)`, in order: what ranking counts."""
+    return [stem(word) for word in words(text)]
 
 
 def jaccard(left: Iterable[str], right: Iterable[str]) -> float:
