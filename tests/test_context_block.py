@@ -322,3 +322,7 @@ def test_block_never_exceeds_the_budget(
     for line, marked in zip(item_lines, block.items, strict=True):
         whole = context_block.item_line(marked, block_format)
         assert line == whole or (ELLIPSIS in line and len(line) < len(whole))
+    # Whole or shortened, no two items shown are near-duplicates.
+    words = [set(tokens(m.item.entry.headline)) for m in block.items]
+    for i, left in enumerate(words):
+        assert all(jaccard(left, right) < 0.8 for right in words[i + 1 :])

@@ -28,7 +28,7 @@ def ndcg(ranked: Sequence[str], relevant: Set[str]) -> float:
 
 def holds(shown: Sequence[str], relevant: Set[str]) -> float:
     """1.0 when any shown key is relevant (the context block's measure)."""
-    return 1.0 if relevant.intersection(shown) else 0.0
+    return 1.0 if any(key in relevant for key in shown) else 0.0
 
 
 def mean(values: Sequence[float]) -> float:

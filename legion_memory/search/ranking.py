@@ -98,7 +98,8 @@ def importance_weight(importance: int | None) -> float:
 
 
 def confident(hits: Sequence[Hit]) -> bool:
-    """Whether the best match is strong enough to show anything (docs/decisions.md#search-ranking)."""
+    """Whether the best match is strong enough to show anything at all: some document covers
+    RELEVANCE_FLOOR of the query (docs/decisions.md#search-ranking)."""
     return any(hit.coverage >= RELEVANCE_FLOOR for hit in hits)
 
 
