@@ -47,7 +47,8 @@ def read_items(legion: Path) -> list[Item]:
 
 
 def _sections(lines: list[str]) -> Iterator[tuple[str, list[str]]]:
-    heading, body = "", list[str]()
+    heading = ""
+    body: list[str] = []
     for line in lines:
         match = _HEADING.match(line)
         if match:
