@@ -16,7 +16,7 @@ from support.search import errors_project, fixture_project
 from legion_memory.search.corpus import Corpus, Source
 from legion_memory.search.ranking import query_terms, rank, window
 from legion_memory.search.stemming import stem
-from legion_memory.search.tokens import starting_with, words
+from legion_memory.search.terms import starting_with, words
 
 TODAY = dt.date(2026, 5, 1)
 

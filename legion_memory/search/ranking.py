@@ -5,7 +5,7 @@
 - bm25: Okapi BM25 (k1 = 1.2, b = 0.75, idf = ln(1 + (N - n + 0.5) / (n + 0.5))) over each tier's
   own corpus, a word's count in a document being the sum of the weights of the fields it occurs in
   (`documents.field_weight`: main field 1.0, qualifying prose 0.6, context, tags, labels 0.3).
-  Words are stems (`stemming.stem`) of `tokens.tokens`. Document length, for the length
+  Words are stems (`stemming.stem`) of `terms.words`. Document length, for the length
   normalisation, is counted in characters (see `corpus`).
 - coverage: the share of the query's idf that the document matches (a query word no document
   holds counts with the idf of n = 0), from 0 to 1: a record matching every query word is not
@@ -32,7 +32,7 @@ from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.search.corpus import Corpus, Source, gather
 from legion_memory.search.documents import Entry, one_line
 from legion_memory.search.stemming import stem
-from legion_memory.search.tokens import first_match, starting_with, terms
+from legion_memory.search.terms import first_match, starting_with, terms
 from legion_memory.storage.scopes import Marked, Scoped, merge
 
 K1 = 1.2

@@ -1,5 +1,5 @@
-"""Words for matching: lowercase alphanumeric tokens minus stopwords, their stems, and their
-overlap."""
+"""What search counts as a query's and a record's words: tokens minus search's stopwords, their
+stems, the words of a text that start with given stems, and where a text first matches."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterable
 
 from legion_memory.search.stemming import stem
 
-# English function words that carry no meaning in a search.
+# English function words that carry no meaning in a search. (`markdown.words`, which error-fix
+# duplicate detection uses, keeps memory-broker's list: it also drops build, add, fix, make, not.)
 FUNCTION_WORDS = frozenset(
     """
     the a an and or but of to in for with on at by from
@@ -22,17 +23,9 @@ FUNCTION_WORDS = frozenset(
 # anything). Words that carry meaning in error memory stay searchable: fix, build, add, make, not,
 # no (docs/decisions.md#search-ranking).
 STOPWORDS = FUNCTION_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz")
-# memory-broker's list, which error-fix duplicate detection keeps to: it also drops the verbs that
-# begin almost every fix, and negations.
-BROKER_STOPWORDS = FUNCTION_WORDS | frozenset("build add fix make not no".split())
 # A CJK character is a word on its own: those scripts do not separate words with spaces.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _TOKEN = re.compile(f"[{_CJK}]|[^\\W_]+")
-
-
-def tokens(text: str) -> list[str]:
-    """Lowercase alphanumeric tokens in order, memory-broker's stopwords removed."""
-    return [word for word in _TOKEN.findall(text.lower()) if word not in BROKER_STOPWORDS]
 
 
 def words(text: str) -> list[str]:
@@ -52,9 +45,9 @@ def first_match(text: str, wanted: Iterable[str]) -> int:
 
 def starting_with(prefixes: Iterable[str]) -> Callable[[str], list[str]]:
     """A function giving the words of a lowercase text (as `words`) that start with one of the
-    prefixes:
-    for ASCII text and prefixes, one regex pass instead of tokenising everything (where a CJK
-    character is a word of its own depends on what precedes it, so other text is tokenised)."""
+    prefixes. For ASCII text and prefixes it is one regex pass instead of tokenising everything;
+    other text is tokenised (whether a CJK character is a word of its own depends on what precedes
+    it)."""
     chosen = tuple(sorted(set(prefixes), key=len, reverse=True))
     fast = all(p.isascii() and p.isalnum() for p in chosen)
     pattern = re.compile(f"(?<![^\\W_])(?:{'|'.join(map(re.escape, chosen))})[^\\W_]*")
@@ -72,10 +65,3 @@ def starting_with(prefixes: Iterable[str]) -> Callable[[str], list[str]]:
 def terms(text: str) -> list[str]:
     """The stems of `words(text)`, in order: what ranking counts."""
     return [stem(word) for word in words(text)]
-
-
-def jaccard(left: Iterable[str], right: Iterable[str]) -> float:
-    """Shared tokens over all tokens of two sets; 0.0 when both are empty."""
-    a, b = set(left), set(right)
-    union = a | b
-    return len(a & b) / len(union) if union else 0.0
