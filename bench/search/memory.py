@@ -14,16 +14,8 @@ import zlib
 from pathlib import Path
 
 from bench.search.material import Item
-from legion_memory.schema.kinds import (
-    ERROR_FIX,
-    KINDS,
-    OUTCOME,
-    PATTERN,
-    PREFERENCE,
-    Kind,
-    new_record,
-    row_for,
-)
+from legion_memory.schema import kinds
+from legion_memory.schema.kinds import Kind, new_record, row_for
 from legion_memory.schema.records import Record
 
 AGENTS = (
@@ -69,9 +61,14 @@ def record_values(item: Item, number: int, today: dt.date) -> tuple[Kind, dict[s
         else:
             signature, rest = _split(item.text)
             fix = rest or f"handled during {item.title}"
-        return ERROR_FIX, {**common, "error_signature": signature, "fix": fix, "resolved": "true"}
+        return kinds.ERROR_FIX, {
+            **common,
+            "error_signature": signature,
+            "fix": fix,
+            "resolved": "true",
+        }
     if item.kind == "deviation":
-        return OUTCOME, {
+        return kinds.OUTCOME, {
             **common,
             "phase": str(number % 40 + 1),
             "plan": "-",
@@ -81,7 +78,7 @@ def record_values(item: Item, number: int, today: dt.date) -> tuple[Kind, dict[s
             "summary": item.text,
         }
     if number % 3 == 0:
-        return PREFERENCE, {
+        return kinds.PREFERENCE, {
             **common,
             "decision_point": "agent-selection",
             "context": item.title,
@@ -90,7 +87,7 @@ def record_values(item: Item, number: int, today: dt.date) -> tuple[Kind, dict[s
             "signal": "corrective",
         }
     pattern, why = _split(item.text)
-    return PATTERN, {
+    return kinds.PATTERN, {
         **common,
         "pattern": pattern,
         "context": item.title,
@@ -101,7 +98,7 @@ def record_values(item: Item, number: int, today: dt.date) -> tuple[Kind, dict[s
 
 def write_memory(root: Path, items: list[Item], today: dt.date) -> dict[str, str]:
     """The project's memory files under `root`; the map of record ID to item key."""
-    rows: dict[Kind, list[str]] = {kind: [] for kind in KINDS.values()}
+    rows: dict[Kind, list[str]] = {kind: [] for kind in kinds.KINDS.values()}
     keys: dict[str, str] = {}
     for number, item in enumerate(items, start=1):
         kind, values = record_values(item, number, today)
