@@ -51,16 +51,19 @@ def _split(text: str) -> tuple[str, str]:
     return (parts[0], parts[1]) if len(parts) == 2 and parts[1] else (text, "")
 
 
+def _signature_and_fix(item: Item) -> tuple[str, str]:
+    if item.kind == "changelog-fix":
+        return f"defect reported against release {item.title}", item.text
+    if item.fix:
+        return item.text, item.fix
+    signature, rest = _split(item.text)
+    return signature, rest or f"handled during {item.title}"
+
+
 def record_values(item: Item, number: int, today: dt.date) -> tuple[Kind, dict[str, str]]:
     common = _common(item, today)
     if item.kind in ("issue", "finding", "changelog-fix"):
-        if item.kind == "changelog-fix":
-            signature, fix = f"defect reported against release {item.title}", item.text
-        elif item.fix:
-            signature, fix = item.text, item.fix
-        else:
-            signature, rest = _split(item.text)
-            fix = rest or f"handled during {item.title}"
+        signature, fix = _signature_and_fix(item)
         return kinds.ERROR_FIX, {
             **common,
             "error_signature": signature,
