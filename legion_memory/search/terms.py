@@ -17,6 +17,9 @@ FUNCTION_WORDS = frozenset(
     into onto over under out up down off about after before when while where which who what how
     do does did done has have had can could should would will shall may might must
     i we you he she they them our your their my me us
+    all any both each few more most other some such only own same very just too again once
+    here there why because until against between through during above below further nor
+    don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn couldn ll ve re
     """.split()
 )
 # Search's: single Latin letters too (what is left of node's, don't, - [x]: they would match nearly
