@@ -225,3 +225,11 @@ def test_an_item_that_does_not_fit_is_skipped_for_a_shorter_one(cli: CLI, tmp_pa
     # into the 73 bytes left (the ellipsis takes 3); shown in rank order.
     assert lines[1] == "- [error-fix] Lockfile drift breaks CI; fix: a very long… (2026-04-30)"
     assert lines[2] == "- [error-fix] Lockfile conflict; fix: Pin (2026-04-29)"
+
+
+def test_a_budget_smaller_than_any_line_prints_nothing(cli: CLI, tmp_path: Path) -> None:
+    root = errors_project(tmp_path, _errors(3))
+    out = cli(
+        "--root", str(root), "context", "--agent", "x", "--task", "lockfile", "--budget", "13"
+    )
+    assert (out.code, out.stdout, out.stderr) == (0, "", "")

@@ -91,7 +91,7 @@ def distinct(ranked: Sequence[Marked[Hit]], limit: int | None) -> list[Marked[Hi
     one stays)."""
     kept: list[Marked[Hit]] = []
     seen: list[tuple[str, set[str]]] = []
-    for marked in ranked:
+    for marked in ranked if limit != 0 else ():
         text = marked.item.entry.headline.casefold()
         words = set(tokens(text))
         if any(text == old or jaccard(words, known) >= DUPLICATE_JACCARD for old, known in seen):
