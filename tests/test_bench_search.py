@@ -36,6 +36,7 @@ def test_the_benchmark_reports_every_metric_for_every_system() -> None:
     assert report["queries"] == 6  # two of each kind
     assert report["records"] >= 300
     assert list(report["results"]) == SYSTEMS
+    assert 0.0 <= report["snippets with a query word"] <= 1.0
     for values in report["results"].values():
         assert list(values) == METRICS
         assert all(0.0 <= values[name] <= 1.0 for name in METRICS[:-1])

@@ -23,7 +23,13 @@ from tabulate import tabulate
 from bench.search import metrics
 from bench.search.material import read_items
 from bench.search.memory import write_memory
-from bench.search.systems import System, context_system, fts5_system, search_system
+from bench.search.systems import (
+    System,
+    context_system,
+    fts5_system,
+    search_system,
+    snippet_share,
+)
 
 HERE = Path(__file__).resolve().parent
 LEGION = HERE.parent.parent.parent / "shared" / "legion"
@@ -79,7 +85,12 @@ def evaluate(system: System, queries: Sequence[Query]) -> dict[str, float]:
     }
 
 
-def run(legion: Path, queries: Sequence[Query], today: dt.date) -> dict[str, dict[str, float]]:
+class Report(NamedTuple):
+    results: dict[str, dict[str, float]]
+    snippets: float  # share of search's snippets showing a query word
+
+
+def run(legion: Path, queries: Sequence[Query], today: dt.date) -> Report:
     items = read_items(legion)
     with tempfile.TemporaryDirectory(prefix="bench-search-") as scratch:
         root = Path(scratch)
@@ -89,7 +100,8 @@ def run(legion: Path, queries: Sequence[Query], today: dt.date) -> dict[str, dic
             "legion-memory context (default block)": context_system(root, keys, today),
             "SQLite FTS5 bm25, porter": fts5_system(root, keys),
         }
-        return {name: evaluate(system, queries) for name, system in systems.items()}
+        results = {name: evaluate(system, queries) for name, system in systems.items()}
+        return Report(results, snippet_share(root, [q.text for q in queries], today))
 
 
 def table(results: dict[str, dict[str, float]]) -> str:
@@ -113,16 +125,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.sample:
         queries = sample(queries, args.sample)
     items = len(read_items(args.legion))
-    results = run(args.legion, queries, dt.date.fromisoformat(TODAY))
+    report = run(args.legion, queries, dt.date.fromisoformat(TODAY))
     if args.json:
-        print(json.dumps({"records": items, "queries": len(queries), "results": results}))
+        print(
+            json.dumps(
+                {
+                    "records": items,
+                    "queries": len(queries),
+                    "results": report.results,
+                    "snippets with a query word": report.snippets,
+                }
+            )
+        )
     else:
         kinds = {kind: sum(q.kind == kind for q in queries) for kind in ("paraphrase", "keyword")}
         print(
             f"{items} records, {len(queries)} queries ({kinds['paraphrase']} paraphrased, "
             f"{kinds['keyword']} keyword, {sum(q.kind == NONE for q in queries)} no-answer)\n"
         )
-        print(table(results))
+        print(table(report.results))
+        print(f"\nsearch snippets showing a query word as a whole word: {report.snippets:.0%}")
     return 0
 
 

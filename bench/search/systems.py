@@ -7,14 +7,15 @@ from __future__ import annotations
 import datetime as dt
 import re
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from legion_memory.schema.kinds import KINDS
 from legion_memory.search import context_block
 from legion_memory.search.corpus import gather
 from legion_memory.search.documents import STRUCTURAL
-from legion_memory.search.ranking import search
+from legion_memory.search.ranking import search, snippet
+from legion_memory.search.terms import first_match
 from legion_memory.storage import reading
 from legion_memory.storage.scopes import PROJECT, Scoped
 
@@ -32,6 +33,18 @@ def search_system(root: Path, keys: Mapping[str, str], today: dt.date) -> System
         return [keys[marked.item.entry.id] for marked in found.hits]
 
     return run
+
+
+def snippet_share(root: Path, queries: Sequence[str], today: dt.date) -> float:
+    """The share of `search`'s snippets that show a query word as a whole word."""
+    tiers = [Scoped(PROJECT, reading.Memory.of_project(root))]
+    shown = []
+    for query in queries:
+        found = search(tiers, query, "all", today=today, limit=RESULTS)
+        for marked in found.hits:
+            text = snippet(marked.item.entry, found.query)
+            shown.append(first_match(text, found.query) >= 0)
+    return sum(shown) / len(shown) if shown else 0.0
 
 
 def context_system(root: Path, keys: Mapping[str, str], today: dt.date) -> System:
