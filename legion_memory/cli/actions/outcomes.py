@@ -313,14 +313,29 @@ def score_agents(context: Context, task_type: Sequence[str], include_global: boo
     emit(context, scores, markdown_table(["Agent", "Score"], rows) if rows else "")
 
 
+KEYSPACES = ("catalog", "engine")
+
+
 def score_archetypes(
-    context: Context, task_type: Sequence[str] | None, include_global: bool = False
+    context: Context,
+    task_type: Sequence[str] | None,
+    include_global: bool = False,
+    keyspace: str = "catalog",
 ) -> None:
     from legion_memory.knowledge.scoring import archetype_scores
 
+    if keyspace not in KEYSPACES:
+        raise InputError(
+            f"unknown keyspace {keyspace!r}", where="--keyspace", hint="use catalog or engine"
+        )
+    keys_of: Callable[[Record], Iterable[str]] | None = None
+    if keyspace == "engine":
+        from legion_memory.knowledge import engine_keys
+
+        keys_of = engine_keys.engine_keys
     task_types = task_type or ()
     records = _scored_outcomes(context, include_global)
-    scores = archetype_scores(records, _split_all(task_types), context.today)
+    scores = archetype_scores(records, _split_all(task_types), context.today, keys_of)
     headers = ["Task Type", "Outcomes", "Success Rate", "Avg Importance", "Top Agent", "Agents"]
     rows = [
         [
