@@ -33,7 +33,7 @@ def test_block_lists_the_best_items_best_first(cli: CLI, tmp_path: Path) -> None
     out = context(cli, root, "--agent", "testing-qa-engineer", "--task", "fix flaky auth tests")
     # O-002 matches "flaky", "auth" and "tests", is 3 days old, importance 5 and the role's own:
     # first. PAT-003 has the rare "flaky" twice; D-002 is the role's (x1.5) but lacks "flaky";
-    # P-001 matches "tests" and "auth" once each. E-002 and O-001 match "auth" alone: below the
+    # P-001 matches "tests" and "auth" once each. E-002 and O-001 match "auth" alone: below half the
     # relevance floor, they stay out although the budget has room.
     assert out == (
         '<legion-memory role="testing-qa-engineer">\n'

@@ -47,7 +47,7 @@ def scores(query: list[str], texts: list[str]) -> dict[str, float]:
         Source("outcome", text, lambda: pytest.fail("not built"), id=f"O-{i}", date="")
         for i, text in enumerate(texts)
     )
-    return {source.text: value for source, value, _ in bm25(query, corpus)}
+    return {match.source.text: match.bm25 for match in bm25(query, corpus)}
 
 
 def test_human_output_is_a_table_with_file_line_id_score_and_snippet(
@@ -99,6 +99,7 @@ def test_json_explains_bm25_recency_and_importance(cli: CLI, tmp_path: Path) -> 
                 "score": 0.778751,
                 "bm25": 0.693147,
                 "coverage": 1.0,
+                "distinctive": 1,
                 "recency": 0.7,
                 "importance": 5,
                 "importance_weight": 1.05,

@@ -6,8 +6,9 @@
     </legion-memory>
 
 Relevance is the task's search score (search.rank); items whose Agent column or tags name the role
-weigh ROLE_BOOST times more. Only items that cover the relevance floor of the task's words count;
-when none does, the block is empty and the caller prints nothing at all. Near-duplicate items
+weigh ROLE_BOOST times more. When no item reaches the relevance floor (`Hit.relevant`), the block
+is empty and the caller prints nothing at all; else it holds the relevant items and those that
+cover at least half of the floor's share of the task. Near-duplicate items
 (token Jaccard >= 0.8) appear once, the better one. The budget decides how many items there are
 (`--limit` is only a cap the caller may set): whole lines are packed best first, an item that
 does not fit is skipped for the next, and then the skipped ones are shortened into the room left
@@ -26,7 +27,15 @@ from legion_memory.errors import InputError
 from legion_memory.markdown.words import jaccard, tokens
 from legion_memory.search.corpus import Corpus, Source
 from legion_memory.search.documents import one_line
-from legion_memory.search.ranking import ELLIPSIS, RELEVANCE_FLOOR, Boost, Hit, query_terms, rank
+from legion_memory.search.ranking import (
+    ELLIPSIS,
+    RELEVANCE_FLOOR,
+    Boost,
+    Hit,
+    confident,
+    query_terms,
+    rank,
+)
 from legion_memory.storage.scopes import GLOBAL, Marked, merge
 
 ITEM_TYPES = ("outcome", "pattern", "error-fix", "preference")
@@ -75,15 +84,23 @@ def require_options(role: str, block_format: str, budget: int, limit: int | None
 def candidates(
     tiers: Sequence[tuple[str, Corpus]], role: str, task: str, today: dt.date
 ) -> list[Marked[Hit]]:
-    """Every relevant item of every tier, project first, each tier ranked on its own."""
+    """Every relevant item of every tier, project first, each tier ranked on its own: nothing when
+    no item reaches the relevance floor, else the items that reach half of it (a task of several
+    parts is answered by items about one part each)."""
     query = query_terms(task)
     boost = role_boost(role)
     groups = []
     for scope, corpus in tiers:
-        hits = rank(corpus, query, today, boost=boost)
-        kept = [h for h in hits if h.source.type in ITEM_TYPES and h.coverage >= RELEVANCE_FLOOR]
+        hits = [
+            hit for hit in rank(corpus, query, today, boost=boost) if hit.source.type in ITEM_TYPES
+        ]
+        kept = [hit for hit in hits if _supporting(hit)] if confident(hits) else []
         groups.append((scope, kept))
     return merge(groups)
+
+
+def _supporting(hit: Hit) -> bool:
+    return hit.relevant or hit.coverage >= RELEVANCE_FLOOR / 2
 
 
 def distinct(ranked: Sequence[Marked[Hit]], limit: int | None) -> list[Marked[Hit]]:

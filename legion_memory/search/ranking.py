@@ -14,7 +14,10 @@
   importance_weight: 1 + IMPORTANCE_SHARE * (importance - 3) / 2 (1.0 without one). Together they
   move a score by at most a factor 1.1 * 1.05 / (1.01 * 0.95) = 1.2: a better text match by more
   than that always ranks first, however old it is.
-- The relevance floor: when no document covers RELEVANCE_FLOOR of the query, nothing is returned.
+- The relevance floor: a document is relevant when it covers RELEVANCE_FLOOR of the query or shares
+  DISTINCTIVE_WORDS words with it that at most DISTINCTIVE_SHARE of the documents hold (a long task
+  touching several topics covers little of itself in any one record); when none is, nothing is
+  returned.
 
 Every constant is explained in docs/decisions.md#search-ranking. Only documents that contain a
 query stem as a substring are tokenised at all.
@@ -41,6 +44,8 @@ NEUTRAL_IMPORTANCE = 3
 RECENCY_SHARE = 0.1
 IMPORTANCE_SHARE = 0.05
 RELEVANCE_FLOOR = 0.25
+DISTINCTIVE_WORDS = 2
+DISTINCTIVE_SHARE = 0.02
 SNIPPET_CHARS = 240
 _SNIPPET_LEAD = 60
 ELLIPSIS = "…"
@@ -75,6 +80,13 @@ class Hit(NamedTuple):
     recency: float
     importance_weight: float
     boost: float = 1.0
+    distinctive: int = 0  # query words it shares that few records hold
+
+    @property
+    def relevant(self) -> bool:
+        """Above the relevance floor: it covers RELEVANCE_FLOOR of the query, or shares
+        DISTINCTIVE_WORDS distinctive words with it (docs/decisions.md#search-ranking)."""
+        return self.coverage >= RELEVANCE_FLOOR or self.distinctive >= DISTINCTIVE_WORDS
 
     @property
     def relevance(self) -> float:
@@ -98,9 +110,8 @@ def importance_weight(importance: int | None) -> float:
 
 
 def confident(hits: Sequence[Hit]) -> bool:
-    """Whether the best match is strong enough to show anything at all: some document covers
-    RELEVANCE_FLOOR of the query (docs/decisions.md#search-ranking)."""
-    return any(hit.coverage >= RELEVANCE_FLOOR for hit in hits)
+    """Whether the best match is strong enough to show anything at all: some hit is relevant."""
+    return any(hit.relevant for hit in hits)
 
 
 Boost = Callable[[Source], float]
@@ -112,21 +123,30 @@ def rank(
     """Documents sharing a word with the query, best first; ties: newer date, then higher ID."""
     hits = [
         Hit(
-            source,
-            value,
-            coverage,
-            recency_weight(source.day, today),
-            importance_weight(source.importance),
-            boost(source) if boost else 1.0,
+            match.source,
+            match.bm25,
+            match.coverage,
+            recency_weight(match.source.day, today),
+            importance_weight(match.source.importance),
+            boost(match.source) if boost else 1.0,
+            match.distinctive,
         )
-        for source, value, coverage in bm25(query, corpus)
+        for match in bm25(query, corpus)
     ]
     hits.sort(key=lambda hit: (hit.score, hit.source.date, hit.source.number), reverse=True)
     return hits
 
 
-def bm25(query: Sequence[str], corpus: Corpus) -> list[tuple[Source, float, float]]:
-    """BM25F and coverage of every document that holds one of the query's distinct stems."""
+class TextMatch(NamedTuple):
+    source: Source
+    bm25: float
+    coverage: float
+    distinctive: int  # matched query words held by at most DISTINCTIVE_SHARE of the documents
+
+
+def bm25(query: Sequence[str], corpus: Corpus) -> list[TextMatch]:
+    """BM25F, coverage and distinctive words of every document that holds one of the query's
+    distinct stems."""
     wanted = list(dict.fromkeys(query))
     count = corpus.count
     if not count or not wanted:
@@ -144,11 +164,13 @@ def bm25(query: Sequence[str], corpus: Corpus) -> list[tuple[Source, float, floa
                 containing[word] += 1
     idf = {w: math.log(1 + (count - n + 0.5) / (n + 0.5)) for w, n in containing.items()}
     total = sum(idf.values())
+    few = max(DISTINCTIVE_WORDS, DISTINCTIVE_SHARE * count)
     scored = []
     for source, counts in matched:
         norm = K1 * (1 - B + B * source.length / average)
         value = sum(idf[w] * tf * (K1 + 1) / (tf + norm) for w, tf in counts.items())
-        scored.append((source, value, sum(idf[w] for w in counts) / total))
+        coverage = sum(idf[w] for w in counts) / total
+        scored.append(TextMatch(source, value, coverage, sum(containing[w] <= few for w in counts)))
     return scored
 
 
@@ -247,6 +269,7 @@ def hit_json(marked: Marked[Hit], query: Sequence[str], shown_path: str) -> dict
         "score": round(hit.score, 6),
         "bm25": round(hit.bm25, 6),
         "coverage": round(hit.coverage, 6),
+        "distinctive": hit.distinctive,
         "recency": hit.recency,
         "importance": entry.importance,
         "importance_weight": round(hit.importance_weight, 6),

@@ -99,6 +99,7 @@ def _item_json(context: Context, marked: scopes.Marked[Hit]) -> dict[str, object
         "score": round(hit.score, 6),
         "bm25": round(hit.bm25, 6),
         "coverage": round(hit.coverage, 6),
+        "distinctive": hit.distinctive,
         "recency": hit.recency,
         "importance_weight": round(hit.importance_weight, 6),
         "role_boost": hit.boost,
