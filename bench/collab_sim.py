@@ -426,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
         listed = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"
         print(f"{name} ({sum(counts.values())}): {listed}")
     print(
-        f"steps with a violation: {bad} of {steps}; seeds ending wrong: {wrong}; "
+        f"steps with a violation: {bad} of {steps}; seeds with a violation: {wrong}; "
         f"clones diverged: {diverged}"
     )
     return 1 if wrong or diverged else 0
