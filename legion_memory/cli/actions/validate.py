@@ -1,7 +1,7 @@
-"""What `validate` does: a plain function of the Context and the command's options.
+"""What `validate` does: parse -> one call into `operations.upkeep` -> print.
 
 No typer here: the pre-commit hook and CI run `validate` on every commit, so it is a hot command
-that the lean dispatcher and the typer app call alike, through `hot.run`.
+that the lean dispatcher and the typer app call alike, through `hot_commands.run`.
 """
 
 from __future__ import annotations
@@ -10,29 +10,11 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit
-from legion_memory.schema.kinds import KINDS
-from legion_memory.schema.validation import ERROR, validate_file
+from legion_memory.operations import upkeep
 
 
 def validate(context: Context, files: list[Path] | None) -> int:
     """Report every problem as FILE:LINE: severity: message; 1 when any is an error."""
-    paths = files or _memory_files(context)
-    problems = [p for path in paths for p in validate_file(path, _shown(context, path))]
-    errors = sum(1 for problem in problems if problem.severity == ERROR)
-    summary = f"{len(paths)} file(s) checked, {errors} error(s), {len(problems) - errors} other"
-    human = "\n".join([*(str(problem) for problem in problems), summary])
-    emit(context, {"files": len(paths), "problems": [p.to_json() for p in problems]}, human)
-    return 1 if errors else 0
-
-
-def _memory_files(context: Context) -> list[Path]:
-    memory = context.memory
-    candidates = [memory.path(kind) for kind in KINDS.values()] + [memory.archive]
-    return [path for path in candidates if path.is_file()]
-
-
-def _shown(context: Context, path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(context.root))
-    except ValueError:
-        return str(path)
+    found = upkeep.validate(context, files=files)
+    emit(context, found.to_json(), found.text())
+    return found.exit_code

@@ -11,15 +11,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from legion_memory.cli.context import Context
-from legion_memory.cli.output import emit, note
+from legion_memory.cli.output import emit
 from legion_memory.cli.typer_app.groups import run_hot
 from legion_memory.cli.typer_app.scope_option import ScopeOption, WriteScopeOption
 from legion_memory.storage import scopes
 
 if TYPE_CHECKING:
-    pass
-
-DISABLED = "memory is disabled (memory.enabled is false in settings.json); nothing changed"
+    from legion_memory.operations.upkeep import MovedRecord
 
 
 def register(app: typer.Typer) -> None:
@@ -75,24 +73,17 @@ def restore_command(
 
 
 def run_forget(context: Context, record_id: str, scope: str) -> None:
-    _move(context, record_id, scope, restoring=False)
+    from legion_memory.operations.upkeep import forget_record
+
+    _print_moved(context, forget_record(context, record_id=record_id, scope=scope))
 
 
 def run_restore(context: Context, record_id: str, scope: str) -> None:
-    _move(context, record_id, scope, restoring=True)
+    from legion_memory.operations.upkeep import restore_record
+
+    _print_moved(context, restore_record(context, record_id=record_id, scope=scope))
 
 
-def _move(context: Context, record_id: str, scope: str, *, restoring: bool) -> None:
-    """Move one row between its file and ARCHIVE.md, in the tier `--scope` names."""
-    from legion_memory.upkeep import forgetting
-
-    forgetting.kind_for(record_id)
-    tier = context.target(scope)
-    if not context.settings.enabled:
-        note(DISABLED)
-        return
-    move = forgetting.restore if restoring else forgetting.forget
-    moved = move(tier.memory, record_id)
-    verb = "restored" if restoring else "archived"
-    human = f"{verb} {record_id}: {moved.source.name} -> {moved.target.name} ({moved.section})"
-    emit(context, {"scope": tier.scope, **moved.to_json()}, human)
+def _print_moved(context: Context, moved: MovedRecord) -> None:
+    if moved.moved is not None:
+        emit(context, moved.to_json(), moved.text())
