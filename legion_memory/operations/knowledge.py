@@ -105,7 +105,7 @@ def store_error(
     scope: str = scopes.PROJECT,
 ) -> StoredRecord:
     """Append one error fix to ERRORS.md, unless it duplicates a stored one of the same tier:
-    then that one is kept, or updated in place."""
+    then that one is kept, or updated in place (docs/decisions.md#error-duplicates)."""
     project = project_of(target)
     values = {"error_signature": signature, "fix": fix, "agent": agent, "tags": tags}
     record = _new(project, ERROR_FIX, {**values, "resolved": "true" if resolved else "false"})

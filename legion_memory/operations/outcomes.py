@@ -122,8 +122,9 @@ def store_given(
 
 
 def _auto_prune(project: Project) -> None:
-    """After a stored outcome, and only then. Its report is a notice; it never raises, so a
-    failed prune leaves the store it follows a success."""
+    """After a stored outcome, and only then (docs/decisions.md#auto-prune-after-store-outcome).
+    Its report is a notice; it never raises, so a failed prune leaves the store it follows a
+    success."""
     if not project.settings.auto_prune:
         return  # the usual case asks neither git nor STATE.md anything
     from legion_memory.project.root import current_phase

@@ -89,12 +89,26 @@ def _move(project: Project, record_id: str, scope: str, *, restoring: bool) -> M
 
 def validate(target: Project | Path | str, *, files: list[Path] | None = None) -> Validation:
     """Check the given memory files (default: the project's) for every rule of their kind."""
-    from legion_memory.schema.validation import validate_file
-
     project = project_of(target)
     paths = files or _memory_files(project)
     shown = [(path, _shown(project, path)) for path in paths]
     return Validation(len(paths), [p for path, name in shown for p in validate_file(path, name)])
+
+
+def validate_file(path: Path, shown: str) -> list[Problem]:
+    """Every problem of one memory file (ARCHIVE.md included)."""
+    from legion_memory.errors import ParseError
+    from legion_memory.schema.validation import ERROR, Problem, validate_text
+    from legion_memory.storage.reading import read_text
+
+    try:
+        text = read_text(path)
+    except ParseError as exc:
+        line = int(exc.where.rsplit(":", 1)[-1])
+        return [Problem(shown, line, ERROR, exc.message)]
+    if text is None:
+        return [Problem(shown, 0, ERROR, "file does not exist")]
+    return validate_text(path, text, shown)
 
 
 def _memory_files(project: Project) -> list[Path]:
