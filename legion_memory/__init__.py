@@ -46,7 +46,7 @@ if TYPE_CHECKING:
         store_outcome,
     )
     from legion_memory.operations.project import Project
-    from legion_memory.operations.retrieval import AgentContext, Found, agent_context, search
+    from legion_memory.operations.retrieval import AgentContext, Found, agent_context, search_memory
     from legion_memory.operations.upkeep import (
         MovedRecord,
         Validation,
@@ -129,7 +129,7 @@ _HOMES = {
         "AgentContext",
         "Found",
         "agent_context",
-        "search",
+        "search_memory",
     ),
     "operations.upkeep": (
         "MovedRecord",
@@ -200,7 +200,7 @@ __all__ = [
     "score_agents",
     "score_archetypes",
     "score_preferences",
-    "search",
+    "search_memory",
     "store_error",
     "store_outcome",
     "store_pattern",

@@ -62,7 +62,7 @@ class AgentContext(NamedTuple):
         }
 
 
-def search(
+def search_memory(
     target: Project | Path | str,
     *,
     query: str,

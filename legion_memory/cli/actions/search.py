@@ -17,7 +17,7 @@ from legion_memory.storage import scopes
 def search(context: Context, query: str, file: str, limit: int, scope: str) -> None:
     from legion_memory.search.ranking import snippet
 
-    found = retrieval.search(context, query=query, file=file, limit=limit, scope=scope)
+    found = retrieval.search_memory(context, query=query, file=file, limit=limit, scope=scope)
     marked = [scope] if scope != scopes.PROJECT else []
     headers = ["#", *(["Scope"] if marked else []), "File", "ID", "Score"]
     rows = [
