@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.processes import CLI
@@ -66,7 +68,7 @@ def test_results_are_the_json_the_cli_prints(cli: CLI, project: Path) -> None:
         legion_memory.Project.at(project, today=TODAY, branch="main"),
         pattern="Cache", situation="hot path", reuse="reads", source="O-009", tags="perf,perf",
     )  # fmt: skip
-    pairs = {
+    pairs: dict[tuple[str, ...], Callable[[legion_memory.Project], Any]] = {
         ("recall", "outcomes"): legion_memory.recall_outcomes,
         ("recall", "patterns"): legion_memory.recall_patterns,
         ("briefing",): legion_memory.memory_briefing,
@@ -80,7 +82,8 @@ def test_results_are_the_json_the_cli_prints(cli: CLI, project: Path) -> None:
     scores = legion_memory.score_agents(project, task_type=["backend"])
     assert scores.to_json() == {"backend-dev": pytest.approx(scores.scores["backend-dev"])}
     found = legion_memory.search_memory(project, query="cache")
-    assert [hit["id"] for hit in found.to_json()["results"]] == ["P-001"]  # type: ignore[index]
+    results: Any = found.to_json()["results"]
+    assert [hit["id"] for hit in results] == ["P-001"]
 
 
 def test_a_pattern_naming_an_unknown_outcome_is_stored_with_a_note(project: Path) -> None:

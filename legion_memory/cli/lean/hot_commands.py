@@ -31,6 +31,8 @@ ACTIONS: dict[str, str] = {
     "context": "search:agent_context",
     "git merge-driver": "merge_driver:merge_driver",
     "validate": "validate:validate",
+    "forget": "upkeep:forget",
+    "restore": "upkeep:restore",
 }
 
 

@@ -6,18 +6,13 @@ command at start-up, and the others should not pay for search.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from legion_memory.cli.context import Context
-from legion_memory.cli.output import emit
 from legion_memory.cli.typer_app.groups import run_hot
 from legion_memory.cli.typer_app.scope_option import ScopeOption, WriteScopeOption
 from legion_memory.storage import scopes
-
-if TYPE_CHECKING:
-    from legion_memory.operations.upkeep import MovedRecord
 
 
 def register(app: typer.Typer) -> None:
@@ -60,7 +55,7 @@ def forget_command(
     scope: WriteScopeOption = scopes.PROJECT,
 ) -> None:
     """Archive a record: its row moves, unchanged, into ARCHIVE.md (never deleted)."""
-    run_forget(ctx.obj, record_id, scope)
+    run_hot(ctx, "forget", locals())
 
 
 def restore_command(
@@ -69,21 +64,4 @@ def restore_command(
     scope: WriteScopeOption = scopes.PROJECT,
 ) -> None:
     """Bring an archived record back into its file, at its place in ID order."""
-    run_restore(ctx.obj, record_id, scope)
-
-
-def run_forget(context: Context, record_id: str, scope: str) -> None:
-    from legion_memory.operations.upkeep import forget_record
-
-    _print_moved(context, forget_record(context, record_id=record_id, scope=scope))
-
-
-def run_restore(context: Context, record_id: str, scope: str) -> None:
-    from legion_memory.operations.upkeep import restore_record
-
-    _print_moved(context, restore_record(context, record_id=record_id, scope=scope))
-
-
-def _print_moved(context: Context, moved: MovedRecord) -> None:
-    if moved.moved is not None:
-        emit(context, moved.to_json(), moved.text())
+    run_hot(ctx, "restore", locals())
