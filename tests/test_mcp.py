@@ -4,6 +4,7 @@ with the command line's --json output byte for byte."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -158,7 +159,7 @@ def test_a_store_through_mcp_while_cli_processes_store_loses_nothing(project: Pa
     workers = [
         subprocess.Popen(
             [*command, *store, "--plan", f"02-{n:02d}", "--summary", f"cli {n}"],
-            cwd=project, env={**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT), **env},
+            cwd=project, env={**os.environ, "PYTHONPATH": str(REPO_ROOT), **env},
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         for n in range(6)
@@ -245,3 +246,25 @@ def test_a_secret_is_refused_as_the_cli_refuses_it(project: Path) -> None:
     )
     assert "AKIAABCDEFGHIJKLMNOP" not in text_of(result)
     assert read_bytes_of(project) == before
+
+
+def test_without_the_extra_the_command_says_so_in_one_line(project: Path) -> None:
+    blocked = (
+        "import sys\n"
+        "sys.modules['mcp'] = None\n"  # what an install without the extra finds
+        "from legion_memory.cli.entry import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", blocked, "mcp", "--root", str(project)],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "Error: the MCP server needs the mcp extra "
+        '(install it with: pip install "legion-memory[mcp]")\n'
+    )
