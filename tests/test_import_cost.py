@@ -145,3 +145,62 @@ def test_merge_driver_imports_nothing_heavy(tmp_path: Path) -> None:
     assert (tmp_path / "A").read_text(encoding="utf-8") == merged
     assert "legion_memory.cli.actions.merge_driver" in modules
     assert sorted(modules.intersection(HEAVY)) == []
+
+
+# The commands workflows and git hooks run beside the hot ones, on a project with one phase:
+# their arguments, exit code and exact output.
+PHASE_DIR = ".planning/phases/01-setup"
+WORKFLOW = {
+    "doctor": (("doctor", "--fix", "--quiet"), 0, ""),
+    "compact": (
+        ("compact", "--list-uncompacted"),
+        0,
+        "No completed phase has uncompacted summaries.\n",
+    ),
+    "phase-context": (("phase-context", "1"), 0, ""),
+    "detect-edits": (
+        ("detect-edits", "--phase", "1"),
+        0,
+        "No manual edits to files modified by phase 1's agents.\n",
+    ),
+    "prune": (
+        ("prune", "--dry-run"),
+        0,
+        "No records eligible for pruning. All records are either recent, high-importance, or in "
+        "the current phase.\n",
+    ),
+    "export": (
+        ("export", "--format", "jsonl", "--file", "outcomes"),
+        0,
+        '{"kind": "outcome", "archived": false, "id": "O-001", "date": "2026-03-10", '
+        '"branch": "main", "phase": 1, "plan": "01-01", "agent": "backend-dev", '
+        '"task_type": "backend", "outcome": "success", "importance": 3, "tags": "", '
+        '"summary": "Search"}\n',
+    ),
+    "forget": (
+        ("forget", "O-001"),
+        0,
+        "archived O-001: OUTCOMES.md -> ARCHIVE.md (Archived Records)\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORKFLOW))
+def test_workflow_commands_import_nothing_heavy(cli: CLI, project: Path, name: str) -> None:
+    (project / PHASE_DIR).mkdir(parents=True)
+    assert cli(*TODAY, *STORE, *FIRST, cwd=project).code == 0
+    args, code, expected = WORKFLOW[name]
+    result, modules = probe(*TODAY, *args, cwd=project)
+    assert (result.code, result.stdout) == (code, expected)
+    action_module = ACTIONS[name].partition(":")[0]
+    assert f"legion_memory.cli.actions.{action_module}" in modules  # run by the lean dispatcher
+    assert sorted(modules.intersection(HEAVY)) == []
+
+
+def test_diff_imports_no_typer(cli: CLI, project: Path) -> None:
+    result, modules = probe("diff", "HEAD", cwd=project)
+    assert result.code == 0
+    assert result.stdout.startswith("## Memory changes: `HEAD` → working tree\n")
+    assert "legion_memory.cli.actions.memory_diff" in modules
+    # diff reads old revisions through GitPython; the command line machinery stays out.
+    assert sorted(modules.intersection(("typer", "click", "pydantic", "tabulate"))) == []

@@ -33,6 +33,13 @@ ACTIONS: dict[str, str] = {
     "validate": "validate:validate",
     "forget": "upkeep:forget",
     "restore": "upkeep:restore",
+    "doctor": "doctor:doctor",
+    "compact": "phases:compact",
+    "phase-context": "phases:phase_context",
+    "detect-edits": "phases:detect_edits",
+    "prune": "prune:prune",
+    "export": "export:export",
+    "diff": "memory_diff:diff",
 }
 
 
