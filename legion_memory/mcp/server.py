@@ -14,14 +14,8 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 from legion_memory.errors import LegionMemoryError, WriteError
-from legion_memory.mcp.tools import (
-    BY_NAME,
-    TOOLS,
-    arguments,
-    command_params,
-    input_schema,
-    operation,
-)
+from legion_memory.mcp.tools import BY_NAME, TOOLS, operation
+from legion_memory.operations.options import arguments, command_params, input_schema
 from legion_memory.operations.project import Project
 
 NAME = "legion-memory"
@@ -70,7 +64,7 @@ def call(options: Options, name: str, given: dict[str, Any]) -> types.CallToolRe
             from legion_memory.errors import InputError
 
             raise InputError(f"no tool named '{name}'", hint="list the tools")
-        values = arguments(tool, command_params()[tool.command], given)
+        values = arguments(tool.name, command_params()[tool.command], given)
         result = operation(tool)(options.project(), **values)
     except LegionMemoryError as error:
         return _error(error)

@@ -40,6 +40,7 @@ ACTIONS: dict[str, str] = {
     "prune": "prune:prune",
     "export": "export:export",
     "diff": "memory_diff:diff",
+    "batch": "batch:batch",
 }
 
 

@@ -21,6 +21,7 @@ def register(app: typer.Typer) -> None:
     app.command()(init)
     app.command()(validate)
     app.command("mcp")(mcp_command)
+    app.command()(batch)
 
 
 def init(ctx: typer.Context) -> None:
@@ -54,3 +55,8 @@ def mcp_command(
     code = mcp(ctx.obj, root)
     if code:
         raise typer.Exit(code)
+
+
+def batch(ctx: typer.Context) -> None:
+    """Run JSON lines of commands from stdin in one process; one JSON result per line."""
+    run_hot(ctx, "batch", locals())
