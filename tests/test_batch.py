@@ -24,26 +24,14 @@ STORE = ("store", "outcome", "--phase", "1", "--agent", "backend-dev", "--outcom
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("LEGION_CATALOG", "CLAUDE_PLUGIN_ROOT"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LEGION_MEMORY_HOME", str(repo.parent / "global-memory"))
-    run_process("init", cwd=repo, check=True)
-    return repo
+def project(memory_project: Path) -> Path:
+    return memory_project
 
 
 def _batch(project: Path, lines: list[object]) -> tuple[int, list[dict[str, Any]], str]:
     text = "".join(json.dumps(line) + "\n" for line in lines)
-    done = subprocess.run(
-        [sys.executable, "-m", "legion_memory", *GLOBALS, "batch"],
-        cwd=project,
-        input=text,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return done.returncode, [json.loads(line) for line in done.stdout.splitlines()], done.stderr
+    done = run_process(*GLOBALS, "batch", cwd=project, stdin=text)
+    return done.code, [json.loads(line) for line in done.stdout.splitlines()], done.stderr
 
 
 SEQUENCE: list[tuple[object, tuple[str, ...]]] = [

@@ -3,13 +3,11 @@ line call is a fresh process, so what it imports is what it costs."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import json
 from pathlib import Path
 
 import pytest
-from support.processes import CLI, REPO_ROOT, Result
+from support.processes import CLI, Result, run_process
 
 from legion_memory.cli.lean.hot_commands import ACTIONS
 
@@ -41,30 +39,18 @@ ROW = (
 )
 
 
-def probe(*args: str, cwd: Path) -> tuple[Result, set[str]]:
+def probe(*args: str, cwd: Path, stdin: str | None = None) -> tuple[Result, set[str]]:
     """Run the command line in a fresh process: its exit code and output (the module line taken
     off), and the names of the modules it had loaded when it finished."""
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_process(*args, cwd=cwd, stdin=stdin, program=("-c", PROBE))
     output, _, modules = done.stdout.rstrip("\n").rpartition("\n")
     shown = output + "\n" if output else ""
-    return Result(done.returncode, shown, done.stderr), set(modules.split())
+    return Result(done.code, shown, done.stderr), set(modules.split())
 
 
 @pytest.fixture
-def project(cli: CLI, repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An initialised project; no catalog and no global tier from the machine running the tests."""
-    monkeypatch.delenv("LEGION_CATALOG", raising=False)
-    monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
-    monkeypatch.setenv("LEGION_MEMORY_HOME", str(repo.parent / "global-memory"))
-    assert cli("init", cwd=repo).code == 0
-    return repo
+def project(memory_project: Path) -> Path:
+    return memory_project
 
 
 def test_store_outcome_imports_nothing_heavy(project: Path) -> None:
@@ -204,3 +190,16 @@ def test_diff_imports_no_typer(cli: CLI, project: Path) -> None:
     assert "legion_memory.cli.actions.memory_diff" in modules
     # diff reads old revisions through GitPython; the command line machinery stays out.
     assert sorted(modules.intersection(("typer", "click", "pydantic", "tabulate"))) == []
+
+
+def test_batch_imports_nothing_heavy(project: Path) -> None:
+    lines = '["recall", "outcomes"]\n["score", "agents", "--task-type", "backend"]\n'
+    result, modules = probe(*TODAY, "batch", cwd=project, stdin=lines)
+    assert result.code == 0
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [
+        {"line": 1, "command": ["recall", "outcomes"], "exit_code": 0,
+         "result": {"records": [], "notes": []}, "notes": []},
+        {"line": 2, "command": ["score", "agents"], "exit_code": 0, "result": {}, "notes": []},
+    ]  # fmt: skip
+    assert "legion_memory.cli.actions.batch" in modules
+    assert sorted(modules.intersection(HEAVY)) == []

@@ -19,12 +19,8 @@ TODAY = "2026-03-10"
 
 
 @pytest.fixture
-def project(cli: CLI, repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.delenv("LEGION_CATALOG", raising=False)
-    monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
-    monkeypatch.setenv("LEGION_MEMORY_HOME", str(repo.parent / "global-memory"))
-    assert cli("init", cwd=repo).code == 0
-    return repo
+def project(memory_project: Path) -> Path:
+    return memory_project
 
 
 def _store(target: legion_memory.Project | Path, plan: str, agent: str) -> None:

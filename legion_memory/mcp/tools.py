@@ -5,16 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib import import_module
-from pathlib import Path
 from typing import Any, NamedTuple
-
-SPEC_PATH = Path(__file__).parent.parent / "cli" / "lean" / "hot_spec.json"
-_JSON_TYPES = {"str": "string", "path": "string", "int": "integer", "float": "number"}
-_PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
-    "bool": bool,
-    "int": int,
-    "float": (int, float),
-}
 
 
 class Tool(NamedTuple):

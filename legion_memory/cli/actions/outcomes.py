@@ -7,7 +7,7 @@ No typer here: the lean dispatcher and the typer app call these alike, through `
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
+from typing import Any
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, markdown_table
@@ -15,31 +15,10 @@ from legion_memory.cli.tiers import marked, scoped_cells
 from legion_memory.operations import outcomes
 from legion_memory.operations.common import Recalled
 from legion_memory.schema.records import Record, column_key
-from legion_memory.storage import scopes
 
 
-def store_outcome(
-    context: Context,
-    phase: str | None,
-    plan: str | None,
-    agent: str | None,
-    outcome: str | None,
-    summary: str | None,
-    task_type: str | None,
-    tags: str,
-    importance: int | None,
-    event: str | None,
-    blockers: int,
-    from_summary: Path | None,
-    dry_run: bool,
-    scope: str = scopes.PROJECT,
-) -> None:
-    stored = outcomes.store_outcome(
-        context, phase=phase, plan=plan, agent=agent, outcome=outcome, summary=summary,
-        task_type=task_type, tags=tags, importance=importance, event=event, blockers=blockers,
-        from_summary=from_summary, dry_run=dry_run, scope=scope,
-    )  # fmt: skip
-    print_stored(context, stored)
+def store_outcome(context: Context, **options: Any) -> None:
+    print_stored(context, outcomes.store_outcome(context, **options))
 
 
 def print_stored(context: Context, stored: outcomes.StoredOutcome) -> None:
@@ -56,18 +35,8 @@ def _row_table(scope: str, record: Record, columns: Sequence[str]) -> str:
     )
 
 
-def recall_outcomes(
-    context: Context,
-    tag: Sequence[str] | None,
-    agent: str | None,
-    task_type: str | None,
-    branch: str,
-    limit: int,
-    scope: str = scopes.PROJECT,
-) -> None:
-    recalled = outcomes.recall_outcomes(
-        context, tag=tag, agent=agent, task_type=task_type, branch=branch, limit=limit, scope=scope
-    )
+def recall_outcomes(context: Context, **options: Any) -> None:
+    recalled = outcomes.recall_outcomes(context, **options)
     emit(context, recalled.to_json(), _recalled_table(recalled))
 
 
@@ -84,16 +53,14 @@ def _recalled_table(recalled: Recalled) -> str:
     return markdown_table(scoped_cells(show, "Scope", [*headers, "Decay", "Summary"]), rows)
 
 
-def score_agents(context: Context, task_type: Sequence[str], include_global: bool = False) -> None:
-    scores = outcomes.score_agents(context, task_type=task_type, include_global=include_global)
+def score_agents(context: Context, **options: Any) -> None:
+    scores = outcomes.score_agents(context, **options)
     rows = [[agent, f"{score:g}"] for agent, score in scores.scores.items()]
     emit(context, scores.to_json(), markdown_table(["Agent", "Score"], rows) if rows else "")
 
 
-def score_archetypes(
-    context: Context, task_type: Sequence[str] | None, include_global: bool = False
-) -> None:
-    scores = outcomes.score_archetypes(context, task_type=task_type, include_global=include_global)
+def score_archetypes(context: Context, **options: Any) -> None:
+    scores = outcomes.score_archetypes(context, **options)
     headers = ["Task Type", "Outcomes", "Success Rate", "Avg Importance", "Top Agent", "Agents"]
     rows = [
         [

@@ -7,6 +7,7 @@ No typer here: the lean dispatcher and the typer app call these alike, through `
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, markdown_table
@@ -35,13 +36,8 @@ def search(context: Context, query: str, file: str, limit: int, scope: str) -> N
     emit(context, found.to_json(), human)
 
 
-def agent_context(
-    context: Context, agent: str, task: str, budget: int, block_format: str, limit: int, scope: str
-) -> None:
-    found = retrieval.agent_context(
-        context, agent=agent, task=task, budget=budget, block_format=block_format, limit=limit,
-        scope=scope,
-    )  # fmt: skip
+def agent_context(context: Context, **options: Any) -> None:
+    found = retrieval.agent_context(context, **options)
     if context.json:
         emit(context, found.to_json(), "")
     else:
