@@ -9,7 +9,7 @@ modules are imported inside the functions: every other command starts without th
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, markdown_table, note
@@ -20,46 +20,43 @@ if TYPE_CHECKING:
     from legion_memory.project.compaction import CheckReport
 
 
-def compact(
-    context: Context,
-    phase: str | None,
-    check: bool,
-    list_uncompacted: bool,
-    exclude_current: bool,
-    dry_run: bool,
-    force: bool,
-) -> int:
+class CompactOptions(NamedTuple):
+    phase: str | None = None
+    check: bool = False
+    list_uncompacted: bool = False
+    exclude_current: bool = False
+    dry_run: bool = False
+    force: bool = False
+
+
+def compact(context: Context, **options: Any) -> int:
     """Write a phase's {NN}-COMPACTED.md from its SUMMARY files, or check it, or list the
     completed phases not compacted yet; 1 when a check fails."""
     from legion_memory.project.phases import phase_number
 
-    _require_combination(phase, check, list_uncompacted, exclude_current, dry_run, force)
-    if list_uncompacted:
-        _list_uncompacted(context, exclude_current)
-    elif check:
-        return _check(context, phase_number(phase or ""))
+    given = CompactOptions(**options)
+    _require_combination(given)
+    if given.list_uncompacted:
+        _list_uncompacted(context, given.exclude_current)
+    elif given.check:
+        return _check(context, phase_number(given.phase or ""))
     else:
-        _compact(context, phase_number(phase or ""), dry_run=dry_run, force=force)
+        number = phase_number(given.phase or "")
+        _compact(context, number, dry_run=given.dry_run, force=given.force)
     return 0
 
 
-def _require_combination(
-    phase: str | None,
-    check: bool,
-    list_uncompacted: bool,
-    exclude_current: bool,
-    dry_run: bool,
-    force: bool,
-) -> None:
-    if list_uncompacted and (phase is not None or check or dry_run or force):
+def _require_combination(given: CompactOptions) -> None:
+    listing, check = given.list_uncompacted, given.check
+    if listing and (given.phase is not None or check or given.dry_run or given.force):
         raise InputError(
             "--list-uncompacted takes no PHASE and no other option but --exclude-current"
         )
-    if exclude_current and not list_uncompacted:
+    if given.exclude_current and not listing:
         raise InputError("--exclude-current only goes with --list-uncompacted")
-    if check and (dry_run or force):
+    if check and (given.dry_run or given.force):
         raise InputError("--check takes no --dry-run or --force")
-    if not list_uncompacted and phase is None:
+    if not listing and given.phase is None:
         raise InputError("missing PHASE", hint="e.g. `legion-memory compact 6`")
 
 
