@@ -277,18 +277,33 @@ def score_agents(
     return Scores(agent_scores(records, split_all(task_type), project.today))
 
 
+KEYSPACES = ("catalog", "engine")
+
+
 def score_archetypes(
     target: Project | Path | str,
     *,
     task_type: Sequence[str] | None = None,
     include_global: bool = False,
+    keyspace: str = "catalog",
 ) -> Scores:
-    """Legion's archetypeScores: per task type, its agents, success rate and top agent."""
+    """Legion's archetypeScores: per task type, its agents, success rate and top agent; keyed by
+    the records' Task Types (`catalog`) or by the recommendation engine's task types (`engine`)."""
     from legion_memory.knowledge.scoring import archetype_scores
 
+    if keyspace not in KEYSPACES:
+        raise InputError(
+            f"unknown keyspace {keyspace!r}", where="--keyspace", hint="use catalog or engine"
+        )
+    keys_of: Callable[[Record], Iterable[str]] | None = None
+    if keyspace == "engine":
+        from legion_memory.knowledge import engine_keys
+
+        keys_of = engine_keys.engine_keys
     project = project_of(target)
     records = _scored_outcomes(project, include_global)
-    return Scores(archetype_scores(records, split_all(task_type or ()), project.today))
+    task_types = split_all(task_type or ())
+    return Scores(archetype_scores(records, task_types, project.today, keys_of))
 
 
 def memory_briefing(target: Project | Path | str) -> Briefing:
