@@ -46,14 +46,10 @@ if TYPE_CHECKING:
         store_outcome,
     )
     from legion_memory.operations.project import Project
-    from legion_memory.operations.retrieval import AgentContext, Found, agent_context, search_memory
-    from legion_memory.operations.upkeep import (
-        MovedRecord,
-        Validation,
-        forget_record,
-        restore_record,
-        validate,
-    )
+    from legion_memory.operations.prompt_context import AgentContext, agent_context
+    from legion_memory.operations.retrieval import Found, search_memory
+    from legion_memory.operations.upkeep import MovedRecord, forget_record, restore_record
+    from legion_memory.operations.validation import Validation, validate
     from legion_memory.project.catalog import Catalog, load_catalog
     from legion_memory.schema.kinds import (
         ERROR_FIX,
@@ -125,19 +121,10 @@ _HOMES = {
         "store_pattern",
         "store_preference",
     ),
-    "operations.retrieval": (
-        "AgentContext",
-        "Found",
-        "agent_context",
-        "search_memory",
-    ),
-    "operations.upkeep": (
-        "MovedRecord",
-        "Validation",
-        "forget_record",
-        "restore_record",
-        "validate",
-    ),
+    "operations.retrieval": ("Found", "search_memory"),
+    "operations.prompt_context": ("AgentContext", "agent_context"),
+    "operations.upkeep": ("MovedRecord", "forget_record", "restore_record"),
+    "operations.validation": ("Validation", "validate"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 

@@ -29,14 +29,14 @@ TOOLS = [
     Tool("recall_errors", "recall errors", "knowledge:recall_errors", True),
     Tool("recall_preferences", "recall preferences", "knowledge:recall_preferences", True),
     Tool("search", "search", "retrieval:search_memory", True),
-    Tool("context", "context", "retrieval:agent_context", True),
+    Tool("context", "context", "prompt_context:agent_context", True),
     Tool("score_agents", "score agents", "outcomes:score_agents", True),
     Tool("score_archetypes", "score archetypes", "outcomes:score_archetypes", True),
     Tool("score_preferences", "score preferences", "knowledge:score_preferences", True),
     Tool("briefing", "briefing", "outcomes:memory_briefing", True),
     Tool("forget", "forget", "upkeep:forget_record", False, destructive=True),
     Tool("restore", "restore", "upkeep:restore_record", False),
-    Tool("validate", "validate", "upkeep:validate", True),
+    Tool("validate", "validate", "validation:validate", True),
 ]
 BY_NAME = {tool.name: tool for tool in TOOLS}
 

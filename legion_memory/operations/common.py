@@ -1,8 +1,6 @@
 """What the operations share: reading a tier's live records the way every reading command does,
 the tag and branch filters, and marking results with their tier."""
 
-from __future__ import annotations
-
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar

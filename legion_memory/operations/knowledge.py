@@ -1,8 +1,6 @@
 """The pattern, error-fix and preference operations: store one, recall them, and score agents'
 preference signals, each reading what it needs once and returning plain values."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Sequence
 from pathlib import Path

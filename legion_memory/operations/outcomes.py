@@ -1,8 +1,6 @@
 """The outcome operations: store one outcome, recall outcomes, agent and archetype scores and the
 status briefing, each reading what it needs once and returning plain values."""
 
-from __future__ import annotations
-
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from pathlib import Path
@@ -92,7 +90,7 @@ def store_outcome(
 
 
 def store_given(
-    project: Project, given: OutcomeInput, dry_run: bool, tier: scopes.Scoped | None = None
+    project: Project, given: "OutcomeInput", dry_run: bool, tier: scopes.Scoped | None = None
 ) -> StoredOutcome:
     """Infer, validate and store (or only preview) one outcome, in the project unless `tier` says
     otherwise (importance then counts that tier's history). OUTCOMES.md is parsed once: the
@@ -195,7 +193,7 @@ def _shown(record: Record, columns: Sequence[str]) -> Record:
 def _preview(
     project: Project,
     tier: scopes.Scoped,
-    built: BuiltOutcome,
+    built: "BuiltOutcome",
     seen: reading.Checked | None,
     columns: tuple[str, ...],
 ) -> Record:
@@ -306,7 +304,7 @@ def score_archetypes(
     return Scores(archetype_scores(records, task_types, project.today, keys_of))
 
 
-def memory_briefing(target: Project | Path | str) -> Briefing:
+def memory_briefing(target: Project | Path | str) -> "Briefing":
     """The `## Memory` block of /legion:status (empty when there is no memory)."""
     from legion_memory.knowledge.scoring import EMPTY_BRIEFING
     from legion_memory.knowledge.scoring import briefing as briefing_of

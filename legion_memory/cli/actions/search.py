@@ -37,7 +37,9 @@ def search(context: Context, query: str, file: str, limit: int, scope: str) -> N
 
 
 def agent_context(context: Context, **options: Any) -> None:
-    found = retrieval.agent_context(context, **options)
+    from legion_memory.operations.prompt_context import agent_context
+
+    found = agent_context(context, **options)
     if context.json:
         emit(context, found.to_json(), "")
     else:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit
-from legion_memory.operations import upkeep
+from legion_memory.operations import validation
 
 
 def validate(context: Context, files: list[Path] | None) -> int:
     """Report every problem as FILE:LINE: severity: message; 1 when any is an error."""
-    found = upkeep.validate(context, files=files)
+    found = validation.validate(context, files=files)
     emit(context, found.to_json(), found.text())
     return found.exit_code
