@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from legion_memory.knowledge.scoring import Briefing
 
 DISABLED = "Note: memory is disabled (memory.enabled is false in settings.json)"
-OUTCOME_FIELDS = ("phase", "plan", "agent", "outcome", "summary")
 
 
 class StoredOutcome(NamedTuple):
@@ -82,8 +81,9 @@ def store_outcome(
 
     values = {"phase": phase, "plan": plan, "agent": agent, "outcome": outcome, "summary": summary}
     if from_summary is not None:
-        values = _with_summary_facts(project, from_summary, values)
-    required = _required(values, from_summary is not None)
+        required, tags = _with_summary_facts(project, from_summary, values, event, tags)
+    else:
+        required = _required(values)
     given = OutcomeInput(**required, task_type=task_type, tags=tags, importance=importance,
                          event=event, blockers=blockers)  # fmt: skip
     return store_given(project, given, dry_run, tier)
@@ -125,40 +125,36 @@ def _auto_prune(project: Project) -> None:
     success."""
     if not project.settings.auto_prune:
         return  # the usual case asks neither git nor STATE.md anything
-    from legion_memory.project.root import current_phase
+    from legion_memory.project.root import current_phase, milestone_start
     from legion_memory.upkeep.prune import auto_prune
 
     phase = current_phase(project.root)
     memory, settings, today = project.memory, project.settings, project.today
-    report = auto_prune(memory, settings, today, phase, default_branch=project.default_branch)
+    since = milestone_start(project.root) if phase is not None else None
+    report = auto_prune(
+        memory, settings, today, phase, default_branch=project.default_branch, phase_since=since
+    )
     if report:
         project.notice(report)
 
 
 def _with_summary_facts(
-    project: Project, path: Path, values: dict[str, str | None]
-) -> dict[str, str | None]:
-    """The options given, each missing one filled from the SUMMARY file (inside the project)."""
-    from legion_memory.project.summary_outcome import read_summary_facts
+    project: Project, path: Path, values: dict[str, str | None], event: str | None, tags: str
+) -> tuple[dict[str, str], str]:
+    """The SUMMARY's facts (inside the project) under the flags given; its tags unless --tags was
+    given."""
+    from legion_memory.project.summary_outcome import merged_values, read_summary_facts
 
-    facts = read_summary_facts(confine(project.root, path.absolute()))
-    found = {key: getattr(facts, key) for key in OUTCOME_FIELDS}
-    if values["outcome"] is None and facts.status and facts.outcome is None:
-        raise InputError(
-            f"the SUMMARY's status '{facts.status}' is not success, partial or failed",
-            where=str(path),
-            hint="give --outcome",
-        )
-    return {key: value if value is not None else found[key] for key, value in values.items()}
+    facts = read_summary_facts(confine(project.root, path.absolute()), project.catalog)
+    return merged_values(facts, values, event, str(path)), tags or facts.tags
 
 
-def _required(values: dict[str, str | None], from_summary: bool) -> dict[str, str]:
+def _required(values: dict[str, str | None]) -> dict[str, str]:
     missing = [key for key, value in values.items() if value is None]
     if missing:
         flags = ", ".join(f"--{key}" for key in missing)
         them = "them" if len(missing) > 1 else "it"
-        hint = f"the SUMMARY does not say; add {them}" if from_summary else f"add {them}"
-        raise InputError(f"missing {flags}", hint=f"{hint}, or use --from-summary PATH")
+        raise InputError(f"missing {flags}", hint=f"add {them}, or use --from-summary PATH")
     return {key: value or "" for key, value in values.items()}
 
 

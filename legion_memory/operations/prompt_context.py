@@ -39,6 +39,11 @@ class AgentContext(NamedTuple):
             "date": entry.date,
             "text": entry.headline,
             "score": round(hit.score, 6),
+            "bm25": round(hit.bm25, 6),
+            "coverage": round(hit.coverage, 6),
+            "distinctive": hit.distinctive,
+            "recency": hit.recency,
+            "importance_weight": round(hit.importance_weight, 6),
             "role_boost": hit.boost,
         }
 
@@ -50,7 +55,7 @@ def agent_context(
     task: str,
     budget: int = 1024,
     block_format: str = "xml",
-    limit: int = 5,
+    limit: int | None = None,
     scope: str = scopes.PROJECT,
 ) -> AgentContext:
     """The memory most relevant to `agent` doing `task`, packed into a block within `budget`."""

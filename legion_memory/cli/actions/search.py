@@ -16,7 +16,7 @@ from legion_memory.storage import scopes
 
 
 def search(context: Context, query: str, file: str, limit: int, scope: str) -> None:
-    from legion_memory.search.ranking import snippet
+    from legion_memory.search.ranking import shown_snippet
 
     found = retrieval.search_memory(context, query=query, file=file, limit=limit, scope=scope)
     marked = [scope] if scope != scopes.PROJECT else []
@@ -28,7 +28,7 @@ def search(context: Context, query: str, file: str, limit: int, scope: str) -> N
             f"{hit.item.entry.file}:{hit.item.entry.line}",
             hit.item.entry.id,
             f"{hit.item.score:.3f}",
-            snippet(hit.item.entry, found.result.query),
+            shown_snippet(hit.item.entry, found.result.query),
         ]
         for number, hit in enumerate(found.result.hits, start=1)
     ]

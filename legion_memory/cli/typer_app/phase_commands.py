@@ -19,7 +19,9 @@ def register(app: typer.Typer) -> None:
 
 def compact(
     ctx: typer.Context,
-    phase: Annotated[str | None, typer.Argument(help="Phase number.")] = None,
+    phase: Annotated[
+        str | None, typer.Argument(help="Phase number, directory name, or MILESTONE/N.")
+    ] = None,
     check: Annotated[
         bool, typer.Option("--check", help="Check an existing COMPACTED.md instead.")
     ] = False,
@@ -34,12 +36,14 @@ def compact(
         bool, typer.Option("--force", help="Compact an incomplete phase; replace COMPACTED.md.")
     ] = False,
 ) -> None:
-    """Write a phase's {NN}-COMPACTED.md from its SUMMARY files (the skill's Section 12)."""
+    """Write a phase's {NN}-COMPACTED.md from its SUMMARY and PLAN files (the skill's
+    Section 12)."""
     run_hot(ctx, "compact", locals())
 
 
 def phase_context(
-    ctx: typer.Context, phase: Annotated[str, typer.Argument(help="Phase number.")]
+    ctx: typer.Context,
+    phase: Annotated[str, typer.Argument(help="Phase number, directory name, or MILESTONE/N.")],
 ) -> None:
     """A phase's COMPACTED.md when present, else its SUMMARY files in plan order."""
     run_hot(ctx, "phase-context", locals())
@@ -47,7 +51,9 @@ def phase_context(
 
 def detect_edits(
     ctx: typer.Context,
-    phase: Annotated[str, typer.Option("--phase", help="Phase number.")],
+    phase: Annotated[
+        str, typer.Option("--phase", help="Phase number, directory name, or MILESTONE/N.")
+    ],
     record: Annotated[
         bool, typer.Option("--record", help="Store one manual-edit preference per file.")
     ] = False,
