@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import IntegrityError, RollbackError
+from legion_memory.errors import IntegrityError, LegionMemoryError, RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.repository import find_git_dir
 from legion_memory.markdown.document import is_row, split_lines, strip_ending
@@ -52,7 +52,7 @@ def doctor(
     memory: Memory, *, fix: bool = False, checks: tuple[Check, ...] | None = None
 ) -> Checkup:
     """Run every check; with `fix`, repair in order, then check again for what is left."""
-    if checks is None and looks_clean(memory):
+    if checks is None and _clean(memory):
         return Checkup((), (), ())  # the git hooks' usual case: nothing for any check to find
     checks = CHECKS if checks is None else checks
     found: list[Finding] = []
@@ -70,6 +70,14 @@ def doctor(
 # The first cell of every table line; a records table's is its header, its delimiter or an ID.
 _FIRST_CELL = re.compile(r"^\|([^|\n]*)\|", re.MULTILINE)
 _ID_OR_FRAME = re.compile(r"[A-Z]-\d+|ID|:?-+:?")
+
+
+def _clean(memory: Memory) -> bool:
+    """`looks_clean`, where a file that cannot be read is for the checks to report."""
+    try:
+        return looks_clean(memory)
+    except LegionMemoryError:
+        return False
 
 
 def looks_clean(memory: Memory) -> bool:
