@@ -39,6 +39,8 @@ from bench.cases import (
 )
 from bench.generate import write_merge_sides, write_project
 from bench.instructions import available, count
+from bench.mcp_timing import available as mcp_available
+from bench.mcp_timing import measure_mcp
 from bench.timing import BenchError, Timing, measure
 from legion_memory.markdown.document import parse
 from legion_memory.schema.kinds import OUTCOME
@@ -113,7 +115,7 @@ def _row(name: str, rows: int, timing: Timing, found: dict[str, Timing]) -> Row:
         rows,
         timing.runs,
         f"{timing.wall_ms:.1f}",
-        f"{timing.cpu_ms:.1f}",
+        f"{timing.cpu_ms:.1f}" if timing.cpu_ms else "",
         _ratio(timing.wall_ms, python),
         _ratio(timing.wall_ms, found[READ_FLOOR].wall_ms),
         _ratio(timing.wall_ms, grep),
@@ -129,6 +131,10 @@ def measure_size(
     for case in [*floors(), *(typer_costs() if typer else []), *commands(rows)]:
         found[case.name] = measure(case, project, runs)
         print(f"  {rows} rows: {case.name}: {found[case.name].wall_ms:.1f} ms", file=sys.stderr)
+    if mcp_available():  # the optional extra: skipped, as its tests are, when it is absent
+        for name, timing in measure_mcp(project, runs).items():
+            found[name] = timing
+            print(f"  {rows} rows: {name}: {timing.wall_ms:.1f} ms", file=sys.stderr)
     table = [_row(name, rows, timing, found) for name, timing in found.items()]
     return table + throughput_rows(project, rows), found
 

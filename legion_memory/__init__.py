@@ -24,6 +24,32 @@ if TYPE_CHECKING:
     from legion_memory.knowledge.outcomes import OutcomeInput, build_outcome
     from legion_memory.knowledge.scoring import agent_scores, archetype_scores, briefing
     from legion_memory.markdown.document import Document, Table, escape, parse, render, unescape
+    from legion_memory.operations.common import Recalled
+    from legion_memory.operations.knowledge import (
+        PreferenceScores,
+        StoredRecord,
+        recall_errors,
+        recall_patterns,
+        recall_preferences,
+        score_preferences,
+        store_error,
+        store_pattern,
+        store_preference,
+    )
+    from legion_memory.operations.outcomes import (
+        Scores,
+        StoredOutcome,
+        memory_briefing,
+        recall_outcomes,
+        score_agents,
+        score_archetypes,
+        store_outcome,
+    )
+    from legion_memory.operations.project import Project
+    from legion_memory.operations.prompt_context import AgentContext, agent_context
+    from legion_memory.operations.retrieval import Found, search_memory
+    from legion_memory.operations.upkeep import MovedRecord, forget_record, restore_record
+    from legion_memory.operations.validation import Validation, validate
     from legion_memory.project.catalog import Catalog, load_catalog
     from legion_memory.schema.kinds import (
         ERROR_FIX,
@@ -72,6 +98,33 @@ _HOMES = {
     "storage.reading": ("Memory", "load_records"),
     "storage.writing": ("append", "append_or_update", "update"),
     "markdown.document": ("Document", "Table", "escape", "parse", "render", "unescape"),
+    # One function per operation, as the command line, the MCP server and batch mode call them.
+    "operations.project": ("Project",),
+    "operations.common": ("Recalled",),
+    "operations.outcomes": (
+        "Scores",
+        "StoredOutcome",
+        "memory_briefing",
+        "recall_outcomes",
+        "score_agents",
+        "score_archetypes",
+        "store_outcome",
+    ),
+    "operations.knowledge": (
+        "PreferenceScores",
+        "StoredRecord",
+        "recall_errors",
+        "recall_patterns",
+        "recall_preferences",
+        "score_preferences",
+        "store_error",
+        "store_pattern",
+        "store_preference",
+    ),
+    "operations.retrieval": ("Found", "search_memory"),
+    "operations.prompt_context": ("AgentContext", "agent_context"),
+    "operations.upkeep": ("MovedRecord", "forget_record", "restore_record"),
+    "operations.validation": ("Validation", "validate"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -81,8 +134,10 @@ __all__ = [
     "OUTCOME",
     "PATTERN",
     "PREFERENCE",
+    "AgentContext",
     "Catalog",
     "Document",
+    "Found",
     "GitError",
     "InputError",
     "IntegrityError",
@@ -90,13 +145,22 @@ __all__ = [
     "LegionMemoryError",
     "LockError",
     "Memory",
+    "MovedRecord",
     "OutcomeInput",
     "ParseError",
+    "PreferenceScores",
+    "Project",
+    "Recalled",
     "Record",
     "RollbackError",
     "SchemaError",
+    "Scores",
+    "StoredOutcome",
+    "StoredRecord",
     "Table",
+    "Validation",
     "WriteError",
+    "agent_context",
     "agent_scores",
     "append",
     "append_or_update",
@@ -106,15 +170,31 @@ __all__ = [
     "build_outcome",
     "escape",
     "forget",
+    "forget_record",
     "kind_named",
     "load_catalog",
     "load_records",
+    "memory_briefing",
     "new_record",
     "parse",
+    "recall_errors",
+    "recall_outcomes",
+    "recall_patterns",
+    "recall_preferences",
     "render",
     "restore",
+    "restore_record",
+    "score_agents",
+    "score_archetypes",
+    "score_preferences",
+    "search_memory",
+    "store_error",
+    "store_outcome",
+    "store_pattern",
+    "store_preference",
     "unescape",
     "update",
+    "validate",
 ]
 __version__ = "0.1.0"
 

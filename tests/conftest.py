@@ -38,3 +38,13 @@ def repo(tmp_path: Path) -> Path:
     git(path, "add", "README.md")
     git(path, "commit", "-q", "-m", "initial")
     return path
+
+
+@pytest.fixture
+def memory_project(cli: CLI, repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An initialised project; no catalog and no global tier from the machine running the tests."""
+    monkeypatch.delenv("LEGION_CATALOG", raising=False)
+    monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
+    monkeypatch.setenv("LEGION_MEMORY_HOME", str(repo.parent / "global-memory"))
+    assert cli("init", cwd=repo).code == 0
+    return repo

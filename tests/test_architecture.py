@@ -34,7 +34,7 @@ LAYERS: dict[str, int] = {
     "demo": 9,
     "mcp": 9,
 }
-ALLOWED_PEERS = {("cli", "demo")}  # `legion-memory demo` runs the tour
+ALLOWED_PEERS = {("cli", "demo"), ("cli", "mcp")}  # `legion-memory demo` and `mcp` run them
 PROCESS_RUNNERS = {"gitops", "demo", "legion"}  # git; the tour's shown commands; Legion's node
 
 

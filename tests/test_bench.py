@@ -7,6 +7,7 @@ the script exiting 0 means each row measured a command that did its work.
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -33,6 +34,12 @@ COMMANDS = [
     "prune --dry-run",
 ]
 THROUGHPUT = ["parse (MB/s)", "parse + records (MB/s)"]
+# The MCP server's rows, measured when the optional extra is installed (as `make setup` does).
+MCP = (
+    ["mcp: server start to first tool list", "mcp: recall_outcomes call"]
+    if importlib.util.find_spec("mcp") is not None
+    else []
+)
 
 
 def tables(output: str) -> list[list[list[str]]]:
@@ -72,11 +79,11 @@ def test_bench_produces_every_row_at_every_size() -> None:
     assert len(counted) == counting
     smallest, largest = SIZES
     expected = [
-        *((name, str(smallest)) for name in [*FLOORS, *TYPER, *COMMANDS, *THROUGHPUT]),
-        *((name, str(largest)) for name in [*FLOORS, *COMMANDS, *THROUGHPUT]),
+        *((name, str(smallest)) for name in [*FLOORS, *TYPER, *COMMANDS, *MCP, *THROUGHPUT]),
+        *((name, str(largest)) for name in [*FLOORS, *COMMANDS, *MCP, *THROUGHPUT]),
     ]
     assert [(row[0], row[1]) for row in main] == expected
-    assert [row[0] for row in scaling] == [*FLOORS, *COMMANDS]
+    assert [row[0] for row in scaling] == [*FLOORS, *COMMANDS, *MCP]
     budgeted = [row for row in main if row[8]]
     assert [row[0] for row in budgeted] == ["parse (MB/s)"] * 2  # no budget at these sizes
     assert done.stdout.startswith("Python 3.")

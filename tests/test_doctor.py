@@ -242,3 +242,35 @@ def test_a_stale_merge_log_changes_nothing_and_is_dropped_by_fix(cli: CLI, repo:
     assert cli("doctor", "--fix", cwd=repo).stdout == "memory is healthy\n"
     assert read_bytes_of(repo) == before
     assert not log.exists()
+
+
+def test_one_cheap_scan_tells_clean_memory_and_nothing_else(repo: Path) -> None:
+    from legion_memory.upkeep.doctor import looks_clean
+
+    memory = Memory.of_project(repo)
+    _write(repo, "OUTCOMES.md", HEAD + outcome_row(1, "one") + outcome_row(2, "two"))
+    _write(repo, "PATTERNS.md", PATTERN.template() + pattern_row(1, "p", "O-002"))
+    assert looks_clean(memory)
+    assert doctor(memory, fix=True) == doctor(memory, fix=True, checks=CHECKS)
+    unusual = {
+        "a duplicate ID across the live and the archived rows": (
+            "ARCHIVE.md",
+            archive_template() + "\n" + HEAD.split("## Records\n\n")[1] + outcome_row(2, "old"),
+        ),
+        "a conflict marker": ("PATTERNS.md", PATTERN.template() + "<<<<<<< ours\n"),
+        "a table whose first column is not the ID": (
+            "ERRORS.md",
+            "| Signature | Fix |\n|---|---|\n| boom | retry |\n",
+        ),
+        "a leftover journal": (".legion-memory.journal", "{}"),
+    }
+    for why, (name, text) in unusual.items():
+        path = repo / MEMORY / name
+        before = path.read_bytes() if path.exists() else None
+        _write(repo, name, text)
+        assert not looks_clean(memory), why
+        if before is None:
+            path.unlink()
+        else:
+            path.write_bytes(before)
+    assert looks_clean(memory)

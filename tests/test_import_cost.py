@@ -3,13 +3,11 @@ line call is a fresh process, so what it imports is what it costs."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import json
 from pathlib import Path
 
 import pytest
-from support.processes import CLI, REPO_ROOT, Result
+from support.processes import CLI, Result, run_process
 
 from legion_memory.cli.lean.hot_commands import ACTIONS
 
@@ -41,30 +39,18 @@ ROW = (
 )
 
 
-def probe(*args: str, cwd: Path) -> tuple[Result, set[str]]:
+def probe(*args: str, cwd: Path, stdin: str | None = None) -> tuple[Result, set[str]]:
     """Run the command line in a fresh process: its exit code and output (the module line taken
     off), and the names of the modules it had loaded when it finished."""
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_process(*args, cwd=cwd, stdin=stdin, program=("-c", PROBE))
     output, _, modules = done.stdout.rstrip("\n").rpartition("\n")
     shown = output + "\n" if output else ""
-    return Result(done.returncode, shown, done.stderr), set(modules.split())
+    return Result(done.code, shown, done.stderr), set(modules.split())
 
 
 @pytest.fixture
-def project(cli: CLI, repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An initialised project; no catalog and no global tier from the machine running the tests."""
-    monkeypatch.delenv("LEGION_CATALOG", raising=False)
-    monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
-    monkeypatch.setenv("LEGION_MEMORY_HOME", str(repo.parent / "global-memory"))
-    assert cli("init", cwd=repo).code == 0
-    return repo
+def project(memory_project: Path) -> Path:
+    return memory_project
 
 
 def test_store_outcome_imports_nothing_heavy(project: Path) -> None:
@@ -144,4 +130,76 @@ def test_merge_driver_imports_nothing_heavy(tmp_path: Path) -> None:
     merged = base + ROW + theirs_row.replace("O-001", "O-002")
     assert (tmp_path / "A").read_text(encoding="utf-8") == merged
     assert "legion_memory.cli.actions.merge_driver" in modules
+    assert sorted(modules.intersection(HEAVY)) == []
+
+
+# The commands workflows and git hooks run beside the hot ones, on a project with one phase:
+# their arguments, exit code and exact output.
+PHASE_DIR = ".planning/phases/01-setup"
+WORKFLOW = {
+    "doctor": (("doctor", "--fix", "--quiet"), 0, ""),
+    "compact": (
+        ("compact", "--list-uncompacted"),
+        0,
+        "No completed phase has uncompacted summaries.\n",
+    ),
+    "phase-context": (("phase-context", "1"), 0, ""),
+    "detect-edits": (
+        ("detect-edits", "--phase", "1"),
+        0,
+        "No manual edits to files modified by phase 1's agents.\n",
+    ),
+    "prune": (
+        ("prune", "--dry-run"),
+        0,
+        "No records eligible for pruning. All records are either recent, high-importance, or in "
+        "the current phase.\n",
+    ),
+    "export": (
+        ("export", "--format", "jsonl", "--file", "outcomes"),
+        0,
+        '{"kind": "outcome", "archived": false, "id": "O-001", "date": "2026-03-10", '
+        '"branch": "main", "phase": 1, "plan": "01-01", "agent": "backend-dev", '
+        '"task_type": "backend", "outcome": "success", "importance": 3, "tags": "", '
+        '"summary": "Search"}\n',
+    ),
+    "forget": (
+        ("forget", "O-001"),
+        0,
+        "archived O-001: OUTCOMES.md -> ARCHIVE.md (Archived Records)\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORKFLOW))
+def test_workflow_commands_import_nothing_heavy(cli: CLI, project: Path, name: str) -> None:
+    (project / PHASE_DIR).mkdir(parents=True)
+    assert cli(*TODAY, *STORE, *FIRST, cwd=project).code == 0
+    args, code, expected = WORKFLOW[name]
+    result, modules = probe(*TODAY, *args, cwd=project)
+    assert (result.code, result.stdout) == (code, expected)
+    action_module = ACTIONS[name].partition(":")[0]
+    assert f"legion_memory.cli.actions.{action_module}" in modules  # run by the lean dispatcher
+    assert sorted(modules.intersection(HEAVY)) == []
+
+
+def test_diff_imports_no_typer(cli: CLI, project: Path) -> None:
+    result, modules = probe("diff", "HEAD", cwd=project)
+    assert result.code == 0
+    assert result.stdout.startswith("## Memory changes: `HEAD` → working tree\n")
+    assert "legion_memory.cli.actions.memory_diff" in modules
+    # diff reads old revisions through GitPython; the command line machinery stays out.
+    assert sorted(modules.intersection(("typer", "click", "pydantic", "tabulate"))) == []
+
+
+def test_batch_imports_nothing_heavy(project: Path) -> None:
+    lines = '["recall", "outcomes"]\n["score", "agents", "--task-type", "backend"]\n'
+    result, modules = probe(*TODAY, "batch", cwd=project, stdin=lines)
+    assert result.code == 0
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [
+        {"line": 1, "command": ["recall", "outcomes"], "exit_code": 0,
+         "result": {"records": [], "notes": []}, "notes": []},
+        {"line": 2, "command": ["score", "agents"], "exit_code": 0, "result": {}, "notes": []},
+    ]  # fmt: skip
+    assert "legion_memory.cli.actions.batch" in modules
     assert sorted(modules.intersection(HEAVY)) == []

@@ -1,24 +1,16 @@
-"""The global options, resolved once per process (the clock and git are read here, nowhere else)."""
+"""The global options, resolved once per process: the operations' Project, printing its notices
+on stderr, and whether output is JSON."""
 
 from __future__ import annotations
 
-import datetime as dt
-import os
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from legion_memory.cli.output import note
-from legion_memory.errors import InputError
-from legion_memory.project.root import Settings, find_root, load_settings
-from legion_memory.storage.reading import Memory
-
-if TYPE_CHECKING:
-    from legion_memory.storage import scopes
+from legion_memory.operations.project import Project
 
 
-class Context:
-    """Each fact is read on first use and kept: most commands need only a few of them."""
+class Context(Project):
+    """The project of one command line call; each fact is read on first use and kept."""
 
     def __init__(
         self,
@@ -28,11 +20,8 @@ class Context:
         branch_option: str | None = None,
         catalog_option: Path | None = None,
     ) -> None:
-        self.root_option = root_option
+        super().__init__(root_option, today_option, branch_option, catalog_option, note)
         self.json = json
-        self.today_option = today_option
-        self.branch_option = branch_option
-        self.catalog_option = catalog_option
 
     @classmethod
     def from_options(
@@ -48,67 +37,3 @@ class Context:
         context = cls(root, json, today, branch, catalog)
         _ = context.root, context.today
         return context
-
-    @cached_property
-    def root(self) -> Path:
-        if self.root_option is None:
-            return find_root(Path.cwd())
-        if not self.root_option.is_dir():
-            raise InputError(
-                f"--root '{self.root_option}' is not a directory", hint="give an existing directory"
-            )
-        return self.root_option.resolve()
-
-    @cached_property
-    def memory(self) -> Memory:
-        return Memory.of_project(self.root)
-
-    @cached_property
-    def today(self) -> dt.date:
-        if self.today_option is None:
-            return dt.date.today()
-        try:
-            return dt.date.fromisoformat(self.today_option)
-        except ValueError:
-            raise InputError(
-                f"--today '{self.today_option}' is not a date", hint="use YYYY-MM-DD"
-            ) from None
-
-    @cached_property
-    def branch(self) -> str:
-        # git is imported only by the commands that ask for a branch (a reading one does not).
-        from legion_memory.gitops.repository import current_branch
-
-        return self.branch_option or current_branch(self.root)
-
-    @cached_property
-    def default_branch(self) -> str:
-        from legion_memory.gitops.repository import default_branch
-
-        return default_branch(self.root)
-
-    @cached_property
-    def settings(self) -> Settings:
-        """settings.json's memory block; each value it had to ignore is said once, on stderr."""
-        settings = load_settings(self.root)
-        for message in settings.notes:
-            note(f"Warning: {message}")
-        return settings
-
-    def tiers(self, scope: str) -> list[scopes.Scoped]:
-        """The memory tiers a read covers (`--scope`), project first."""
-        from legion_memory.storage import scopes  # only the commands with --scope need it
-
-        return scopes.memories(scope, self.memory, os.environ)
-
-    def target(self, scope: str) -> scopes.Scoped:
-        """The one memory tier a write goes to."""
-        from legion_memory.storage import scopes  # only the commands with --scope need it
-
-        return scopes.single(scope, self.memory, os.environ)
-
-    def score_tiers(self, include_global: bool) -> list[scopes.Scoped]:
-        """The tiers agent, archetype and preference scores count."""
-        from legion_memory.storage import scopes  # only the commands with --scope need it
-
-        return scopes.for_scores(self.memory, os.environ, include_global=include_global)

@@ -5,6 +5,7 @@ and their highest ID. Only this module and `store`, which changes them, open mem
 import os
 import re
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from itertools import compress, count, repeat
 from operator import contains, eq, not_
 from pathlib import Path
@@ -29,6 +30,7 @@ __all__ = [
     "load_checked",
     "load_records",
     "max_id_number",
+    "parses_kept",
     "ragged_row",
     "read_text",
     "records_of",
@@ -73,6 +75,36 @@ class Memory(NamedTuple):
         return self.path(kind).is_file()
 
 
+# Within `parses_kept()`: each file's last parse and the text it came from.
+_kept: dict[Path, tuple[str, Document]] | None = None
+
+
+@contextmanager
+def parses_kept() -> Iterator[None]:
+    """Within, a file whose text has not changed since it was last parsed is not parsed again.
+
+    The file is still read every time: any write, this process's own or another's, changes the
+    text and so the parse (docs/decisions.md#batch). One parse is kept per file.
+    """
+    global _kept  # noqa: PLW0603 - one batch per process; the cache is its scope
+    _kept = {}
+    try:
+        yield
+    finally:
+        _kept = None
+
+
+def _parsed(path: Path, text: str) -> Document:
+    if _kept is None:
+        return parse(text)
+    found = _kept.get(path)
+    if found is not None and found[0] == text:
+        return found[1]
+    document = parse(text)
+    _kept[path] = (text, document)
+    return document
+
+
 def read_text(path: Path) -> str | None:
     """A memory file's text (None when missing). While a journal beside it records an interrupted
     change to it, the text it had before that change: a half-applied change is never read, and
@@ -89,7 +121,7 @@ def read_text(path: Path) -> str | None:
 
 def load(path: Path) -> Document | None:
     text = read_text(path)
-    return None if text is None else parse(text)
+    return None if text is None else _parsed(path, text)
 
 
 def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
@@ -150,7 +182,7 @@ def load_checked(path: Path, kind: Kind) -> Checked | None:
     data = read_data(path)
     if data is None:
         return None
-    document = parse(decode(path, data))
+    document = _parsed(path, decode(path, data))
     return Checked(path, kind, data, document, require_table(path, document, kind))
 
 

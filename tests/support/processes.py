@@ -25,14 +25,21 @@ CLI = Callable[..., Result]
 
 
 def run_process(
-    *args: str, cwd: Path, env: dict[str, str] | None = None, check: bool = False
+    *args: str,
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    check: bool = False,
+    stdin: str | None = None,
+    program: tuple[str, ...] = ("-m", "legion_memory"),
 ) -> Result:
-    """Run `python -m legion_memory ARGS` as a real process."""
+    """Run `python -m legion_memory ARGS` (or `python PROGRAM ARGS`) as a real process, with
+    `stdin` as its standard input."""
     full_env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), **(env or {})}
     done = subprocess.run(
-        [sys.executable, "-m", "legion_memory", *args],
+        [sys.executable, *program, *args],
         cwd=cwd,
         env=full_env,
+        input=stdin,
         capture_output=True,
         text=True,
         check=False,

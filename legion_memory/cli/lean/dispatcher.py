@@ -26,22 +26,27 @@ def dispatch(argv: list[str]) -> int | None:
     """The exit code of a hot command, or None when the typer app must handle `argv`."""
     if "--help" in argv:
         return None
-    spec = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+    spec = load_spec()
     split = _split_globals(argv)
     if split is None:
         return None
     global_tokens, command_tokens = split
-    name = _command_name(command_tokens, spec["commands"])
-    options = _parse(global_tokens, spec["globals"])
+    name = command_name(command_tokens, spec["commands"])
+    options = parse_options(global_tokens, spec["globals"])
     if name is None or options is None:
         return None
-    values = _parse(command_tokens[len(name.split()) :], spec["commands"][name])
+    values = parse_options(command_tokens[len(name.split()) :], spec["commands"][name])
     if values is None:
         return None
     try:
         return hot_commands.run(Context.from_options(**options), name, values)
     except LegionMemoryError as error:
         return report(error)
+
+
+def load_spec() -> dict[str, Any]:
+    spec: dict[str, Any] = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+    return spec
 
 
 def _split_globals(argv: list[str]) -> tuple[list[str], list[str]] | None:
@@ -55,7 +60,7 @@ def _split_globals(argv: list[str]) -> tuple[list[str], list[str]] | None:
     return argv[:index], argv[index:]
 
 
-def _command_name(tokens: list[str], commands: dict[str, list[Param]]) -> str | None:
+def command_name(tokens: list[str], commands: dict[str, list[Param]]) -> str | None:
     for words in (tokens[:2], tokens[:1]):
         name = " ".join(words)
         if name in commands:
@@ -63,7 +68,7 @@ def _command_name(tokens: list[str], commands: dict[str, list[Param]]) -> str | 
     return None
 
 
-def _parse(tokens: list[str], params: list[Param]) -> dict[str, Any] | None:
+def parse_options(tokens: list[str], params: list[Param]) -> dict[str, Any] | None:
     """Option and argument values by parameter name, defaults filled; None when click would
     complain (unknown option, missing value or required option, a value of the wrong type)."""
     by_opt = {opt: param for param in params for opt in param["opts"]}

@@ -31,6 +31,16 @@ ACTIONS: dict[str, str] = {
     "context": "search:agent_context",
     "git merge-driver": "merge_driver:merge_driver",
     "validate": "validate:validate",
+    "forget": "upkeep:forget",
+    "restore": "upkeep:restore",
+    "doctor": "doctor:doctor",
+    "compact": "phases:compact",
+    "phase-context": "phases:phase_context",
+    "detect-edits": "phases:detect_edits",
+    "prune": "prune:prune",
+    "export": "export:export",
+    "diff": "memory_diff:diff",
+    "batch": "batch:batch",
 }
 
 

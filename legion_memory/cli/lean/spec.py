@@ -7,6 +7,7 @@ Run `python -m legion_memory.cli.lean.spec` after changing a hot command's optio
 
 from __future__ import annotations
 
+import enum
 import json
 import types
 import typing
@@ -48,6 +49,8 @@ def _param(param: Any) -> dict[str, Any]:
         "required": bool(param.required),
         "min": getattr(param, "min", None),
         "max": getattr(param, "max", None),
+        "choices": _choices(param.type_descriptor.annotation),
+        "help": getattr(param, "help", None) or "",
     }
 
 
@@ -57,6 +60,16 @@ def _kind(annotation: Any) -> str:
     if typing.get_origin(annotation) in (typing.Union, types.UnionType, list) and len(args) == 1:
         return _kind(args[0])
     return _SCALARS[annotation]
+
+
+def _choices(annotation: Any) -> list[Any] | None:
+    """The values an option accepts when its annotation names them (a Literal or an Enum)."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) is typing.Literal:
+        return list(args)
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return [member.value for member in annotation]
+    return _choices(args[0]) if len(args) == 1 else None
 
 
 def render_spec() -> str:

@@ -10,7 +10,7 @@ import typer
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, note
-from legion_memory.schema.kinds import KINDS, kind_named
+from legion_memory.cli.typer_app.groups import run_hot
 
 
 def register(app: typer.Typer) -> None:
@@ -71,12 +71,4 @@ def export(
     ] = False,
 ) -> None:
     """Print every record with its kind and ID; `import json` reads the json format back."""
-    from legion_memory.interop.json_exchange import check_format, render_export
-    from legion_memory.interop.pipeline import export_records
-
-    context: Context = ctx.obj
-    check_format(fmt)
-    kinds = list(KINDS.values()) if file == "all" else [kind_named(file)]
-    enabled = context.settings.enabled
-    entries = export_records(context.memory, kinds, include_archive) if enabled else []
-    sys.stdout.write(render_export(entries, kinds, fmt))
+    run_hot(ctx, "export", locals())

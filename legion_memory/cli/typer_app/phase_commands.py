@@ -1,23 +1,14 @@
-"""`compact`, `phase-context` and `detect-edits`: commands that read a project's phase files.
-
-The phase modules are imported inside the commands: every other command starts without them.
+"""`compact`, `phase-context` and `detect-edits`: typer wiring only; each hands its options to
+its action in `cli/actions/phases.py`, as the lean dispatcher does.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from legion_memory.cli.context import Context
-from legion_memory.cli.output import emit, markdown_table, note
-from legion_memory.errors import InputError
-from legion_memory.project.root import current_phase
-
-if TYPE_CHECKING:
-    from legion_memory.project.catalog import Catalog
-    from legion_memory.project.compaction_check import CheckReport
+from legion_memory.cli.typer_app.groups import run_hot
 
 
 def register(app: typer.Typer) -> None:
@@ -47,107 +38,7 @@ def compact(
 ) -> None:
     """Write a phase's {NN}-COMPACTED.md from its SUMMARY and PLAN files (the skill's
     Section 12)."""
-    from legion_memory.project.phases import phase_selector
-
-    context: Context = ctx.obj
-    _require_combination(phase, check, list_uncompacted, exclude_current, dry_run, force)
-    if list_uncompacted:
-        _list_uncompacted(context, exclude_current)
-    elif check:
-        phase_selector(phase or "")
-        _check(context, phase or "")
-    else:
-        phase_selector(phase or "")
-        _compact(context, phase or "", dry_run=dry_run, force=force)
-
-
-def _require_combination(
-    phase: str | None,
-    check: bool,
-    list_uncompacted: bool,
-    exclude_current: bool,
-    dry_run: bool,
-    force: bool,
-) -> None:
-    if list_uncompacted and (phase is not None or check or dry_run or force):
-        raise InputError(
-            "--list-uncompacted takes no PHASE and no other option but --exclude-current"
-        )
-    if exclude_current and not list_uncompacted:
-        raise InputError("--exclude-current only goes with --list-uncompacted")
-    if check and (dry_run or force):
-        raise InputError("--check takes no --dry-run or --force")
-    if not list_uncompacted and phase is None:
-        raise InputError("missing PHASE", hint="e.g. `legion-memory compact 6`")
-
-
-def _compact(context: Context, selector: str, *, dry_run: bool, force: bool) -> None:
-    from legion_memory.project import compaction
-
-    done = compaction.compact(
-        context.root, selector, context.today, force=force, dry_run=dry_run,
-        catalog=_catalog(context),
-    )  # fmt: skip
-    shown = _shown(context, done.path)
-    check = {**done.report.to_json(), "file": shown}
-    data = {"file": shown, "written": done.written, "text": done.text, "check": check}
-    report = _report_lines(done.report, shown)
-    if dry_run:
-        emit(context, data, done.text)
-        if not context.json:
-            for line in [f"dry run: {shown} not written", *report[1:]]:
-                note(line)
-        return
-    human = "\n".join([f"wrote {shown}", *report[1:]])
-    emit(context, data, human)
-
-
-def _check(context: Context, selector: str) -> None:
-    from legion_memory.project import compaction_check
-
-    report = compaction_check.check(context.root, selector, _catalog(context))
-    shown = _shown(context, report.path)
-    emit(context, {**report.to_json(), "file": shown}, "\n".join(_report_lines(report, shown)))
-    if not report.ok:
-        raise typer.Exit(1)
-
-
-def _report_lines(report: CheckReport, shown: str) -> list[str]:
-    found_ids = report.requirements_total - len(report.missing_requirements)
-    found_files = report.files_total - len(report.missing_files)
-    lines = [
-        f"checked {shown}",
-        f"requirement IDs: {found_ids}/{report.requirements_total} present",
-        f"file paths: {found_files}/{report.files_total} present",
-        f"length: {report.percent}% of the original summaries "
-        f"({report.compacted_chars} of {report.original_chars} characters)",
-    ]
-    lines += [f"missing requirement ID: {found}" for found in report.missing_requirements]
-    lines += [f"missing file path: {found}" for found in report.missing_files]
-    lines += [f"missing front-matter: {key}" for key in report.missing_front_matter]
-    lines += [f"placeholder left: {found}" for found in report.placeholders]
-    lines += [f"passed but not in requirements_satisfied: {found}" for found in report.unsatisfied]
-    lines += [f"warning: {warning}" for warning in report.warnings]
-    lines.append("check passed" if report.ok else "check failed")
-    return lines
-
-
-def _list_uncompacted(context: Context, exclude_current: bool) -> None:
-    from legion_memory.project import compaction
-
-    exclude = current_phase(context.root) if exclude_current else None
-    if exclude_current and exclude is None:
-        note("note: no current phase found in .planning/STATE.md; none excluded")
-    found = compaction.uncompacted(context.root, exclude=exclude)
-    rows = [(item.name, item.directory.name, item.summaries) for item in found]
-    suggestions = [item.suggestion for item in found]
-    human = (
-        "\n\n".join([markdown_table(["Phase", "Directory", "Summaries"], rows), *suggestions])
-        if found
-        else "No completed phase has uncompacted summaries."
-    )
-    data = {"phases": [item.to_json() for item in found], "suggestions": suggestions}
-    emit(context, data, human)
+    run_hot(ctx, "compact", locals())
 
 
 def phase_context(
@@ -155,23 +46,7 @@ def phase_context(
     phase: Annotated[str, typer.Argument(help="Phase number, directory name, or MILESTONE/N.")],
 ) -> None:
     """A phase's COMPACTED.md when present, else its SUMMARY files in plan order."""
-    from legion_memory.project import compaction
-    from legion_memory.project.phases import phase_selector
-
-    context: Context = ctx.obj
-    phase_selector(phase)
-    number = _phase_value(phase)
-    files, text = compaction.phase_context(context.root, phase)
-    source = "compacted" if files and files[0].name.endswith("-COMPACTED.md") else "summaries"
-    if not files:
-        note(f"note: phase {number} has no SUMMARY files yet")
-    data = {
-        "phase": number,
-        "source": source,
-        "files": [_shown(context, path) for path in files],
-        "text": text,
-    }
-    emit(context, data, text)
+    run_hot(ctx, "phase-context", locals())
 
 
 def detect_edits(
@@ -184,53 +59,4 @@ def detect_edits(
     ] = False,
 ) -> None:
     """Files changed in the working tree (git diff) that the phase's agents modified."""
-    from legion_memory.project import manual_edits
-    from legion_memory.project.phases import find_phase, phase_selector
-
-    context: Context = ctx.obj
-    phase_selector(phase)
-    number = find_phase(context.root, phase).number
-    found = manual_edits.detect(context.root, phase, _catalog(context))
-    items = [edit.to_json() for edit in found]
-    lines = []
-    if record and found and not context.settings.enabled:
-        note("note: memory.enabled is false in settings.json; nothing recorded")
-    elif record and found:
-        divisions = manual_edits.division_tags(_catalog(context))
-        results = manual_edits.record(
-            context.memory, found, number, context.today, context.branch, divisions
-        )
-        for item, result in zip(items, results, strict=True):
-            item["preference"] = result.record.id
-            item["already_recorded"] = not result.new
-            verb = "recorded" if result.new else "already recorded as"
-            lines.append(f"{verb} {result.record.id}: {result.edit.path}")
-    rows = [(edit.path, edit.plan, edit.agent, edit.lines) for edit in found]
-    table = markdown_table(["File", "Plan", "Agent", "Change"], rows)
-    human = (
-        "\n\n".join([table, "\n".join(lines)]).strip()
-        if found
-        else (f"No manual edits to files modified by phase {number}'s agents.")
-    )
-    emit(context, {"phase": number, "edits": items}, human)
-
-
-def _catalog(context: Context) -> Catalog | None:
-    """CATALOG.md, found as for every command (docs/decisions.md#where-catalog-md-comes-from);
-    None without one."""
-    from legion_memory.project.catalog import catalog_path, load_catalog
-
-    path = catalog_path(context.catalog_option, context.root)
-    return None if path is None else load_catalog(path)
-
-
-def _phase_value(selector: str) -> int | str:
-    """The PHASE shown in JSON: the number when a number was given, else the name given."""
-    return int(selector) if selector.strip().isdigit() else selector.strip()
-
-
-def _shown(context: Context, path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(context.root))
-    except ValueError:
-        return str(path)
+    run_hot(ctx, "detect-edits", locals())

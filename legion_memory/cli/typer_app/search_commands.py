@@ -6,20 +6,13 @@ command at start-up, and the others should not pay for search.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from legion_memory.cli.context import Context
-from legion_memory.cli.output import emit, note
 from legion_memory.cli.typer_app.groups import run_hot
 from legion_memory.cli.typer_app.scope_option import ScopeOption, WriteScopeOption
 from legion_memory.storage import scopes
-
-if TYPE_CHECKING:
-    pass
-
-DISABLED = "memory is disabled (memory.enabled is false in settings.json); nothing changed"
 
 
 def register(app: typer.Typer) -> None:
@@ -64,7 +57,7 @@ def forget_command(
     scope: WriteScopeOption = scopes.PROJECT,
 ) -> None:
     """Archive a record: its row moves, unchanged, into ARCHIVE.md (never deleted)."""
-    run_forget(ctx.obj, record_id, scope)
+    run_hot(ctx, "forget", locals())
 
 
 def restore_command(
@@ -73,28 +66,4 @@ def restore_command(
     scope: WriteScopeOption = scopes.PROJECT,
 ) -> None:
     """Bring an archived record back into its file, at its place in ID order."""
-    run_restore(ctx.obj, record_id, scope)
-
-
-def run_forget(context: Context, record_id: str, scope: str) -> None:
-    _move(context, record_id, scope, restoring=False)
-
-
-def run_restore(context: Context, record_id: str, scope: str) -> None:
-    _move(context, record_id, scope, restoring=True)
-
-
-def _move(context: Context, record_id: str, scope: str, *, restoring: bool) -> None:
-    """Move one row between its file and ARCHIVE.md, in the tier `--scope` names."""
-    from legion_memory.upkeep import forgetting
-
-    forgetting.kind_for(record_id)
-    tier = context.target(scope)
-    if not context.settings.enabled:
-        note(DISABLED)
-        return
-    move = forgetting.restore if restoring else forgetting.forget
-    moved = move(tier.memory, record_id)
-    verb = "restored" if restoring else "archived"
-    human = f"{verb} {record_id}: {moved.source.name} -> {moved.target.name} ({moved.section})"
-    emit(context, {"scope": tier.scope, **moved.to_json()}, human)
+    run_hot(ctx, "restore", locals())

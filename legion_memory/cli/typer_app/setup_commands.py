@@ -20,6 +20,8 @@ from legion_memory.storage import writing
 def register(app: typer.Typer) -> None:
     app.command()(init)
     app.command()(validate)
+    app.command("mcp")(mcp_command)
+    app.command()(batch)
 
 
 def init(ctx: typer.Context) -> None:
@@ -39,3 +41,22 @@ def validate(
 ) -> None:
     """Report every problem as FILE:LINE: severity: message; exit 1 when any is an error."""
     run_hot(ctx, "validate", locals())
+
+
+def mcp_command(
+    ctx: typer.Context,
+    root: Annotated[
+        Path | None, typer.Option(help="Project root (default: the global --root, else found).")
+    ] = None,
+) -> None:
+    """Serve the memory as MCP tools on stdin/stdout (needs `pip install "legion-memory[mcp]"`)."""
+    from legion_memory.cli.actions.mcp_server import mcp
+
+    code = mcp(ctx.obj, root)
+    if code:
+        raise typer.Exit(code)
+
+
+def batch(ctx: typer.Context) -> None:
+    """Run JSON lines of commands from stdin in one process; one JSON result per line."""
+    run_hot(ctx, "batch", locals())

@@ -1,0 +1,98 @@
+"""What `prune` does: move old, low-importance outcomes from OUTCOMES.md into ARCHIVE.md; a plain
+function of the Context and the command's options, run by the lean dispatcher (`/legion:retro`)."""
+
+from __future__ import annotations
+
+from legion_memory.cli.context import Context
+from legion_memory.cli.output import emit, note
+from legion_memory.project.root import current_phase, milestone_start
+from legion_memory.storage import writing
+from legion_memory.upkeep import prune as pruning
+
+
+def prune(
+    context: Context,
+    dry_run: bool = False,
+    yes: bool = False,
+    age_days: int | None = None,
+    threshold: int | None = None,
+) -> None:
+    """Archive outcomes older than the age with importance 1-3, outside the current phase."""
+    settings = context.settings
+    if not settings.enabled:
+        note("Memory is disabled (memory.enabled is false in settings.json); nothing to prune.")
+        emit(context, {"status": "disabled"}, "")
+        return
+    if not dry_run:
+        restored = writing.recover(context.memory)
+        if restored:
+            note(f"Rolled back an interrupted change: restored {', '.join(restored)}")
+    phase = current_phase(context.root)
+    if phase is None:
+        note(pruning.NO_PHASE_WARNING)
+    age = settings.prune_age_days if age_days is None else age_days
+    since = milestone_start(context.root) if phase is not None else None
+    criteria = pruning.Criteria(context.today, age, phase, since)
+    limit = settings.prune_threshold if threshold is None else threshold
+    facts: dict[str, object] = {"threshold": limit, "age_days": age, "current_phase": phase}
+    if dry_run:
+        _dry_run(context, pruning.preview(context.memory, criteria), facts, limit)
+        return
+    _apply(context, criteria, facts, None if yes else limit)
+
+
+def _apply(
+    context: Context, criteria: pruning.Criteria, facts: dict[str, object], applies: int | None
+) -> None:
+    try:
+        plan = pruning.prune(
+            context.memory, criteria, default_branch=context.default_branch, threshold=applies
+        )
+    except pruning.PruneFailed as failed:
+        human = "Prune failed; nothing was archived. The records that were to be archived:\n\n"
+        rows = {"not_archived": list(failed.ids), "rows": failed.listing.splitlines()}
+        emit(context, {"status": "failed", **facts, **rows}, human + failed.listing)
+        raise
+    facts = _facts(plan, facts)
+    if not plan.over(applies):
+        _under_threshold(context, plan, facts)
+        return
+    report = plan.report(applied=True)
+    status = "pruned" if report.archived else "nothing-eligible"
+    human = report.text(pruning.archive_shown(context.memory))
+    emit(context, {"status": status, **facts, **report.to_json()}, human)
+
+
+def _facts(plan: pruning.Plan, facts: dict[str, object]) -> dict[str, object]:
+    candidates = [record.id for record in plan.candidates]
+    return {"record_count": plan.total, **facts, "candidates": candidates}
+
+
+def _dry_run(context: Context, plan: pruning.Plan, facts: dict[str, object], limit: int) -> None:
+    facts = _facts(plan, facts)
+    if not plan.candidates:
+        human = pruning.NO_ELIGIBLE
+    else:
+        count = len(plan.candidates)
+        shown = pruning.archive_shown(context.memory)
+        human = f"Would prune {count} records → {shown} (dry run: nothing changed)\n\n"
+        human += plan.listing()
+        if not plan.over(limit):
+            human += (
+                f"\n\nOUTCOMES.md has {plan.total} records, at or under the prune threshold of "
+                f"{limit}: a real run prunes only with --yes."
+            )
+    emit(context, {"status": "dry-run", **facts, **_unchanged(plan)}, human)
+
+
+def _under_threshold(context: Context, plan: pruning.Plan, facts: dict[str, object]) -> None:
+    human = (
+        f"OUTCOMES.md has {plan.total} records, at or under the prune threshold of "
+        f"{facts['threshold']}: nothing was pruned ({len(plan.candidates)} eligible). "
+        "Run `legion-memory prune --yes` to prune anyway, or `--dry-run` to list them."
+    )
+    emit(context, {"status": "under-threshold", **facts, **_unchanged(plan)}, human)
+
+
+def _unchanged(plan: pruning.Plan) -> dict[str, object]:
+    return plan.report(applied=False).to_json()

@@ -1,0 +1,92 @@
+"""The validation operation: every problem of the memory files (or of the files given), as the
+pre-commit hook and CI check them."""
+
+from pathlib import Path
+from typing import NamedTuple
+
+from legion_memory.errors import ParseError
+from legion_memory.operations.project import Project, project_of
+from legion_memory.schema.kinds import KINDS
+from legion_memory.schema.validation import (
+    ERROR,
+    Problem,
+    not_a_memory_file,
+    record_twins,
+    validate_text,
+)
+from legion_memory.storage.reading import read_text
+
+
+class Validation(NamedTuple):
+    """Every problem of the files checked; errors make it a failure (exit 1)."""
+
+    files: int
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for problem in self.problems if problem.severity == ERROR)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.errors else 0
+
+    def to_json(self) -> dict[str, object]:
+        return {"files": self.files, "problems": [p.to_json() for p in self.problems]}
+
+    def text(self) -> str:
+        others = len(self.problems) - self.errors
+        summary = f"{self.files} file(s) checked, {self.errors} error(s), {others} other"
+        return "\n".join([*(str(problem) for problem in self.problems), summary])
+
+
+def validate(target: Project | Path | str, *, files: list[Path] | None = None) -> Validation:
+    """Check the given memory files (default: the project's) for every rule of their kind."""
+    project = project_of(target)
+    paths = files or _memory_files(project)
+    shown = [(path, _shown(project, path)) for path in paths]
+    problems = [p for path, name in shown for p in validate_file(path, name)]
+    return Validation(len(paths), problems + record_twins(_readable(shown)))
+
+
+def validate_file(path: Path, shown: str) -> list[Problem]:
+    """Every problem of one memory file (ARCHIVE.md included); any other path is not read."""
+    refused = not_a_memory_file(path, shown)
+    if refused is not None:
+        return [refused]
+    try:
+        text = read_text(path)
+    except ParseError as exc:  # not UTF-8 (at a line), or not a file that may be read (no line)
+        line = exc.where.rsplit(":", 1)[-1]
+        return [Problem(shown, int(line) if line.isdecimal() else 0, ERROR, exc.message)]
+    if text is None:
+        return [Problem(shown, 0, ERROR, "file does not exist")]
+    return validate_text(path, text, shown)
+
+
+def _readable(shown: list[tuple[Path, str]]) -> list[tuple[Path, str, str]]:
+    """The files that read as text, for the checks across files (validate_file reports the rest)."""
+    found = []
+    for path, name in shown:
+        if not_a_memory_file(path, name) is not None:
+            continue  # never read: validate_file said why
+        try:
+            text = read_text(path)
+        except ParseError:
+            continue
+        if text:
+            found.append((path, name, text))
+    return found
+
+
+def _memory_files(project: Project) -> list[Path]:
+    memory = project.memory
+    candidates = [memory.path(kind) for kind in KINDS.values()] + [memory.archive]
+    return [path for path in candidates if path.is_file()]
+
+
+def _shown(project: Project, path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(project.root))
+    except ValueError:
+        return str(path)
