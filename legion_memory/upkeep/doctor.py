@@ -15,6 +15,7 @@ from legion_memory.errors import IntegrityError, LegionMemoryError, RollbackErro
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.repository import find_git_dir, merge_sides
 from legion_memory.markdown.document import is_row, parse, split_lines, strip_ending
+from legion_memory.schema.kinds import ERROR_FIX, KINDS
 from legion_memory.schema.record_twins import archive_layout
 from legion_memory.storage import files, reading, writing
 from legion_memory.storage.reading import Memory
@@ -95,6 +96,7 @@ def looks_clean(memory: Memory) -> bool:
         return False
     seen: set[str] = set()
     total = 0
+    contents: list[tuple[str, str]] = []
     for path in memory_files(memory):
         text = reading.read_text(path)
         if text is None:
@@ -107,7 +109,46 @@ def looks_clean(memory: Memory) -> bool:
         ids = [cell for cell in cells if cell[:1].isalpha() and cell != "ID"]
         total += len(ids)
         seen.update(ids)
-    return len(seen) == total
+        contents += _ROW_CONTENT.findall(text)
+        if path == memory.archive and not _archive_sections_in_order(text):
+            return False
+    return len(seen) == total and _no_record_twice(contents)
+
+
+_SECTION_OR_ROW = re.compile(r"^(?:## (.*?)\s*|\|\s*([A-Z])-\d+\s*\|.*)$", re.MULTILINE)
+_PREFIX_OF_SECTION = {kind.archive_section: kind.prefix for kind in KINDS.values()}
+
+
+def _archive_sections_in_order(text: str) -> bool:
+    """Each kind's section once, holding only its kind's rows (else the layout check decides)."""
+    headings: set[str] = set()
+    expected: str | None = None
+    for heading, prefix in _SECTION_OR_ROW.findall(text):
+        if heading:
+            if heading in headings:
+                return False
+            headings.add(heading)
+            expected = _PREFIX_OF_SECTION.get(heading)
+        elif prefix != expected:
+            return False
+    return True
+
+
+# A record row's ID prefix and the rest of the row after its ID cell.
+_ROW_CONTENT = re.compile(r"^\|\s*([A-Z])-\d+\s*\|(.*?)\s*$", re.MULTILINE)
+
+
+def _no_record_twice(contents: list[tuple[str, str]]) -> bool:
+    """No two rows of one kind hold the same content under two IDs, and no two error fixes share
+    their date, branch and signature (an error's identity: docs/decisions.md#record-identity).
+    Rows that differ in layout or in a Source alone are for the twin check of the full run."""
+    keys = [(prefix, _identity_text(prefix, rest)) for prefix, rest in contents]
+    return len(set(keys)) == len(keys)
+
+
+def _identity_text(prefix: str, rest: str) -> str:
+    cells = [" ".join(cell.split()) for cell in rest.split("|")]
+    return "|".join(cells[:3] if prefix == ERROR_FIX.prefix else cells)
 
 
 # Conflict markers -------------------------------------------------------------------------------
