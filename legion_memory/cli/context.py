@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from legion_memory.cli.output import note
+from legion_memory.cli.output import choose_table_style, note
 from legion_memory.errors import InputError
 from legion_memory.project.root import Settings, find_root, load_settings
 from legion_memory.storage.reading import Memory
@@ -27,12 +27,14 @@ class Context:
         today_option: str | None = None,
         branch_option: str | None = None,
         catalog_option: Path | None = None,
+        output_format: str | None = None,
     ) -> None:
         self.root_option = root_option
         self.json = json
         self.today_option = today_option
         self.branch_option = branch_option
         self.catalog_option = catalog_option
+        self.output_format = output_format
 
     @classmethod
     def from_options(
@@ -43,10 +45,12 @@ class Context:
         today: str | None,
         branch: str | None,
         catalog: Path | None,
+        output_format: str | None = None,
     ) -> Context:
         """The global options, checked: a bad value fails before any command runs."""
-        context = cls(root, json, today, branch, catalog)
+        context = cls(root, json, today, branch, catalog, output_format)
         _ = context.root, context.today
+        choose_table_style(output_format)
         return context
 
     @cached_property

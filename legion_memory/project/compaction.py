@@ -29,6 +29,7 @@ from legion_memory.project.phases import (
 )
 from legion_memory.project.summary_facts import FAIL, PlanFacts, plan_facts, requirement_verdict
 from legion_memory.storage import reading, writing
+from legion_memory.wording import count_of
 
 FRONT_MATTER_KEYS = ("phase", "compacted", "original_summaries", "requirements_satisfied")
 SECTIONS = ("Deliverables", "Decisions", "Files Modified", "Verification", "Agents")
@@ -307,7 +308,8 @@ class Uncompacted(NamedTuple):
 
     @property
     def suggestion(self) -> str:
-        return f"Phase {self.number} has {self.summaries} uncompacted summaries. Compact now?"
+        summaries = count_of(self.summaries, "uncompacted summary", "uncompacted summaries")
+        return f"Phase {self.number} has {summaries}. Compact now?"
 
     def to_json(self) -> dict[str, object]:
         return {"phase": self.number, "directory": self.directory.name, "summaries": self.summaries}

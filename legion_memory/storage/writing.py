@@ -21,6 +21,7 @@ from legion_memory.errors import (
     LockError,
     ParseError,
     WriteError,
+    os_error_parts,
 )
 from legion_memory.markdown.document import Document, Table, parse
 from legion_memory.schema.kinds import KINDS, Kind, archive_template, row_for
@@ -164,8 +165,19 @@ def append(memory: Memory, record: Record, seen: Checked | None = None) -> Recor
 
     `seen`: the file as the caller read and checked it before taking the lock, if it did.
     """
-    with locked(memory):
+    with _echoed_on_refusal(record), locked(memory):
         return _append_held(memory, record, seen)
+
+
+@contextmanager
+def _echoed_on_refusal(record: Record) -> Iterator[None]:
+    """The operating system refusing a path (the lock, a directory where the file should be)
+    fails the write like any other: the record goes with the error, so it is not lost."""
+    try:
+        yield
+    except OSError as exc:
+        what, where, hint = os_error_parts(exc)
+        raise WriteError(what, where=where, hint=hint, record=describe(record)) from exc
 
 
 def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
@@ -207,7 +219,7 @@ def append_or_update(
     """
     kind = record.kind
     path = memory.path(kind)
-    with locked(memory):
+    with _echoed_on_refusal(record), locked(memory):
         document = load(path)
         records = [] if document is None else records_of(path, document, kind)
         found = dedupe(records)

@@ -10,6 +10,7 @@ import typer
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, note
+from legion_memory.cli.typer_app.choices import ExportFile, ExportFormat, ImportSource
 from legion_memory.schema.kinds import KINDS, kind_named
 
 
@@ -21,13 +22,14 @@ def register(app: typer.Typer) -> None:
 def import_command(
     ctx: typer.Context,
     source: Annotated[
-        str, typer.Argument(help="bullpen, memory-system, memory-broker, learn or json.")
+        ImportSource, typer.Argument(metavar="SOURCE", help="Which tool wrote the memory.")
     ],
     path: Annotated[
         str | None,
         typer.Argument(
+            metavar="PATH",
             help="File or directory to import (default: the source's usual place; "
-            "`-` reads a bullpen or json file from standard input)."
+            "`-` reads a bullpen or json file from standard input).",
         ),
     ] = None,
     dry_run: Annotated[
@@ -62,10 +64,8 @@ def import_command(
 
 def export(
     ctx: typer.Context,
-    fmt: Annotated[str, typer.Option("--format", help="json, jsonl or csv.")] = "json",
-    file: Annotated[
-        str, typer.Option("--file", help="outcomes, patterns, errors, preferences or all.")
-    ] = "all",
+    fmt: Annotated[ExportFormat, typer.Option("--format", help="The output format.")] = "json",
+    file: Annotated[ExportFile, typer.Option("--file", help="Which memory to export.")] = "all",
     include_archive: Annotated[
         bool, typer.Option("--include-archive", help="Also export the records of ARCHIVE.md.")
     ] = False,

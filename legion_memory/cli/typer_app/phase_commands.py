@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
 
 def compact(
     ctx: typer.Context,
-    phase: Annotated[str | None, typer.Argument(help="Phase number.")] = None,
+    phase: Annotated[str | None, typer.Argument(metavar="PHASE", help="Phase number.")] = None,
     check: Annotated[
         bool, typer.Option("--check", help="Check an existing COMPACTED.md instead.")
     ] = False,
@@ -141,7 +141,8 @@ def _list_uncompacted(context: Context, exclude_current: bool) -> None:
 
 
 def phase_context(
-    ctx: typer.Context, phase: Annotated[str, typer.Argument(help="Phase number.")]
+    ctx: typer.Context,
+    phase: Annotated[str, typer.Argument(metavar="PHASE", help="Phase number.")],
 ) -> None:
     """A phase's COMPACTED.md when present, else its SUMMARY files in plan order."""
     from legion_memory.project import compaction
@@ -164,7 +165,7 @@ def phase_context(
 
 def detect_edits(
     ctx: typer.Context,
-    phase: Annotated[str, typer.Option("--phase", help="Phase number.")],
+    phase: Annotated[str, typer.Option("--phase", metavar="PHASE", help="Phase number.")],
     record: Annotated[
         bool, typer.Option("--record", help="Store one manual-edit preference per file.")
     ] = False,

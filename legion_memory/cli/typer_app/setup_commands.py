@@ -34,7 +34,8 @@ def init(ctx: typer.Context) -> None:
 def validate(
     ctx: typer.Context,
     files: Annotated[
-        list[Path] | None, typer.Argument(help="Files (default: every memory file).")
+        list[Path] | None,
+        typer.Argument(metavar="PATH", help="Files (default: every memory file)."),
     ] = None,
 ) -> None:
     """Report every problem as FILE:LINE: severity: message; exit 1 when any is an error."""
