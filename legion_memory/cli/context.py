@@ -63,6 +63,20 @@ class Context:
             )
         return self.root_option.resolve()
 
+    def require_project(self) -> None:
+        """Refuse to create project memory where there is no project: outside a git repository,
+        without --root and without an existing .planning/, a write would scatter memory into
+        whatever directory the shell was in (docs/decisions.md#no-project-no-store)."""
+        if self.root_option is not None:
+            return
+        root = self.root
+        if (root / ".git").exists() or (root / ".planning").is_dir():
+            return
+        raise InputError(
+            f"no project here: {root} is not inside a git repository",
+            hint="run `git init` to make it one, or pass --root PATH",
+        )
+
     @cached_property
     def memory(self) -> Memory:
         return Memory.of_project(self.root)
@@ -106,10 +120,13 @@ class Context:
         return scopes.memories(scope, self.memory, os.environ)
 
     def target(self, scope: str) -> scopes.Scoped:
-        """The one memory tier a write goes to."""
+        """The one memory tier a write goes to (the project's only inside a project)."""
         from legion_memory.storage import scopes  # only the commands with --scope need it
 
-        return scopes.single(scope, self.memory, os.environ)
+        tier = scopes.single(scope, self.memory, os.environ)
+        if tier.scope == scopes.PROJECT:
+            self.require_project()
+        return tier
 
     def score_tiers(self, include_global: bool) -> list[scopes.Scoped]:
         """The tiers agent, archetype and preference scores count."""

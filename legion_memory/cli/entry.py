@@ -47,9 +47,9 @@ def _route(args: list[str]) -> int:
     global_tokens, command_tokens = hoist(args, spec)
     if VERSION in global_tokens:
         return print_version()
-    if not command_tokens:
+    if not args:
         # A bare invocation asks what the tool does: the help, as an answer rather than an error.
-        return run_typer(["--help"])
+        return run_typer(["--help"], hoisted=True)
     code = _without_collector(lambda: dispatch_hoisted(global_tokens, command_tokens, spec))
     return run_typer(global_tokens + command_tokens, hoisted=True) if code is None else code
 
@@ -65,6 +65,16 @@ def _without_collector(run: Callable[[], int | None]) -> int | None:
     finally:
         if collecting:
             gc.enable()
+
+
+def _command_path(args: list[str]) -> str:
+    """`legion-memory store outcome` for a mistake the parser made without naming its command."""
+    spec = load_spec()
+    names = set(spec["options"]) | {name.split()[0] for name in spec["options"]}
+    words = [word for word in hoist(args, spec)[1] if not word.startswith("-")][:2]
+    while words and " ".join(words) not in names:
+        words.pop()
+    return " ".join([PROGRAM, *words])
 
 
 def print_version() -> int:
@@ -119,18 +129,25 @@ def run_typer(args: list[str], *, hoisted: bool = False) -> int:
         note("Error: aborted")
         return 1
     except typer.TyperException as usage:
-        return _usage(usage)
+        return _usage(usage, args)
     return result if isinstance(result, int) else 0
 
 
-def _usage(usage: Exception) -> int:
-    """A usage error names the help of the command it was made in; a group or the program run
-    without a command prints its help on stdout, as an answer (exit 0)."""
+def _usage(usage: Exception, args: list[str]) -> int:
+    """A usage error names the help of the command it was made in; a bad value says what to
+    give instead; a group or the program run without a command prints its help on stdout, as an
+    answer (exit 0)."""
+    from legion_memory.cli.typer_app.usage_errors import bad_value_line
+
     context = getattr(usage, "ctx", None)
     if type(usage).__name__ == "NoArgsIsHelpError" and context is not None:
         print(context.get_help())
         return 0
-    path = context.command_path if context is not None else PROGRAM
+    line = bad_value_line(usage, args)
+    if line is not None:
+        note(f"Error: {line}")
+        return EXIT_USAGE
+    path = context.command_path if context is not None else _command_path(args)
     format_message = getattr(usage, "format_message", None)
     message = format_message() if format_message is not None else str(usage)
     note(f"Error: {message} (see `{path} --help`)")

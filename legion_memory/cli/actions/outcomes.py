@@ -18,7 +18,6 @@ from legion_memory.cli.tiers import marked, scoped_cells, scoped_json, unreadabl
 from legion_memory.errors import InputError, ParseError
 from legion_memory.knowledge.decay import Scored
 from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
-from legion_memory.project.root import confine
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import Record, column_key, read_records, split_list
 from legion_memory.storage import reading, scopes, writing
@@ -109,7 +108,8 @@ def _with_summary_facts(
 ) -> dict[str, str | None]:
     from legion_memory.project.summary_outcome import read_summary_facts
 
-    facts = read_summary_facts(confine(context.root, path.absolute()))
+    # An input, read wherever the user keeps it (docs/decisions.md#inputs-anywhere).
+    facts = read_summary_facts(path.expanduser().absolute())
     found = {
         "phase": facts.phase,
         "plan": facts.plan,

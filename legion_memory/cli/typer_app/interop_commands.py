@@ -10,7 +10,7 @@ import typer
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, note
-from legion_memory.cli.typer_app.choices import ExportFile, ExportFormat, ImportSource
+from legion_memory.cli.typer_app.choices import ExportFile, ExportFormat
 from legion_memory.schema.kinds import KINDS, kind_named
 
 
@@ -22,7 +22,12 @@ def register(app: typer.Typer) -> None:
 def import_command(
     ctx: typer.Context,
     source: Annotated[
-        ImportSource, typer.Argument(metavar="SOURCE", help="Which tool wrote the memory.")
+        str,
+        typer.Argument(
+            metavar="SOURCE",
+            help="Which tool wrote the memory: bullpen, memory-system, memory-broker, learn "
+            "or json.",
+        ),
     ],
     path: Annotated[
         str | None,

@@ -25,6 +25,7 @@ def register(app: typer.Typer) -> None:
 def init(ctx: typer.Context) -> None:
     """Create .planning/memory/ and its five files from the spec's templates (never overwrites)."""
     context: Context = ctx.obj
+    context.require_project()
     created = writing.init(context.memory)
     names = [str(path.relative_to(context.root)) for path in created]
     human = "\n".join(f"created {name}" for name in names) or "memory already initialised"
