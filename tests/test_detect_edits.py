@@ -219,7 +219,7 @@ def test_outside_a_git_repository(cli: CLI, tmp_path: Path) -> None:
             "Error: PHASE '../x' is not a phase number (give a number, e.g. 6)\n",
         ),
         (("--phase", "9"), None),
-        ((), "Error: Missing option '--phase'. (see `legion-memory --help`)\n"),
+        ((), "Error: Missing option '--phase'. (see `legion-memory detect-edits --help`)\n"),
     ],
 )
 def test_bad_phase(cli: CLI, project: Path, args: tuple[str, ...], message: str | None) -> None:

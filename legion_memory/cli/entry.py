@@ -150,5 +150,6 @@ def _usage(usage: Exception, args: list[str]) -> int:
     path = context.command_path if context is not None else _command_path(args)
     format_message = getattr(usage, "format_message", None)
     message = format_message() if format_message is not None else str(usage)
+    message = " ".join(message.split())  # one line, even where the parser lists choices
     note(f"Error: {message} (see `{path} --help`)")
     return int(getattr(usage, "exit_code", EXIT_USAGE))

@@ -30,7 +30,6 @@ DecisionPointFilter = Literal[
 ReadScope = Literal["project", "global", "all"]
 WriteScope = Literal["project", "global"]
 SearchFile = Literal["outcomes", "patterns", "errors", "preferences", "retro", "all"]
-ExportFile = Literal["outcomes", "patterns", "errors", "preferences", "all"]
 BlockFormat = Literal["xml", "markdown"]
 ExportFormat = Literal["json", "jsonl", "csv"]
 TableFormat = Literal["table", "markdown"]

@@ -10,7 +10,7 @@ import typer
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, note
-from legion_memory.cli.typer_app.choices import ExportFile, ExportFormat
+from legion_memory.cli.typer_app.choices import ExportFormat
 from legion_memory.schema.kinds import KINDS, kind_named
 
 
@@ -70,7 +70,14 @@ def import_command(
 def export(
     ctx: typer.Context,
     fmt: Annotated[ExportFormat, typer.Option("--format", help="The output format.")] = "json",
-    file: Annotated[ExportFile, typer.Option("--file", help="Which memory to export.")] = "all",
+    file: Annotated[
+        str,
+        typer.Option(
+            "--file",
+            metavar="KIND",
+            help="outcomes, patterns, errors, preferences (or one of them, singular) or all.",
+        ),
+    ] = "all",
     include_archive: Annotated[
         bool, typer.Option("--include-archive", help="Also export the records of ARCHIVE.md.")
     ] = False,
