@@ -10,6 +10,7 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit
+from legion_memory.cli.progress import working_on
 from legion_memory.schema.kinds import KINDS
 from legion_memory.schema.validation import ERROR, validate_file
 
@@ -17,7 +18,11 @@ from legion_memory.schema.validation import ERROR, validate_file
 def validate(context: Context, files: list[Path] | None) -> int:
     """Report every problem as FILE:LINE: severity: message; 1 when any is an error."""
     paths = files or _memory_files(context)
-    problems = [p for path in paths for p in validate_file(path, _shown(context, path))]
+    problems = []
+    for number, path in enumerate(paths, 1):
+        shown = _shown(context, path)
+        with working_on(f"validate: checking {shown} ({number} of {len(paths)})"):
+            problems += validate_file(path, shown)
     errors = sum(1 for problem in problems if problem.severity == ERROR)
     summary = f"{len(paths)} file(s) checked, {errors} error(s), {len(problems) - errors} other"
     human = "\n".join([*(str(problem) for problem in problems), summary])

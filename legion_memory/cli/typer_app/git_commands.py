@@ -9,6 +9,7 @@ import typer
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit
+from legion_memory.cli.progress import working_on
 from legion_memory.cli.typer_app.groups import git_app, run_hot
 from legion_memory.errors import GitError, InputError
 from legion_memory.gitops.repository import files_at, merge_base, resolve
@@ -80,7 +81,8 @@ def doctor(
     from legion_memory.upkeep.doctor import doctor as run_doctor
 
     context: Context = ctx.obj
-    checkup = run_doctor(context.memory, fix=fix)
+    with working_on("doctor: checking the memory files"):
+        checkup = run_doctor(context.memory, fix=fix)
     emit(context, _checkup_json(checkup, context.root), _checkup_text(checkup, context, fix, quiet))
     if checkup.remaining:
         raise typer.Exit(1)

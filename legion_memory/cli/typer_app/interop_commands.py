@@ -10,6 +10,7 @@ import typer
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, note
+from legion_memory.cli.progress import working_on
 from legion_memory.cli.typer_app.choices import ExportFormat
 from legion_memory.schema.kinds import KINDS, kind_named
 
@@ -63,7 +64,8 @@ def import_command(
         move=move,
         stdin=sys.stdin.read,
     )
-    report = import_source(context.memory, request)
+    with working_on(f"import: reading {source} memory"):
+        report = import_source(context.memory, request)
     emit(context, report.to_json(), report.markdown())
 
 

@@ -12,6 +12,7 @@ import typer
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, markdown_table, note
+from legion_memory.cli.progress import working_on
 from legion_memory.errors import InputError
 from legion_memory.project.root import current_phase
 
@@ -78,7 +79,8 @@ def _require_combination(
 def _compact(context: Context, number: int, *, dry_run: bool, force: bool) -> None:
     from legion_memory.project import compaction
 
-    done = compaction.compact(context.root, number, context.today, force=force, dry_run=dry_run)
+    with working_on(f"compact: reading phase {number}'s summaries"):
+        done = compaction.compact(context.root, number, context.today, force=force, dry_run=dry_run)
     shown = _shown(context, done.path)
     check = {**done.report.to_json(), "file": shown}
     data = {"file": shown, "written": done.written, "text": done.text, "check": check}
@@ -128,7 +130,8 @@ def _list_uncompacted(context: Context, exclude_current: bool) -> None:
     exclude = current_phase(context.root) if exclude_current else None
     if exclude_current and exclude is None:
         note("note: no current phase found in .planning/STATE.md; none excluded")
-    found = compaction.uncompacted(context.root, exclude=exclude)
+    with working_on("compact: reading every phase"):
+        found = compaction.uncompacted(context.root, exclude=exclude)
     rows = [(item.number, item.directory.name, item.summaries) for item in found]
     suggestions = [item.suggestion for item in found]
     human = (
