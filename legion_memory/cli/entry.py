@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 
 from legion_memory.cli.lean.dispatcher import dispatch_hoisted, load_spec
-from legion_memory.cli.lean.global_options import VERSION, hoist
+from legion_memory.cli.lean.global_options import VERSION, MissingValue, hoist
 from legion_memory.cli.output import note, report
 from legion_memory.errors import (
     EXIT_BROKEN_PIPE,
@@ -30,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = _route(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
+    except MissingValue as missing:
+        note(f"Error: {missing} (see `{PROGRAM} --help`)")
+        return EXIT_USAGE
     except BrokenPipeError:
         return _reader_left()
     except KeyboardInterrupt:
@@ -67,9 +70,12 @@ def _without_collector(run: Callable[[], int | None]) -> int | None:
             gc.enable()
 
 
-def _command_path(args: list[str]) -> str:
-    """`legion-memory store outcome` for a mistake the parser made without naming its command."""
+def _command_path(args: list[str], message: str) -> str:
+    """`legion-memory store outcome` for a mistake the parser made without naming its command;
+    the program itself when the mistake is in a global option."""
     spec = load_spec()
+    if any(f"'{opt}'" in message for param in spec["globals"] for opt in param["opts"]):
+        return PROGRAM
     names = set(spec["options"]) | {name.split()[0] for name in spec["options"]}
     words = [word for word in hoist(args, spec)[1] if not word.startswith("-")][:2]
     while words and " ".join(words) not in names:
@@ -102,6 +108,9 @@ def _reader_left() -> int:
 def _reported(error: LegionMemoryError) -> int:
     try:
         return report(error)
+    except MissingValue as missing:
+        note(f"Error: {missing} (see `{PROGRAM} --help`)")
+        return EXIT_USAGE
     except BrokenPipeError:
         return _reader_left()
 
@@ -110,7 +119,11 @@ def run_typer(args: list[str], *, hoisted: bool = False) -> int:
     """The full command line: every command, its help and its usage errors. The global options
     are moved before the command first, as for the lean dispatcher, unless they already are."""
     if not hoisted:
-        global_tokens, command_tokens = hoist(args, load_spec())
+        try:
+            global_tokens, command_tokens = hoist(args, load_spec())
+        except MissingValue as missing:
+            note(f"Error: {missing} (see `{PROGRAM} --help`)")
+            return EXIT_USAGE
         args = global_tokens + command_tokens
     import typer
     import typer.main
@@ -119,8 +132,13 @@ def run_typer(args: list[str], *, hoisted: bool = False) -> int:
     from legion_memory.cli.typer_app.help_format import plain_argument_types
 
     command = plain_argument_types(typer.main.get_command(app))
+    if COMPLETION_VARIABLE in os.environ:
+        command.main(args=args, prog_name=PROGRAM)  # answers the shell and exits
     try:
-        result = command.main(args=args, prog_name=PROGRAM, standalone_mode=False)
+        # Parsed and run here rather than through click's main, which would answer a closed
+        # pipe and Ctrl-C its own way: `main` answers them alike for both dispatchers.
+        with command.make_context(PROGRAM, list(args)) as context:  # click consumes its list
+            result = command.invoke(context)
     except LegionMemoryError as error:
         return report(error)
     except typer.Exit as done:
@@ -147,9 +165,9 @@ def _usage(usage: Exception, args: list[str]) -> int:
     if line is not None:
         note(f"Error: {line}")
         return EXIT_USAGE
-    path = context.command_path if context is not None else _command_path(args)
     format_message = getattr(usage, "format_message", None)
     message = format_message() if format_message is not None else str(usage)
     message = " ".join(message.split())  # one line, even where the parser lists choices
+    path = context.command_path if context is not None else _command_path(args, message)
     note(f"Error: {message} (see `{path} --help`)")
     return int(getattr(usage, "exit_code", EXIT_USAGE))

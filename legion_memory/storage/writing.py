@@ -177,7 +177,9 @@ def _echoed_on_refusal(record: Record) -> Iterator[None]:
         yield
     except OSError as exc:
         what, where, hint = os_error_parts(exc)
-        raise WriteError(what, where=where, hint=hint, record=describe(record)) from exc
+        given = {key: value for key, value in record.values.items() if key != "id" or value}
+        shown = describe(record.replace(values=given))  # no ID yet: none is shown
+        raise WriteError(what, where=where, hint=hint, record=shown) from exc
 
 
 def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:

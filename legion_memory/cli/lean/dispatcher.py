@@ -15,7 +15,7 @@ from typing import Any
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.lean import hot_commands
-from legion_memory.cli.lean.global_options import hoist
+from legion_memory.cli.lean.global_options import MissingValue, hoist
 from legion_memory.cli.output import report
 from legion_memory.errors import LegionMemoryError
 
@@ -34,7 +34,10 @@ def load_spec() -> Spec:
 def dispatch(argv: list[str], spec: Spec | None = None) -> int | None:
     """The exit code of a hot command, or None when the typer app must handle `argv`."""
     spec = load_spec() if spec is None else spec
-    return dispatch_hoisted(*hoist(argv, spec), spec)
+    try:
+        return dispatch_hoisted(*hoist(argv, spec), spec)
+    except MissingValue:
+        return None
 
 
 def dispatch_hoisted(global_tokens: list[str], command_tokens: list[str], spec: Spec) -> int | None:

@@ -16,6 +16,15 @@ VERSION = "--version"
 END_OF_OPTIONS = "--"
 
 
+class MissingValue(ValueError):
+    """A global option that takes a value came last: moved before the command, it would take
+    the command's first word for its value."""
+
+    def __init__(self, option: str) -> None:
+        super().__init__(f"Option '{option}' requires an argument.")
+        self.option = option
+
+
 def hoist(argv: list[str], spec: dict[str, Any]) -> tuple[list[str], list[str]]:
     """The global options (with their values) and everything else, both in their given order."""
     globals_take_value = {
@@ -37,6 +46,8 @@ def hoist(argv: list[str], spec: dict[str, Any]) -> tuple[list[str], list[str]]:
         target, takes = _owner(name, own, globals_take_value, front, rest)
         if target is not None:
             width = 2 if takes and not equals else 1
+            if index + width > len(argv) and target is front:
+                raise MissingValue(name)
             target += argv[index : index + width]
             index += width
             continue
