@@ -8,6 +8,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
+import tabulate as tabulate_module
 from tabulate import tabulate
 
 DEFAULT_WIDTH = 80
@@ -30,6 +31,8 @@ def aligned_table(
     headers: Sequence[str], rows: Sequence[Sequence[str]], width: int | None = None
 ) -> str:
     """The table as tabulate's github format, every column narrowed to fit `width`."""
+    # tabulate pads headers by two spaces beyond the column's width; the widths here are exact.
+    tabulate_module.MIN_PADDING = 0
     limits = column_widths(headers, rows, terminal_width() if width is None else width)
     wrapped = [
         [_wrap(text, limit) for text, limit in zip(row, limits, strict=True)] for row in rows
