@@ -54,9 +54,13 @@ def on_terminal(
     termios.tcsetattr(follower, termios.TCSANOW, attributes)
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
     env.update(PYTHONPATH=str(REPO_ROOT), LEGION_CATALOG="", CLAUDE_PLUGIN_ROOT="")
-    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, stream: follower}
+    terminal_out = stream == "stdout"
     process = subprocess.Popen(
-        [sys.executable, "-m", "legion_memory", *args], cwd=cwd, env=env, **streams
+        [sys.executable, "-m", "legion_memory", *args],
+        cwd=cwd,
+        env=env,
+        stdout=follower if terminal_out else subprocess.PIPE,
+        stderr=subprocess.PIPE if terminal_out else follower,
     )
     os.close(follower)
     chunks = []
@@ -69,7 +73,7 @@ def on_terminal(
             break
         chunks.append(chunk)
     os.close(leader)
-    piped = process.stderr if stream == "stdout" else process.stdout
+    piped = process.stderr if terminal_out else process.stdout
     assert piped is not None
     other = piped.read().decode()
     return process.wait(), b"".join(chunks).decode(), other
