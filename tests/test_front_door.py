@@ -53,15 +53,9 @@ def test_version_as_a_process_imports_no_typer(tmp_path: Path) -> None:
         "import sys\nfrom legion_memory.cli.entry import main\ncode = main(['--version'])\n"
         "print('typer' in sys.modules, 'importlib.metadata' in sys.modules)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert done.stdout == f"legion-memory {VERSION}\nFalse True\n"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    printed = subprocess.check_output([sys.executable, "-c", probe], cwd=tmp_path, env=env)
+    assert printed == f"legion-memory {VERSION}\nFalse True\n".encode()
 
 
 def test_a_bare_invocation_and_a_bare_group_print_help_on_stdout(cli: CLI, tmp_path: Path) -> None:

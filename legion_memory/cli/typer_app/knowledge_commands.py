@@ -25,6 +25,7 @@ from legion_memory.cli.typer_app.shared_options import (
     BranchFilter,
     TagFilter,
     TagsOption,
+    agent_filter,
     limit_option,
 )
 from legion_memory.knowledge.filters import ALL_BRANCHES
@@ -135,9 +136,7 @@ def _recall_preferences(
         DecisionPointFilter, typer.Option(help="Only this decision point.")
     ] = "all",
     tag: TagFilter = None,
-    agent: Annotated[
-        str | None, typer.Option(metavar="AGENT", help="Only signals about this agent.")
-    ] = None,
+    agent: Annotated[str | None, agent_filter("Only signals about this agent.")] = None,
     branch: BranchFilter = ALL_BRANCHES,
     limit: Annotated[int, limit_option("signals")] = 10,
     scope: ScopeOption = "project",

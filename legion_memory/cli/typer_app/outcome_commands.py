@@ -17,7 +17,7 @@ from legion_memory.cli.typer_app.scope_option import (
     ScopeOption,
     WriteScopeOption,
 )
-from legion_memory.cli.typer_app.shared_options import BranchFilter, limit_option
+from legion_memory.cli.typer_app.shared_options import BranchFilter, agent_filter, limit_option
 from legion_memory.knowledge.filters import ALL_BRANCHES
 
 
@@ -79,9 +79,7 @@ def recall_outcomes(
         list[str] | None,
         typer.Option(metavar="TAG", help="Keep records with any of these tags (repeatable)."),
     ] = None,
-    agent: Annotated[
-        str | None, typer.Option(metavar="AGENT", help="Keep records crediting this agent.")
-    ] = None,
+    agent: Annotated[str | None, agent_filter("Keep records crediting this agent.")] = None,
     task_type: Annotated[
         str | None, typer.Option(metavar="TYPE", help="Keep records of this task type.")
     ] = None,

@@ -21,6 +21,11 @@ BranchFilter = Annotated[
 ]
 
 
+def agent_filter(help_text: str) -> Any:
+    """`--agent AGENT`, a filter on the agent a record credits."""
+    return typer.Option("--agent", metavar="AGENT", help=help_text)
+
+
 def limit_option(what: str) -> Any:
     """`--limit N`, at least 1: refused by the parser with the same words for every command."""
     return typer.Option("--limit", min=1, metavar="N", help=f"At most this many {what}.")
