@@ -9,6 +9,7 @@ from typing import Any
 
 import typer.main
 
+from legion_memory.cli.actions.outcomes import KEYSPACES
 from legion_memory.cli.typer_app import choices
 from legion_memory.cli.typer_app.app import app
 from legion_memory.cli.typer_app.reference import README, command_words, help_text, with_reference
@@ -76,6 +77,7 @@ def test_the_choices_are_the_schemas_own() -> None:
         (choices.SearchFile, FILE_CHOICES),
         (choices.BlockFormat, BLOCK_FORMATS),
         (choices.ExportFormat, EXPORT_FORMATS),
+        (choices.Keyspace, KEYSPACES),
     ]
     for literal, expected in pairs:
         assert typing.get_args(literal) == tuple(expected), literal

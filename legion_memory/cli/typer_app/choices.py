@@ -33,3 +33,4 @@ SearchFile = Literal["outcomes", "patterns", "errors", "preferences", "retro", "
 BlockFormat = Literal["xml", "markdown"]
 ExportFormat = Literal["json", "jsonl", "csv"]
 TableFormat = Literal["table", "markdown"]
+Keyspace = Literal["catalog", "engine"]

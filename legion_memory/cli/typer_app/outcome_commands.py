@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from legion_memory.cli.typer_app.choices import Event, Outcome
+from legion_memory.cli.typer_app.choices import Event, Keyspace, Outcome
 from legion_memory.cli.typer_app.groups import recall_app, run_hot, score_app, store_app
 from legion_memory.cli.typer_app.scope_option import (
     IncludeGlobalOption,
@@ -113,7 +113,7 @@ def score_archetypes(
     ] = None,
     include_global: IncludeGlobalOption = False,
     keyspace: Annotated[
-        str,
+        Keyspace,
         typer.Option(
             help="catalog (the records' Task Types) or engine (the recommendation engine's "
             "task types, which /legion:plan passes as archetypeScores)."
