@@ -39,7 +39,7 @@ def search_command(
     limit: Annotated[int, limit_option("results")] = 10,
     scope: ScopeOption = "project",
 ) -> None:
-    """Rank memory entries for a query: BM25 x recency x importance, best first."""
+    """Rank memory entries for a query: text relevance first, recency and importance after."""
     run_hot(ctx, "search", locals())
 
 
@@ -53,7 +53,12 @@ def context_command(
     block_format: Annotated[
         BlockFormat, typer.Option("--format", help="How the block is marked up.")
     ] = "xml",
-    limit: Annotated[int, limit_option("items")] = 5,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            min=1, metavar="N", help="Most items to show (default: as many as the budget holds)."
+        ),
+    ] = None,
     scope: ScopeOption = "project",
 ) -> None:
     """Print the memory block for an agent's prompt (nothing at all when nothing is relevant)."""
