@@ -119,11 +119,13 @@ def test_global_options_after_the_command(
 
 
 def test_a_commands_own_option_wins_after_the_command(cli: CLI, project: Path) -> None:
-    assert cli(*STORE_PATTERN, cwd=project).code == 0
-    block = cli("context", "--agent", "a", "--task", "p c r", "--format", "markdown", cwd=project)
+    pattern = ("--pattern", "Contract tests before API handlers", "--context", "orders API work")
+    stored = cli("store", "pattern", *pattern, "--reuse", "any endpoint", cwd=project)
+    assert stored.code == 0
+    task = ("--agent", "a", "--task", "contract tests for the orders API handlers")
+    block = cli("context", *task, "--format", "markdown", cwd=project)
     assert block.stdout.startswith("## Legion memory: a\n")
-    as_global = cli("--format", "markdown", "context", "--agent", "a", "--task", "p c r",
-                    cwd=project)  # fmt: skip
+    as_global = cli("--format", "markdown", "context", *task, cwd=project)
     assert as_global.stdout.startswith('<legion-memory role="a">\n')
 
 
