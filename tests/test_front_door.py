@@ -264,11 +264,12 @@ def test_a_directory_where_a_memory_file_should_be_is_one_line(cli: CLI, project
     outcomes.unlink()
     outcomes.mkdir()
     before = read_bytes_of(project)
+    warning = "Warning: OUTCOMES.md could not be parsed. Proceeding without memory.\n"
+    assert triple(cli("recall", "outcomes", cwd=project)) == (0, "", warning)  # reads never block
     message = (
-        f"Error: {outcomes}: is a directory "
-        "(a file is expected there: move the directory away, then retry)\n"
+        f"Error: {outcomes}: is not a regular file but a directory; it is not read "
+        "(replace it with a memory file, or remove it)\n"
     )
-    assert triple(cli("recall", "outcomes", cwd=project)) == (1, "", message)
     args = ["store", "outcome", "--phase", "1", "--plan", "01-01", "--agent", "a", "--outcome",
             "success", "--summary", "s"]  # fmt: skip
     assert triple(cli(*args, cwd=project)) == (1, "", message)
@@ -285,12 +286,12 @@ def test_a_refused_write_echoes_the_record_on_both_paths(
     before = read_bytes_of(project)
     record = (
         "The record was not stored. Here it is in full, to add by hand:\n"
-        "Date: 2026-03-10\nBranch: main\nPattern: p\nContext: c\nReuse Criteria: r\n"
+        "ID: \nDate: 2026-03-10\nBranch: main\nPattern: p\nContext: c\nReuse Criteria: r\n"
         "Source: \nTags: \n"
     )
     message = (
-        f"Error: {lock}: is a directory "
-        "(a file is expected there: move the directory away, then retry)\n"
+        f"Error: {lock}: cannot open the memory lock: Is a directory; nothing was written "
+        "(remove it (no legion-memory command may be running) and retry)\n"
     )
     assert triple(cli(*TODAY, *STORE_PATTERN, cwd=project)) == (3, record, message)
     capsys.readouterr()
