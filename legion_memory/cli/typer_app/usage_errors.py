@@ -18,6 +18,12 @@ def bad_value_line(usage: Exception, args: Sequence[str]) -> str | None:
     if raw is None:
         return None
     flag = max(param.opts, key=len)
+    from legion_memory.schema.secrets import SECRET_HINT, secret_kind, secret_message
+
+    kind = secret_kind(raw)
+    if kind is not None:  # a refused value is quoted back, so a secret never is
+        field = flag.lstrip("-").replace("-", " ").title()
+        return f"{secret_message(field, kind)} ({SECRET_HINT})"
     descriptor = param.type_descriptor
     if descriptor.is_choice:
         choices = ", ".join(str(choice) for choice in descriptor.choices)
