@@ -196,10 +196,14 @@ __all__ = [
     "update",
     "validate",
 ]
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        # pyproject.toml holds the one version; the installed metadata carries it here.
+        from importlib.metadata import version
+
+        return version("legion-memory")
     module = _MODULE_OF.get(name)
     if module is None:
         raise AttributeError(f"module 'legion_memory' has no attribute {name!r}")

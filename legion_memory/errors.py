@@ -68,3 +68,38 @@ class LockError(WriteError):
 
 class IntegrityError(LegionMemoryError):
     """What is about to be written does not re-parse to the intended records: a bug."""
+
+
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what `git log | head` reports
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+
+_OS_HINTS = {
+    "EISDIR": "a file is expected there: move the directory away, then retry",
+    "ENOTDIR": "a directory is expected there: move the file away, then retry",
+    "EACCES": "check the permissions of that path, then retry",
+    "EPERM": "check the permissions of that path, then retry",
+    "EROFS": "the file system is read-only: run from a writable checkout",
+    "ENOSPC": "free some disk space, then retry",
+    "EDQUOT": "free some disk space, then retry",
+    "ELOOP": "it is a symbolic link: replace it with a regular file",
+}
+
+
+class FileSystemError(LegionMemoryError):
+    """The operating system refused to read a path the command needs (a directory where a file
+    should be, no permission). Nothing was changed."""
+
+
+def os_error_parts(error: OSError) -> tuple[str, str, str]:
+    """What the system said, the path it said it of, and what to do: one line's three parts."""
+    import errno
+
+    name = errno.errorcode.get(error.errno or 0, "")
+    what = (error.strerror or str(error)).lower()
+    where = str(error.filename) if error.filename is not None else ""
+    return what, where, _OS_HINTS.get(name, "check that path, then retry")
+
+
+def file_system_error(error: OSError) -> FileSystemError:
+    what, where, hint = os_error_parts(error)
+    return FileSystemError(what, where=where, hint=hint)

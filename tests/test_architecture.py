@@ -19,6 +19,7 @@ PACKAGE = REPO_ROOT / "legion_memory"
 # A subpackage may import its own layer's peers only where listed, and any lower layer.
 LAYERS: dict[str, int] = {
     "errors": 0,
+    "wording": 0,
     "markdown": 1,
     "schema": 2,
     "storage": 3,

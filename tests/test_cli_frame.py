@@ -60,7 +60,7 @@ def test_bad_global_today_is_one_line_exit_2(cli: CLI, repo: Path) -> None:
 def test_unknown_option_is_usage_error_exit_2(cli: CLI, repo: Path) -> None:
     result = cli("validate", "--bogus", cwd=repo)
     assert result.code == 2
-    assert result.stderr == "Error: No such option: --bogus (see `legion-memory --help`)\n"
+    assert result.stderr == "Error: No such option: --bogus (see `legion-memory validate --help`)\n"
 
 
 def test_every_public_name_is_importable_from_the_package() -> None:

@@ -109,7 +109,7 @@ def test_demo_runs_every_step_in_a_temporary_project_and_removes_it(tmp_path: Pa
     assert COMPACT_CHECK in transcript
     assert (
         "--outcome done --summary 'Reminder e-mails'\n"
-        "Error: Outcome 'done' must be one of success, partial, failed (fix the value and retry)\n"
+        "Error: --outcome 'done' is not valid (use one of success, partial, failed)\n"
         "[exit 2]\n"
     ) in transcript
     assert "Skipped: E-001 already holds a resolved fix for this error" in transcript

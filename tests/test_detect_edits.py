@@ -220,7 +220,7 @@ def test_outside_a_git_repository(cli: CLI, tmp_path: Path) -> None:
             " or MILESTONE/N (v1.0/6))\n",
         ),
         (("--phase", "9"), None),
-        ((), "Error: Missing option '--phase'. (see `legion-memory --help`)\n"),
+        ((), "Error: Missing option '--phase'. (see `legion-memory detect-edits --help`)\n"),
     ],
 )
 def test_bad_phase(cli: CLI, project: Path, args: tuple[str, ...], message: str | None) -> None:

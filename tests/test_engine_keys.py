@@ -187,4 +187,4 @@ def test_keyspace_engine_on_the_command_line(repo: Path) -> None:
 def test_an_unknown_keyspace_is_refused(repo: Path) -> None:
     done = run_process("score", "archetypes", "--keyspace", "agents", cwd=repo)
     assert (done.code, done.stdout) == (2, "")
-    assert done.stderr == "Error: --keyspace: unknown keyspace 'agents' (use catalog or engine)\n"
+    assert done.stderr == "Error: --keyspace 'agents' is not valid (use one of catalog, engine)\n"

@@ -475,7 +475,7 @@ def flags(**changes: str | None) -> list[str]:
         ),
         (
             ("recall", "errors", "--limit", "-1"),
-            "--limit -1 must be at least 1 (give a positive number)",
+            "--limit -1 is not valid (use a number of 1 or more)",
         ),
     ],
 )
@@ -485,6 +485,6 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(
     project_with(repo, "ERRORS.md")
     before = read_bytes_of(repo)
     code, out, err = run(cli, repo, *args)
-    suffix = " (see `legion-memory --help`)" if message.startswith("Missing") else ""
+    suffix = " (see `legion-memory store error --help`)" if message.startswith("Missing") else ""
     assert (code, out, err) == (2, "", f"Error: {message}{suffix}\n")
     assert read_bytes_of(repo) == before

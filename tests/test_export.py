@@ -140,7 +140,7 @@ def test_nothing_stored_yet_is_an_empty_export(cli: CLI, repo: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--format", "xml"), "Error: unknown export format 'xml' (use one of json, jsonl, csv)\n"),
+        (("--format", "xml"), "Error: --format 'xml' is not valid (use one of json, jsonl, csv)\n"),
         (
             ("--file", "notes"),
             "Error: unknown memory kind 'notes' "

@@ -50,8 +50,6 @@ INVOCATIONS = [
     (*TODAY, "store", "preference", "--decision-point", "review-verdict", "--context", "c",
      "--proposed", "p", "--choice", "accepted", "--signal", "negative", "--agent", "a",
      "--scope", "global"),
-    (*TODAY, "store", "pattern", "--pattern", "g", "--context", "c", "--reuse", "r",
-     "--scope", "all"),
     (*TODAY, "recall", "outcomes", "--scope", "all"),
     ("--json", *TODAY, "recall", "outcomes", "--scope", "global", "--limit", "1"),
     (*TODAY, "recall", "patterns", "--scope", "all"),
@@ -85,6 +83,12 @@ INVOCATIONS = [
     ("validate", ".planning/memory/OUTCOMES.md", ".planning/memory/ARCHIVE.md", "missing.md"),
     ("--json", "validate", "--", ".planning/memory/PATTERNS.md"),
     ("validate", str(FIXTURES / "validate" / "OUTCOMES.md")),
+    # Global options after the command, or on both sides of it.
+    ("validate", "--json"),
+    ("recall", "outcomes", "--json", *TODAY, "--limit", "5"),
+    ("--json", "search", "ran", "--today=2026-03-10"),
+    ("store", "pattern", "--pattern", "after", "--context", "c", "--reuse", "r", *TODAY),
+    ("context", "--agent", "a", "--task", "ran", "--format", "markdown", "--json"),
 ]  # fmt: skip
 FALLBACKS = [
     ("recall", "outcomes", "--help"),
@@ -94,9 +98,12 @@ FALLBACKS = [
     ("store", "outcome", "--phase"),
     ("score", "agents"),
     ("validate", "--bogus"),
-    ("validate", "--json"),
     ("doctor", "--bogus"),
     ("diff", "--bogus"),
+    ("validate", "-h"),
+    ("recall", "outcomes", "--json", "--root"),
+    ("store", "pattern", "--pattern", "g", "--context", "c", "--reuse", "r", "--scope", "all"),
+    ("recall", "preferences", "--signal", "happy"),
     (),
 ]
 

@@ -213,7 +213,9 @@ def test_score_agents_prints_the_plain_map(cli: CLI, filled: Path) -> None:
 def test_score_agents_needs_a_task_type(cli: CLI, filled: Path) -> None:
     result = run(cli, filled, "score", "agents")
     assert result.code == 2
-    assert result.stderr == ("Error: Missing option '--task-type'. (see `legion-memory --help`)\n")
+    assert result.stderr == (
+        "Error: Missing option '--task-type'. (see `legion-memory score agents --help`)\n"
+    )
 
 
 def test_score_archetypes(cli: CLI, filled: Path) -> None:

@@ -231,8 +231,8 @@ GOOD = {
 @pytest.mark.parametrize(
     ("changes", "code", "message"),
     [
-        ({"--outcome": "great"}, 2, "Outcome 'great' must be one of success, partial, failed"
-         " (fix the value and retry)"),
+        ({"--outcome": "great"}, 2, "--outcome 'great' is not valid (use one of success, partial,"
+         " failed)"),
         ({"--importance": "0"}, 2, "Importance '0' must be an integer from 1 to 5"
          " (fix the value and retry)"),
         ({"--importance": "6"}, 2, "Importance '6' must be an integer from 1 to 5"
@@ -249,7 +249,7 @@ GOOD = {
         ({"--tags": "aws, AKIAABCDEFGHIJKLMNOP"}, 2, "Tags looks like it contains an AWS access"
          " key; secrets are never stored in memory (remove it and describe the change instead"
          " (e.g. 'rotated the API key'))"),
-        ({"--event": "shipped"}, 2, "unknown event 'shipped' (use one of plan-failed,"
+        ({"--event": "shipped"}, 2, "--event 'shipped' is not valid (use one of plan-failed,"
          " review-escalated, plan-partial, review-multi-cycle, plan-success, review-pass,"
          " trivial)"),
         ({"--event": "plan-failed"}, 2, "event 'plan-failed' contradicts outcome 'success'"
@@ -260,8 +260,7 @@ GOOD = {
         ({"--summary": None}, 2, "missing --summary (add it, or use --from-summary PATH)"),
         ({"--summary": None, "--agent": None}, 2,
          "missing --agent, --summary (add them, or use --from-summary PATH)"),
-        ({"--importance": "high"}, 2, "Invalid value for '--importance': Input should be a valid"
-         " integer, unable to parse string as an integer (see `legion-memory --help`)"),
+        ({"--importance": "high"}, 2, "--importance 'high' is not valid (use a whole number)"),
         ({"--task-type": "two words"}, 2, "Task Type 'two words' must be one word without spaces"
          " or commas (fix the value and retry)"),
     ],

@@ -166,8 +166,6 @@ def test_summary_refusals_change_nothing(cli: CLI, repo: Path, phases: Path) -> 
     )
     nameless = phases / "13-unknown" / "13-03-SUMMARY.md"
     nameless.write_text("# Plan 13-03 Summary: X\n\n## Status: Complete\n", "utf-8")
-    outside = repo.parent / "outside-SUMMARY.md"
-    outside.write_text("# Plan 01-01 Summary: X\n", "utf-8")
     before = read_bytes_of(repo)
     cases = {
         unknown: f"Error: {unknown}: the SUMMARY's status 'In review' is not success, partial or"
@@ -176,7 +174,6 @@ def test_summary_refusals_change_nothing(cli: CLI, repo: Path, phases: Path) -> 
         " never stored in memory (remove it and describe the change instead (e.g. 'rotated the API"
         " key'))",
         nameless: f"Error: {nameless}: the SUMMARY does not say its agent (add --agent)",
-        outside: f"Error: path '{outside}' is outside the project (use a path under {repo})",
         phases / "nope.md": f"Error: --from-summary '{phases / 'nope.md'}' cannot be read"
         " (give a SUMMARY.md path)",
     }

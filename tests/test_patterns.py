@@ -325,13 +325,16 @@ def flags(**changes: str | None) -> list[str]:
     [
         (
             (*STORE, *flags(pattern=None)),
-            "Missing option '--pattern'. (see `legion-memory --help`)",
+            "Missing option '--pattern'. (see `legion-memory store pattern --help`)",
         ),
         (
             (*STORE, *flags(context=None)),
-            "Missing option '--context'. (see `legion-memory --help`)",
+            "Missing option '--context'. (see `legion-memory store pattern --help`)",
         ),
-        ((*STORE, *flags(reuse=None)), "Missing option '--reuse'. (see `legion-memory --help`)"),
+        (
+            (*STORE, *flags(reuse=None)),
+            "Missing option '--reuse'. (see `legion-memory store pattern --help`)",
+        ),
         ((*STORE, *flags(pattern="  ")), "Pattern is required (fix the value and retry)"),
         ((*STORE, *flags(reuse="")), "Reuse Criteria is required (fix the value and retry)"),
         (
@@ -345,7 +348,7 @@ def flags(**changes: str | None) -> list[str]:
         ),
         (
             ("recall", "patterns", "--limit", "0"),
-            "--limit 0 must be at least 1 (give a positive number)",
+            "--limit 0 is not valid (use a number of 1 or more)",
         ),
         (
             ("recall", "patterns", "--branch", ""),

@@ -128,26 +128,35 @@ def replaced(flag: str, value: str | None) -> tuple[str, ...]:
     [
         (
             replaced("--decision-point", "review"),
-            "Decision Point 'review' must be one of review-verdict, review-override, "
-            "agent-selection, manual-edit, fix-acceptance (fix the value and retry)",
+            "--decision-point 'review' is not valid (use one of review-verdict, review-override, "
+            "agent-selection, manual-edit, fix-acceptance)",
         ),
         (
             replaced("--signal", "Positive"),
-            "Signal 'Positive' must be one of positive, negative, corrective "
-            "(fix the value and retry)",
+            "--signal 'Positive' is not valid (use one of positive, negative, corrective)",
         ),
-        (replaced("--signal", ""), "Signal is required (fix the value and retry)"),
+        (
+            replaced("--signal", ""),
+            "--signal '' is not valid (use one of positive, negative, corrective)",
+        ),
         (
             replaced("--agent", "qa, "),
             "Agent 'qa,' must be an agent ID or a comma-separated list of agent IDs "
             "(fix the value and retry)",
         ),
         (replaced("--choice", " "), "User Choice is required (fix the value and retry)"),
-        (replaced("--decision-point", None), "Missing option '--decision-point'."),
+        (
+            replaced("--decision-point", None),
+            "Missing option '--decision-point'. Choose from: review-verdict, review-override, "
+            "agent-selection, manual-edit, fix-acceptance",
+        ),
         (replaced("--context", None), "Missing option '--context'."),
         (replaced("--proposed", None), "Missing option '--proposed'."),
         (replaced("--choice", None), "Missing option '--choice'."),
-        (replaced("--signal", None), "Missing option '--signal'."),
+        (
+            replaced("--signal", None),
+            "Missing option '--signal'. Choose from: positive, negative, corrective",
+        ),
         (replaced("--agent", None), "Missing option '--agent'."),
         (
             ("recall", "preferences", "--signal", "good"),
@@ -160,7 +169,7 @@ def replaced(flag: str, value: str | None) -> tuple[str, ...]:
         ),
         (
             ("recall", "preferences", "--limit", "0"),
-            "--limit 0 must be at least 1 (give a positive number)",
+            "--limit 0 is not valid (use a number of 1 or more)",
         ),
         (
             ("score", "preferences", "--agent", "notes"),
@@ -175,7 +184,9 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(
     project_with(repo, "PREFERENCES.md")
     before = read_bytes_of(repo)
     code, out, err = run(cli, repo, *args)
-    suffix = " (see `legion-memory --help`)" if message.startswith("Missing") else ""
+    suffix = (
+        " (see `legion-memory store preference --help`)" if message.startswith("Missing") else ""
+    )
     assert (code, out, err) == (2, "", f"Error: {message}{suffix}\n")
     assert read_bytes_of(repo) == before
 

@@ -192,10 +192,7 @@ def test_negative_age_is_a_usage_error_and_changes_nothing(cli: CLI, repo: Path)
     before = read_bytes_of(repo)
     result = cli("prune", "--age-days", "-1", "--yes", cwd=repo)
     assert result.code == 2
-    assert result.stderr == (
-        "Error: Invalid value for '--age-days': Input should be greater than or equal to 0 "
-        "(see `legion-memory --help`)\n"
-    )
+    assert result.stderr == ("Error: --age-days -1 is not valid (use a number of 0 or more)\n")
     assert read_bytes_of(repo) == before
 
 

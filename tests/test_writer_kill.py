@@ -189,6 +189,7 @@ def _start(repo: Path, args: list[str]) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "legion_memory", "--root", str(repo), "--today", TODAY]
     return subprocess.Popen(
         [*command, "--branch", "main", *args],
+        cwd=repo,  # a PATH the writer is given is the user's, relative to where they are
         env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

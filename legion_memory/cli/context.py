@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from legion_memory.cli.output import note
+from legion_memory.cli.output import choose_table_style, note
 from legion_memory.operations.project import Project
 
 
@@ -19,9 +19,11 @@ class Context(Project):
         today_option: str | None = None,
         branch_option: str | None = None,
         catalog_option: Path | None = None,
+        output_format: str | None = None,
     ) -> None:
         super().__init__(root_option, today_option, branch_option, catalog_option, note)
         self.json = json
+        self.output_format = output_format
 
     @classmethod
     def from_options(
@@ -32,8 +34,10 @@ class Context(Project):
         today: str | None,
         branch: str | None,
         catalog: Path | None,
+        output_format: str | None = None,
     ) -> Context:
         """The global options, checked: a bad value fails before any command runs."""
-        context = cls(root, json, today, branch, catalog)
+        context = cls(root, json, today, branch, catalog, output_format)
         _ = context.root, context.today
+        choose_table_style(output_format)
         return context

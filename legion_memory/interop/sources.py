@@ -34,13 +34,15 @@ def read_source(
     source: str, path: str | None, root: Path, stdin: Callable[[], str]
 ) -> list[SourceFile]:
     """The files of a source at `path` (its default place when None; `-` reads standard input
-    for the single-file sources). Paths outside the project are refused."""
+    for the single-file sources). A path the user names is read wherever it is, relative to the
+    working directory; the default places are the project's. `learn` reads (and with --move
+    rewrites) this project's memory files, so its path stays inside the project."""
     check_source(source)
     if path == STDIN and source in {"bullpen", "json"}:
         return [SourceFile(Path(STDIN), "<stdin>", stdin())]
     if path is None and source not in DEFAULT_PATHS:
         raise InputError(f"{source} needs a PATH", hint="give the file written by `export`")
-    given = confine(root, Path(path if path is not None else DEFAULT_PATHS[source]))
+    given = _located(source, path, root)
     if not given.exists():
         raise InputError(f"no {source} memory at '{_shown(root, given)}'", hint=_where(source))
     files = _FINDERS[source](given)
@@ -48,6 +50,15 @@ def read_source(
         raise InputError(f"no {source} files found in '{_shown(root, given)}'", hint=_where(source))
     read = _read_memory if source == "learn" else _read_foreign
     return [SourceFile(file, _shown(root, file), read(file, _shown(root, file))) for file in files]
+
+
+def _located(source: str, path: str | None, root: Path) -> Path:
+    """Confinement is for what the tool writes (docs/decisions.md#inputs-anywhere)."""
+    if path is None:
+        return confine(root, Path(DEFAULT_PATHS[source]))
+    if source == "learn":
+        return confine(root, Path(path).absolute())
+    return Path(path).expanduser().absolute()
 
 
 def _where(source: str) -> str:

@@ -17,7 +17,6 @@ from legion_memory.operations.common import (
     split_all,
 )
 from legion_memory.operations.project import Project, project_of
-from legion_memory.project.root import confine
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import Record, column_key, read_records, split_list
 from legion_memory.storage import reading, scopes, writing
@@ -145,7 +144,8 @@ def _with_summary_facts(
     given."""
     from legion_memory.project.summary_outcome import merged_values, read_summary_facts
 
-    facts = read_summary_facts(confine(project.root, path.absolute()), project.catalog)
+    # An input, read wherever the user keeps it (docs/decisions.md#inputs-anywhere).
+    facts = read_summary_facts(path.expanduser().absolute(), project.catalog)
     return merged_values(facts, values, event, str(path)), tags or facts.tags
 
 

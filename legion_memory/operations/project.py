@@ -118,10 +118,27 @@ class Project:
         return scopes.memories(scope, self.memory, os.environ)
 
     def target(self, scope: str) -> scopes.Scoped:
-        """The one memory tier a write goes to."""
+        """The one memory tier a write goes to (the project's only inside a project)."""
         from legion_memory.storage import scopes
 
-        return scopes.single(scope, self.memory, os.environ)
+        tier = scopes.single(scope, self.memory, os.environ)
+        if tier.scope == scopes.PROJECT:
+            self.require_project()
+        return tier
+
+    def require_project(self) -> None:
+        """Refuse to create project memory where there is no project: outside a git repository,
+        without --root and without an existing .planning/, a write would scatter memory into
+        whatever directory the shell was in (docs/decisions.md#no-project-no-store)."""
+        if self.root_option is not None:
+            return
+        root = self.root
+        if (root / ".git").exists() or (root / ".planning").is_dir():
+            return
+        raise InputError(
+            f"no project here: {root} is not inside a git repository",
+            hint="run `git init` to make it one, or pass --root PATH",
+        )
 
     def score_tiers(self, include_global: bool) -> list[scopes.Scoped]:
         """The tiers agent, archetype and preference scores count."""

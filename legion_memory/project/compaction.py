@@ -22,6 +22,7 @@ from legion_memory.project.phases import find_phase, phase_at, phase_directories
 from legion_memory.project.roadmap import load_roadmaps
 from legion_memory.project.summary_facts import FAIL, PlanFacts, requirement_verdict
 from legion_memory.storage import reading, writing
+from legion_memory.wording import count_of
 
 SECTIONS = ("Deliverables", "Decisions", "Files Modified", "Verification", "Agents")
 
@@ -172,8 +173,8 @@ class Uncompacted(NamedTuple):
     @property
     def suggestion(self) -> str:
         where = f" ({self.milestone})" if self.milestone else ""
-        count = self.summaries
-        return f"Phase {self.number}{where} has {count} uncompacted summaries. Compact now?"
+        summaries = count_of(self.summaries, "uncompacted summary", "uncompacted summaries")
+        return f"Phase {self.number}{where} has {summaries}. Compact now?"
 
     def to_json(self) -> dict[str, object]:
         return {

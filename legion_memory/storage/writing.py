@@ -22,6 +22,7 @@ from legion_memory.errors import (
     LockError,
     ParseError,
     WriteError,
+    os_error_parts,
 )
 from legion_memory.markdown.document import Document, Table, parse
 from legion_memory.schema.kinds import KINDS, Kind, archive_template, row_for
@@ -216,6 +217,11 @@ def _echoing(record: Record) -> Iterator[None]:
         raise type(failure)(
             failure.message, where=failure.where, hint=failure.hint, record=describe(record)
         ) from failure
+    except OSError as exc:  # a refusal the storage layer did not name itself
+        what, where, hint = os_error_parts(exc)
+        given = {key: value for key, value in record.values.items() if key != "id" or value}
+        shown = describe(record.replace(values=given))  # no ID yet: none is shown
+        raise WriteError(what, where=where, hint=hint, record=shown) from exc
 
 
 def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:

@@ -41,6 +41,7 @@ from legion_memory.schema.kinds import (
 from legion_memory.schema.records import Record, column_key, read_records, records_table
 from legion_memory.storage import reading, writing
 from legion_memory.storage.row_edits import require_id_column
+from legion_memory.wording import count_of
 
 NO_ELIGIBLE = (
     "No records eligible for pruning. All records are either recent, high-importance, "
@@ -94,11 +95,11 @@ class Report(NamedTuple):
             return NO_ELIGIBLE
         return "\n".join(
             [
-                f"Pruned {len(self.archived)} records → {archive_shown}",
-                f"Remaining: {self.remaining} active records",
+                f"Pruned {count_of(len(self.archived), 'record')} → {archive_shown}",
+                f"Remaining: {count_of(self.remaining, 'active record')}",
                 f"Preserved: {self.high_importance} high-importance (4-5), "
                 f"{self.current_phase} current-phase",
-                f"Archive total: {self.archive_total} records",
+                f"Archive total: {count_of(self.archive_total, 'record')}",
             ]
         )
 

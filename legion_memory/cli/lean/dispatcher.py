@@ -1,9 +1,10 @@
 """The lean dispatcher: hot commands parsed from `hot_spec.json` and run without importing typer.
 
 It accepts exactly the well-formed invocations of the hot commands (options as click parses them:
-`--name value`, `--name=value`, flags, repeated options, positional arguments) and hands anything
-else back, `--help` and every mistake included, so that the typer app answers it with its usual
-help and error messages.
+`--name value`, `--name=value`, flags, repeated options, positional arguments, global options
+before or after the command) and hands anything else back, `--help`, `-h` and every mistake
+included, so that the typer app answers it with its usual help and error messages: one message
+per mistake, whichever dispatcher met it first.
 """
 
 from __future__ import annotations
@@ -14,23 +15,35 @@ from typing import Any
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.lean import hot_commands
+from legion_memory.cli.lean.global_options import MissingValue, hoist
 from legion_memory.cli.output import report
 from legion_memory.errors import LegionMemoryError
 
 SPEC_PATH = Path(__file__).with_name("hot_spec.json")
 Param = dict[str, Any]
+Spec = dict[str, Any]
 _INVALID = object()
+HELP = frozenset({"--help", "-h"})
 
 
-def dispatch(argv: list[str]) -> int | None:
+def load_spec() -> Spec:
+    spec: Spec = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+    return spec
+
+
+def dispatch(argv: list[str], spec: Spec | None = None) -> int | None:
     """The exit code of a hot command, or None when the typer app must handle `argv`."""
-    if "--help" in argv:
+    spec = load_spec() if spec is None else spec
+    try:
+        return dispatch_hoisted(*hoist(argv, spec), spec)
+    except MissingValue:
         return None
-    spec = load_spec()
-    split = _split_globals(argv)
-    if split is None:
+
+
+def dispatch_hoisted(global_tokens: list[str], command_tokens: list[str], spec: Spec) -> int | None:
+    """`dispatch` of a command line whose global options `hoist` has already moved."""
+    if HELP.intersection(command_tokens):
         return None
-    global_tokens, command_tokens = split
     name = command_name(command_tokens, spec["commands"])
     options = parse_options(global_tokens, spec["globals"])
     if name is None or options is None:
@@ -42,22 +55,6 @@ def dispatch(argv: list[str]) -> int | None:
         return hot_commands.run(Context.from_options(**options), name, values)
     except LegionMemoryError as error:
         return report(error)
-
-
-def load_spec() -> dict[str, Any]:
-    spec: dict[str, Any] = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
-    return spec
-
-
-def _split_globals(argv: list[str]) -> tuple[list[str], list[str]] | None:
-    """Global options come before the command's first word; each but --json takes a value."""
-    index = 0
-    while index < len(argv) and argv[index].startswith("-"):
-        flag = argv[index] == "--json" or "=" in argv[index]
-        index += 1 if flag else 2
-    if index > len(argv):
-        return None
-    return argv[:index], argv[index:]
 
 
 def command_name(tokens: list[str], commands: dict[str, list[Param]]) -> str | None:
@@ -151,6 +148,8 @@ def _take_arguments(params: list[Param], values: dict[str, Any], positional: lis
 
 def _convert(raw: str, param: Param) -> Any:
     kind = param["type"]
+    if param["choices"] is not None and raw not in param["choices"]:
+        return _INVALID
     if kind == "str":
         return raw
     if kind == "path":

@@ -20,15 +20,40 @@ from legion_memory.cli.typer_app import (
     search_commands,
     setup_commands,
 )
+from legion_memory.cli.typer_app.choices import TableFormat
 from legion_memory.cli.typer_app.groups import GROUPS
 
 app = typer.Typer(
     name="legion-memory",
-    help="The executable memory layer for Legion: safe, lossless, branch-aware memory tables.",
+    help="The executable memory layer for Legion: safe, lossless, branch-aware memory tables. "
+    "Global options go before or after the command.",
     no_args_is_help=True,
-    add_completion=False,
+    # Completion runs through this app only: the hot commands never load it.
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+_TABLE_FORMAT = typer.Option(
+    "--format",
+    help="How tables look: table (aligned to the terminal) or markdown "
+    "(default: table on a terminal, markdown otherwise).",
+    show_default=False,
+)
+
+
+def _show_version(asked: bool) -> None:
+    if asked:
+        from legion_memory.cli.entry import print_version
+
+        raise typer.Exit(print_version())
+
+
+# The entry point answers --version before any dispatcher; this makes it part of the help (and
+# of the app, for a caller that runs the app directly).
+_VERSION = typer.Option(
+    "--version", help="Print the version and exit.", is_eager=True, callback=_show_version
 )
 
 
@@ -36,21 +61,33 @@ app = typer.Typer(
 def global_options(
     ctx: typer.Context,
     root: Annotated[
-        Path | None, typer.Option(help="Project root (default: nearest ancestor with .git).")
+        Path | None,
+        typer.Option(metavar="PATH", help="Project root (default: nearest ancestor with .git)."),
     ] = None,
     json: Annotated[
         bool, typer.Option("--json", help="Print stable JSON instead of markdown.")
     ] = False,
     today: Annotated[
-        str | None, typer.Option(help="Today's date as YYYY-MM-DD (default: the system date).")
+        str | None,
+        typer.Option(metavar="YYYY-MM-DD", help="Today's date (default: the system date)."),
     ] = None,
     branch: Annotated[
-        str | None, typer.Option(help="Branch to record (default: detected from git).")
+        str | None,
+        typer.Option(metavar="NAME", help="Branch to record (default: detected from git)."),
     ] = None,
-    catalog: Annotated[Path | None, typer.Option(help="Path of Legion's CATALOG.md.")] = None,
+    catalog: Annotated[
+        Path | None, typer.Option(metavar="PATH", help="Path of Legion's CATALOG.md.")
+    ] = None,
+    output_format: Annotated[TableFormat | None, _TABLE_FORMAT] = None,
+    version: Annotated[bool, _VERSION] = False,
 ) -> None:
     ctx.obj = Context.from_options(
-        root=root, json=json, today=today, branch=branch, catalog=catalog
+        root=root,
+        json=json,
+        today=today,
+        branch=branch,
+        catalog=catalog,
+        output_format=output_format,
     )
 
 

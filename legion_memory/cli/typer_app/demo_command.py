@@ -25,7 +25,9 @@ def demo(
     directory: Annotated[
         Path | None,
         typer.Option(
-            "--dir", help="Build the project here (empty or absent) and keep it afterwards."
+            "--dir",
+            metavar="PATH",
+            help="Build the project here (empty or absent) and keep it afterwards.",
         ),
     ] = None,
 ) -> None:

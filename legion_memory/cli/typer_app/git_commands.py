@@ -20,11 +20,17 @@ def register(app: typer.Typer) -> None:
 
 def merge_driver(
     ctx: typer.Context,
-    base: Annotated[str, typer.Argument(help="%O: the common ancestor's version.")],
-    ours: Annotated[str, typer.Argument(help="%A: our version; receives the result.")],
-    theirs: Annotated[str, typer.Argument(help="%B: their version.")],
-    marker_size: Annotated[int, typer.Argument(help="%L: conflict marker size.")] = 7,
-    path: Annotated[str, typer.Argument(help="%P: the file's path in the repository.")] = "",
+    base: Annotated[str, typer.Argument(metavar="BASE", help="%O: the common ancestor's version.")],
+    ours: Annotated[
+        str, typer.Argument(metavar="OURS", help="%A: our version; receives the result.")
+    ],
+    theirs: Annotated[str, typer.Argument(metavar="THEIRS", help="%B: their version.")],
+    marker_size: Annotated[
+        int, typer.Argument(metavar="SIZE", help="%L: conflict marker size.")
+    ] = 7,
+    path: Annotated[
+        str, typer.Argument(metavar="PATH", help="%P: the file's path in the repository.")
+    ] = "",
 ) -> None:
     """Merge one memory file row by row (git calls this; `git install` sets it up)."""
     run_hot(ctx, "git merge-driver", locals())
@@ -36,7 +42,10 @@ def install(
         bool, typer.Option("--uninstall", help="Remove what install added, restore old hooks.")
     ] = False,
     command: Annotated[
-        str, typer.Option(help="How git and the hooks run this tool (a shell command prefix).")
+        str,
+        typer.Option(
+            metavar="CMD", help="How git and the hooks run this tool (a shell command prefix)."
+        ),
     ] = "legion-memory",
 ) -> None:
     """Set up the merge driver (.gitattributes + this clone's config) and the repair hooks."""
@@ -68,7 +77,10 @@ def diff(
     ctx: typer.Context,
     revisions: Annotated[
         list[str] | None,
-        typer.Argument(help="REV [REV]: from REV to the working tree, or between two revisions."),
+        typer.Argument(
+            metavar="REV",
+            help="From REV to the working tree, or between two revisions.",
+        ),
     ] = None,
 ) -> None:
     """Memory changes between revisions, as markdown for a pull request (or --json)."""

@@ -10,6 +10,8 @@ import typer
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, note
+from legion_memory.cli.progress import working_on
+from legion_memory.cli.typer_app.choices import ExportFormat
 from legion_memory.cli.typer_app.groups import run_hot
 
 
@@ -21,13 +23,19 @@ def register(app: typer.Typer) -> None:
 def import_command(
     ctx: typer.Context,
     source: Annotated[
-        str, typer.Argument(help="bullpen, memory-system, memory-broker, learn or json.")
+        str,
+        typer.Argument(
+            metavar="SOURCE",
+            help="Which tool wrote the memory: bullpen, memory-system, memory-broker, learn "
+            "or json.",
+        ),
     ],
     path: Annotated[
         str | None,
         typer.Argument(
+            metavar="PATH",
             help="File or directory to import (default: the source's usual place; "
-            "`-` reads a bullpen or json file from standard input)."
+            "`-` reads a bullpen or json file from standard input).",
         ),
     ] = None,
     dry_run: Annotated[
@@ -56,15 +64,21 @@ def import_command(
         move=move,
         stdin=sys.stdin.read,
     )
-    report = import_source(context.memory, request)
+    with working_on(f"import: reading {source} memory"):
+        report = import_source(context.memory, request)
     emit(context, report.to_json(), report.markdown())
 
 
 def export(
     ctx: typer.Context,
-    fmt: Annotated[str, typer.Option("--format", help="json, jsonl or csv.")] = "json",
+    fmt: Annotated[ExportFormat, typer.Option("--format", help="The output format.")] = "json",
     file: Annotated[
-        str, typer.Option("--file", help="outcomes, patterns, errors, preferences or all.")
+        str,
+        typer.Option(
+            "--file",
+            metavar="KIND",
+            help="outcomes, patterns, errors, preferences (or one of them, singular) or all.",
+        ),
     ] = "all",
     include_archive: Annotated[
         bool, typer.Option("--include-archive", help="Also export the records of ARCHIVE.md.")

@@ -28,8 +28,9 @@ def install(
     legion: Annotated[
         Path | None,
         typer.Option(
+            metavar="PATH",
             help="A Legion checkout, install directory or manifest.json (default: the working "
-            "directory, $CLAUDE_PLUGIN_ROOT, then ~/.claude/legion and ~/.legion)."
+            "directory, $CLAUDE_PLUGIN_ROOT, then ~/.claude/legion and ~/.legion).",
         ),
     ] = None,
     uninstall: Annotated[

@@ -10,14 +10,15 @@ from typing import Annotated
 
 import typer
 
+from legion_memory.cli.typer_app.choices import Event, Keyspace, Outcome
 from legion_memory.cli.typer_app.groups import recall_app, run_hot, score_app, store_app
 from legion_memory.cli.typer_app.scope_option import (
     IncludeGlobalOption,
     ScopeOption,
     WriteScopeOption,
 )
+from legion_memory.cli.typer_app.shared_options import BranchFilter, agent_filter, limit_option
 from legion_memory.knowledge.filters import ALL_BRANCHES
-from legion_memory.storage import scopes
 
 
 def register(app: typer.Typer) -> None:
@@ -32,31 +33,38 @@ def register(app: typer.Typer) -> None:
 # --- store outcome ---------------------------------------------------------------------------
 
 
-_TASK_TYPE = typer.Option(help="Task type (default: the agent's first in CATALOG.md).")
-_IMPORTANCE = typer.Option(help="1-5; skips the importance calculation.")
-_EVENT = typer.Option(
-    help="plan-success, plan-partial, plan-failed, review-pass, review-multi-cycle, "
-    "review-escalated or trivial: the base of the importance."
+_TASK_TYPE = typer.Option(
+    metavar="TYPE", help="Task type (default: the agent's first in CATALOG.md)."
 )
-_BLOCKERS = typer.Option(help="Blockers the review found (3 or more add one).")
-_FROM_SUMMARY = typer.Option(help="Fill plan, phase, agent, outcome, summary from a SUMMARY file.")
+_IMPORTANCE = typer.Option(metavar="1-5", help="Skips the importance calculation.")
+_EVENT = typer.Option(help="What happened: the base of the importance.")
+_BLOCKERS = typer.Option(metavar="N", help="Blockers the review found (3 or more add one).")
+_FROM_SUMMARY = typer.Option(
+    metavar="PATH", help="Fill plan, phase, agent, outcome, summary from a SUMMARY file."
+)
 
 
 def store_outcome(
     ctx: typer.Context,
-    phase: Annotated[str | None, typer.Option(help="Phase number, or N/A.")] = None,
-    plan: Annotated[str | None, typer.Option(help="Plan ID NN-PP, board or -.")] = None,
-    agent: Annotated[str | None, typer.Option(help="Agent ID, or a comma-separated list.")] = None,
-    outcome: Annotated[str | None, typer.Option(help="success, partial or failed.")] = None,
-    summary: Annotated[str | None, typer.Option(help="One line on what happened.")] = None,
+    phase: Annotated[
+        str | None, typer.Option(metavar="PHASE", help="Phase number, or N/A.")
+    ] = None,
+    plan: Annotated[str | None, typer.Option(metavar="NN-PP", help="Plan ID, board or -.")] = None,
+    agent: Annotated[
+        str | None, typer.Option(metavar="AGENT", help="Agent ID, or a comma-separated list.")
+    ] = None,
+    outcome: Annotated[Outcome | None, typer.Option(help="How the plan ended.")] = None,
+    summary: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="One line on what happened.")
+    ] = None,
     task_type: Annotated[str | None, _TASK_TYPE] = None,
-    tags: Annotated[str, typer.Option(help="Comma-separated keywords.")] = "",
+    tags: Annotated[str, typer.Option(metavar="TAGS", help="Comma-separated keywords.")] = "",
     importance: Annotated[int | None, _IMPORTANCE] = None,
-    event: Annotated[str | None, _EVENT] = None,
+    event: Annotated[Event | None, _EVENT] = None,
     blockers: Annotated[int, _BLOCKERS] = 0,
     from_summary: Annotated[Path | None, _FROM_SUMMARY] = None,
     dry_run: Annotated[bool, typer.Option(help="Show the record without storing it.")] = False,
-    scope: WriteScopeOption = scopes.PROJECT,
+    scope: WriteScopeOption = "project",
 ) -> None:
     """Store one outcome with the next free ID; prints the stored row."""
     run_hot(ctx, "store outcome", locals())
@@ -68,13 +76,16 @@ def store_outcome(
 def recall_outcomes(
     ctx: typer.Context,
     tag: Annotated[
-        list[str] | None, typer.Option(help="Keep records with any of these tags (repeatable).")
+        list[str] | None,
+        typer.Option(metavar="TAG", help="Keep records with any of these tags (repeatable)."),
     ] = None,
-    agent: Annotated[str | None, typer.Option(help="Keep records crediting this agent.")] = None,
-    task_type: Annotated[str | None, typer.Option(help="Keep records of this task type.")] = None,
-    branch: Annotated[str, typer.Option(help="all, current, or a branch name.")] = ALL_BRANCHES,
-    limit: Annotated[int, typer.Option(min=1, help="At most this many records.")] = 20,
-    scope: ScopeOption = scopes.PROJECT,
+    agent: Annotated[str | None, agent_filter("Keep records crediting this agent.")] = None,
+    task_type: Annotated[
+        str | None, typer.Option(metavar="TYPE", help="Keep records of this task type.")
+    ] = None,
+    branch: BranchFilter = ALL_BRANCHES,
+    limit: Annotated[int, limit_option("records")] = 20,
+    scope: ScopeOption = "project",
 ) -> None:
     """Outcomes best first by importance x recency; those scoring under 0.2 are left out."""
     run_hot(ctx, "recall outcomes", locals())
@@ -83,7 +94,10 @@ def recall_outcomes(
 def score_agents(
     ctx: typer.Context,
     task_type: Annotated[
-        list[str], typer.Option(help="Task types to score on (repeatable, or comma-separated).")
+        list[str],
+        typer.Option(
+            metavar="TYPE", help="Task types to score on (repeatable, or comma-separated)."
+        ),
     ],
     include_global: IncludeGlobalOption = False,
 ) -> None:
@@ -94,11 +108,12 @@ def score_agents(
 def score_archetypes(
     ctx: typer.Context,
     task_type: Annotated[
-        list[str] | None, typer.Option(help="Only these task types (default: all).")
+        list[str] | None,
+        typer.Option(metavar="TYPE", help="Only these task types (default: all; repeatable)."),
     ] = None,
     include_global: IncludeGlobalOption = False,
     keyspace: Annotated[
-        str,
+        Keyspace,
         typer.Option(
             help="catalog (the records' Task Types) or engine (the recommendation engine's "
             "task types, which /legion:plan passes as archetypeScores)."

@@ -20,7 +20,8 @@ def register(app: typer.Typer) -> None:
 def compact(
     ctx: typer.Context,
     phase: Annotated[
-        str | None, typer.Argument(help="Phase number, directory name, or MILESTONE/N.")
+        str | None,
+        typer.Argument(metavar="PHASE", help="Phase number, directory name, or MILESTONE/N."),
     ] = None,
     check: Annotated[
         bool, typer.Option("--check", help="Check an existing COMPACTED.md instead.")
@@ -43,7 +44,10 @@ def compact(
 
 def phase_context(
     ctx: typer.Context,
-    phase: Annotated[str, typer.Argument(help="Phase number, directory name, or MILESTONE/N.")],
+    phase: Annotated[
+        str,
+        typer.Argument(metavar="PHASE", help="Phase number, directory name, or MILESTONE/N."),
+    ],
 ) -> None:
     """A phase's COMPACTED.md when present, else its SUMMARY files in plan order."""
     run_hot(ctx, "phase-context", locals())
@@ -52,7 +56,10 @@ def phase_context(
 def detect_edits(
     ctx: typer.Context,
     phase: Annotated[
-        str, typer.Option("--phase", help="Phase number, directory name, or MILESTONE/N.")
+        str,
+        typer.Option(
+            "--phase", metavar="PHASE", help="Phase number, directory name, or MILESTONE/N."
+        ),
     ],
     record: Annotated[
         bool, typer.Option("--record", help="Store one manual-edit preference per file.")

@@ -23,12 +23,18 @@ def prune(
     ] = False,
     age_days: Annotated[
         int | None,
-        typer.Option(min=0, help="Archive records strictly older than this (default: settings)."),
+        typer.Option(
+            min=0,
+            metavar="DAYS",
+            help="Archive records strictly older than this (default: settings).",
+        ),
     ] = None,
     threshold: Annotated[
         int | None,
         typer.Option(
-            min=0, help="Record count above which no --yes is needed (default: settings)."
+            min=0,
+            metavar="N",
+            help="Record count above which no --yes is needed (default: settings).",
         ),
     ] = None,
 ) -> None:

@@ -10,8 +10,10 @@ from typing import Annotated
 
 import typer
 
+from legion_memory.cli.typer_app.choices import ReadScope, WriteScope
+
 ScopeOption = Annotated[
-    str,
+    ReadScope,
     typer.Option(
         "--scope",
         help="project (.planning/memory), global ($LEGION_MEMORY_HOME, default "
@@ -19,7 +21,7 @@ ScopeOption = Annotated[
     ),
 ]
 WriteScopeOption = Annotated[
-    str,
+    WriteScope,
     typer.Option("--scope", help="project (.planning/memory) or global ($LEGION_MEMORY_HOME)."),
 ]
 IncludeGlobalOption = Annotated[

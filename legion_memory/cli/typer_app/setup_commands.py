@@ -27,6 +27,7 @@ def register(app: typer.Typer) -> None:
 def init(ctx: typer.Context) -> None:
     """Create .planning/memory/ and its five files from the spec's templates (never overwrites)."""
     context: Context = ctx.obj
+    context.require_project()
     created = writing.init(context.memory)
     names = [str(path.relative_to(context.root)) for path in created]
     human = "\n".join(f"created {name}" for name in names) or "memory already initialised"
@@ -36,7 +37,8 @@ def init(ctx: typer.Context) -> None:
 def validate(
     ctx: typer.Context,
     files: Annotated[
-        list[Path] | None, typer.Argument(help="Files (default: every memory file).")
+        list[Path] | None,
+        typer.Argument(metavar="PATH", help="Files (default: every memory file)."),
     ] = None,
 ) -> None:
     """Report every problem as FILE:LINE: severity: message; exit 1 when any is an error."""

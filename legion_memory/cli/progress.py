@@ -1,0 +1,25 @@
+"""What a long command is working on, as one status line on stderr, only for a person watching
+a terminal: piped or captured, a command prints nothing of it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_CLEAR = "\r\x1b[K"  # back to the line's start, erase it
+
+
+@contextmanager
+def working_on(text: str) -> Iterator[None]:
+    """Show `text` while the block runs; erase it afterwards, however the block ends."""
+    shown = sys.stderr.isatty()
+    if shown:
+        sys.stderr.write(f"{_CLEAR}{text}…")
+        sys.stderr.flush()
+    try:
+        yield
+    finally:
+        if shown:
+            sys.stderr.write(_CLEAR)
+            sys.stderr.flush()
