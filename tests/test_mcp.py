@@ -119,7 +119,7 @@ def test_every_tool_is_listed_with_the_commands_schema_and_annotations(project: 
             "agent": {"type": "string", "description": "Keep records crediting this agent."},
             "task_type": {"type": "string", "description": "Keep records of this task type."},
             "branch": {"type": "string", "default": "all",
-                       "description": "all, current, or a branch name."},
+                       "description": "all, current (the checked-out branch) or a branch name."},
             "limit": {"type": "integer", "minimum": 1, "default": 20,
                       "description": "At most this many records."},
             "scope": tools["recall_outcomes"].input_schema["properties"]["scope"],
@@ -198,7 +198,8 @@ BAD: list[tuple[str, dict[str, Any], str | None]] = [
      "Error: recall_patterns has no argument 'colour' (its arguments are tag, branch, limit, "
      "scope)"),
     ("forget", {"record_id": "X-1"}, None),
-    ("store_pattern", {"pattern": "p", "situation": "c", "reuse": "r", "scope": "nowhere"}, None),
+    ("store_pattern", {"pattern": "p", "situation": "c", "reuse": "r", "scope": "nowhere"},
+     'Error: store_pattern: \'scope\' is "nowhere" (give one of project, global)'),
     ("no_such_tool", {}, "Error: no tool named 'no_such_tool' (list the tools)"),
 ]  # fmt: skip
 
@@ -217,7 +218,7 @@ def test_bad_input_is_a_tool_error_with_the_cli_line_and_changes_no_file(project
         if line is None:  # the same one line the command line prints
             argv = {"forget": ("forget", "X-1"),
                     "store_pattern": ("store", "pattern", "--pattern", "p", "--context", "c",
-                                      "--reuse", "r", "--scope", "nowhere")}[name]  # fmt: skip
+                                      "--reuse", "r")}[name]  # fmt: skip
             done = run_process(*GLOBALS, *argv, cwd=project, env=_env(project))
             line = done.stderr.rstrip("\n")
             assert done.code == 2

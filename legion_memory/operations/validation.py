@@ -1,6 +1,8 @@
 """The validation operation: every problem of the memory files (or of the files given), as the
 pre-commit hook and CI check them."""
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import NamedTuple
 
@@ -40,12 +42,20 @@ class Validation(NamedTuple):
         return "\n".join([*(str(problem) for problem in self.problems), summary])
 
 
-def validate(target: Project | Path | str, *, files: list[Path] | None = None) -> Validation:
+def validate(
+    target: Project | Path | str,
+    *,
+    files: list[Path] | None = None,
+    progress: Callable[[str], AbstractContextManager[None]] = lambda _: nullcontext(),
+) -> Validation:
     """Check the given memory files (default: the project's) for every rule of their kind."""
     project = project_of(target)
     paths = files or _memory_files(project)
     shown = [(path, _shown(project, path)) for path in paths]
-    problems = [p for path, name in shown for p in validate_file(path, name)]
+    problems: list[Problem] = []
+    for number, (path, name) in enumerate(shown, 1):
+        with progress(f"validate: checking {name} ({number} of {len(shown)})"):
+            problems += validate_file(path, name)
     return Validation(len(paths), problems + record_twins(_readable(shown)))
 
 

@@ -16,9 +16,11 @@ if TYPE_CHECKING:
 def doctor(context: Context, fix: bool = False, quiet: bool = False) -> int:
     """Find (and with --fix repair) interrupted changes, conflict markers, duplicate IDs and
     stale references; 1 when a problem remains."""
+    from legion_memory.cli.progress import working_on
     from legion_memory.upkeep.doctor import doctor as run_doctor
 
-    checkup = run_doctor(context.memory, fix=fix)
+    with working_on("doctor: checking the memory files"):
+        checkup = run_doctor(context.memory, fix=fix)
     emit(context, _checkup_json(checkup, context.root), _checkup_text(checkup, context, fix, quiet))
     return 1 if checkup.remaining else 0
 

@@ -15,6 +15,8 @@ from legion_memory.operations import validation
 
 def validate(context: Context, files: list[Path] | None) -> int:
     """Report every problem as FILE:LINE: severity: message; 1 when any is an error."""
-    found = validation.validate(context, files=files)
+    from legion_memory.cli.progress import working_on
+
+    found = validation.validate(context, files=files, progress=working_on)
     emit(context, found.to_json(), found.text())
     return found.exit_code

@@ -48,7 +48,8 @@ def validate(
 def mcp_command(
     ctx: typer.Context,
     root: Annotated[
-        Path | None, typer.Option(help="Project root (default: the global --root, else found).")
+        Path | None,
+        typer.Option(metavar="PATH", help="Project root (default: the global --root, else found)."),
     ] = None,
 ) -> None:
     """Serve the memory as MCP tools on stdin/stdout (needs `pip install "legion-memory[mcp]"`)."""
