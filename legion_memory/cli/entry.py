@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Callable
 
-from legion_memory.cli.lean.dispatcher import dispatch
-from legion_memory.cli.output import note, report
-from legion_memory.errors import EXIT_USAGE, LegionMemoryError
+from legion_memory.cli.lean.hook import clean_exit
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the git hooks' call must not import typing
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    code = clean_exit(args)
+    if code is not None:
+        return code
+    # Imported only now: the git hooks' call on clean memory (above) does without them.
+    from legion_memory.cli.lean.dispatcher import dispatch
+
     code = _without_collector(dispatch, args)
     return run_typer(args) if code is None else code
 
@@ -36,7 +43,9 @@ def run_typer(args: list[str]) -> int:
     import typer
     import typer.main
 
+    from legion_memory.cli.output import note, report
     from legion_memory.cli.typer_app.app import app
+    from legion_memory.errors import EXIT_USAGE, LegionMemoryError
 
     command = typer.main.get_command(app)
     try:

@@ -17,6 +17,7 @@ from legion_memory.gitops.repository import find_git_dir
 from legion_memory.markdown.document import is_row, split_lines, strip_ending
 from legion_memory.storage import files, reading, writing
 from legion_memory.storage.reading import Memory
+from legion_memory.upkeep import clean_scan
 from legion_memory.upkeep.renumbering import (
     Plan,
     duplicates,
@@ -52,6 +53,8 @@ def doctor(
     memory: Memory, *, fix: bool = False, checks: tuple[Check, ...] | None = None
 ) -> Checkup:
     """Run every check; with `fix`, repair in order, then check again for what is left."""
+    if checks is None and clean_scan.memory_is_clean(str(memory.directory)):
+        return Checkup((), (), ())  # docs/decisions.md#clean-memory-scan
     checks = CHECKS if checks is None else checks
     found: list[Finding] = []
     repaired: list[str] = []
