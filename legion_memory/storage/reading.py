@@ -30,6 +30,7 @@ __all__ = [
     "read_text",
     "records_of",
     "require_table",
+    "rows_to_count",
 ]
 
 MEMORY_DIR = Path(".planning") / "memory"
@@ -74,14 +75,14 @@ def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
     """The first body row whose cell count differs from the header's: (line index, cells)."""
     width = len(table.columns)
     rows = document.lines[table.header + 2 : table.end]
-    for offset in _rows_to_count(rows, width):
+    for offset in rows_to_count(rows, width):
         cells = cell_count(rows[offset])  # the line ending goes with the padding
         if cells != width:
             return table.header + 2 + offset, cells
     return None
 
 
-def _rows_to_count(rows: list[str], width: int) -> Iterator[int]:
+def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
     """Offsets of the rows whose cells must be counted one by one: all but those that have `width`
     cells in the plainest way (an opening and a closing pipe right at the line's edges, `width + 1`
     pipes, no backslash). Each test is a pass in C, which spares every write to a large file a
