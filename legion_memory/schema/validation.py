@@ -10,7 +10,7 @@ from legion_memory.markdown.document import Document, Table, cell_count, parse
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, column_problem
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.records import Record, column_key, read_records, records_table
-from legion_memory.storage.reading import read_text, rows_to_count
+from legion_memory.storage.reading import read_text
 
 ERROR = "error"
 WARNING = "warning"
@@ -184,12 +184,30 @@ def _conflict_markers(document: Document, name: str) -> Iterator[Problem]:
 
 
 def _plainly_a_table(document: Document, table: Table) -> bool:
-    """True when every line of the table, header and delimiter included, is a plain row: an
-    opening and a closing pipe at its edges, one pipe more than the header has columns, no
-    backslash. Mistune then splits each line into as many cells as the header's and sees a table
-    (tests/test_validate_properties.py), so its pass, most of validate's time, is not needed."""
-    lines = document.lines[table.header : table.end]
-    return next(iter(rows_to_count(lines, len(table.columns))), None) is None
+    """True when mistune's pass would find this table, known without it: its every row has as
+    many cells as the header (checked before), and every line opens and closes with a pipe at
+    its edges, the closing one not escaped, with no double backslash (mistune reads `\\\\|` as
+    an escaped backslash and a pipe) and no lone CR (which mistune reads as a line break). Then
+    mistune splits each line into the same cells (tests/test_validate_properties.py)."""
+    raw = "".join(document.lines[table.header : table.end])
+    if "\r" in raw and "\r" in raw.replace("\r\n", ""):
+        return False
+    text = _table_text(document, table)
+    lines = text.count("\n")
+    return (
+        text.startswith("|")
+        and "\\\\" not in text
+        and text.count("\n|") == lines - 1
+        and text.count("|\n") == lines
+        and "\\|\n" not in text
+    )
+
+
+def _table_text(document: Document, table: Table) -> str:
+    """The table's lines with mistune's line-ending normalisation, ending in a newline."""
+    text = "".join(document.lines[table.header : table.end])
+    text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+    return text if text.endswith("\n") else text + "\n"
 
 
 def _renders_as_table(document: Document, table: Table) -> bool:
@@ -203,10 +221,8 @@ def _renders_as_table(document: Document, table: Table) -> bool:
     block = mistune.create_markdown(renderer=None, plugins=["table"]).block
     # The first half of `Markdown.parse`, through the documented BlockState and BlockParser:
     # the same line-ending normalisation, then block tokens without their inline children.
-    text = "".join(document.lines[table.header : table.end])
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
     state = mistune.BlockState()
-    state.process(text if text.endswith("\n") else text + "\n")
+    state.process(_table_text(document, table))
     block.parse(state)
     # The table plugin's rules are block-level rules only (not inside quotes or lists).
     return any(token["type"] == "table" for token in state.tokens)
