@@ -7,12 +7,13 @@ it is the steadier of the two. Both are reported, next to the floors measured in
 from __future__ import annotations
 
 import os
-import resource
 import statistics
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from bench.cases import Case
 
@@ -30,6 +31,8 @@ class Timing:
     wall_ms: float
     cpu_ms: float
     runs: int
+    max_rss_kb: int = 0
+    """The largest resident set of the runs (each process's own, from `wait4`)."""
 
 
 def environment() -> dict[str, str]:
@@ -43,17 +46,23 @@ def environment() -> dict[str, str]:
 def _run(case: Case, project: Path, env: dict[str, str]) -> tuple[Timing, str, str]:
     if case.reset is not None:
         case.reset(project)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(case.args, cwd=project, env=env, capture_output=True, check=False)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    stdout = done.stdout.decode("utf-8", "replace")
-    stderr = done.stderr.decode("utf-8", "replace")
-    if done.returncode != 0:
-        raise BenchError(f"{case.name}: exit {done.returncode}: {stderr.strip()[-2000:]}")
-    return Timing(wall * 1000, cpu * 1000, 1), stdout, stderr
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(case.args, cwd=project, env=env, stdout=out, stderr=err)
+        # The process's own usage (CPU and max RSS), not the sum or maximum over all children.
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = code = os.waitstatus_to_exitcode(status)
+        stdout, stderr = (_text(stream) for stream in (out, err))
+    if code != 0:
+        raise BenchError(f"{case.name}: exit {code}: {stderr.strip()[-2000:]}")
+    cpu = usage.ru_utime + usage.ru_stime
+    return Timing(wall * 1000, cpu * 1000, 1, usage.ru_maxrss), stdout, stderr
+
+
+def _text(stream: IO[bytes]) -> str:
+    stream.seek(0)
+    return stream.read().decode("utf-8", "replace")
 
 
 def measure(case: Case, project: Path, runs: int) -> Timing:
@@ -72,4 +81,5 @@ def measure(case: Case, project: Path, runs: int) -> Timing:
         statistics.median(t.wall_ms for t in timings),
         statistics.median(t.cpu_ms for t in timings),
         runs,
+        max(t.max_rss_kb for t in timings),
     )
