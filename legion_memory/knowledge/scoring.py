@@ -9,11 +9,11 @@ import heapq
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, TypedDict
 
-from legion_memory.knowledge.decay import Scored, newest_first, rank, scored
+from legion_memory.knowledge.decay import Scored, newest_first, rank, rank_rows, scored
 from legion_memory.knowledge.filters import by_agent, has_any_tag
 from legion_memory.markdown.document import escape
 from legion_memory.schema.kinds import GENERAL
-from legion_memory.schema.records import Record
+from legion_memory.schema.records import Record, TableRows
 
 DEFAULT_LIMIT = 20
 MIN_TASKS = 2
@@ -70,6 +70,24 @@ def recall(
         and (keep is None or keep(record))
     ]
     return rank(chosen, today, limit=limit)
+
+
+def recall_rows(
+    rows: TableRows,
+    today: dt.date,
+    *,
+    tags: Sequence[str] = (),
+    agent: str | None = None,
+    task_type: str | None = None,
+    keep: Callable[[Record], bool] | None = None,
+    limit: int = DEFAULT_LIMIT,
+) -> list[Scored]:
+    """`recall(rows.records(), ...)`; without a filter (a workflow's usual recall), only the
+    records it returns are built."""
+    if tags or agent is not None or task_type or keep is not None or limit < 0:
+        return recall(rows.records(), today, tags=tags, agent=agent, task_type=task_type,
+                      keep=keep, limit=limit)  # fmt: skip
+    return rank_rows(rows, today, limit)
 
 
 class _Tally:

@@ -11,7 +11,14 @@ from typing import NamedTuple
 from legion_memory.errors import ParseError
 from legion_memory.markdown.document import Document, Table, cell_count, parse, table_cells
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
-from legion_memory.schema.records import Record, column_key, id_numbers, read_records, records_table
+from legion_memory.schema.records import (
+    Record,
+    TableRows,
+    column_key,
+    id_numbers,
+    read_records,
+    records_table,
+)
 from legion_memory.storage.files import decode, read_data, read_text
 
 __all__ = [
@@ -25,6 +32,7 @@ __all__ = [
     "load_archived",
     "load_checked",
     "load_records",
+    "load_rows",
     "max_id_number",
     "ragged_row",
     "read_text",
@@ -177,6 +185,16 @@ def load_records(memory: Memory, kind: Kind) -> list[Record]:
     path = memory.path(kind)
     document = load(path)
     return [] if document is None else records_of(path, document, kind)
+
+
+def load_rows(memory: Memory, kind: Kind) -> TableRows | None:
+    """The live table of a kind, checked as `load_records` checks it, its rows read on demand;
+    None when the file does not exist; ParseError when unreadable."""
+    path = memory.path(kind)
+    document = load(path)
+    return (
+        None if document is None else TableRows(kind, document, require_table(path, document, kind))
+    )
 
 
 def load_archived(memory: Memory, kind: Kind, *, mentioning: Sequence[str] = ()) -> list[Record]:

@@ -20,7 +20,7 @@ from legion_memory.knowledge.decay import Scored
 from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from legion_memory.project.root import confine
 from legion_memory.schema.kinds import OUTCOME
-from legion_memory.schema.records import Record, column_key, read_records, split_list
+from legion_memory.schema.records import Record, TableRows, column_key, read_records, split_list
 from legion_memory.storage import reading, scopes, writing
 
 if TYPE_CHECKING:
@@ -215,16 +215,24 @@ def _outcomes(
     """Live outcomes of a tier (the project's by default) for reading commands, and the notes
     already shown on stderr. Memory that is disabled, missing or unreadable reads as empty:
     workflows never block on memory."""
+    rows, notes = _outcome_rows(context, tier)
+    return ([] if rows is None else rows.records()), notes
+
+
+def _outcome_rows(
+    context: Context, tier: scopes.Scoped | None = None
+) -> tuple[TableRows | None, list[str]]:
+    """`_outcomes`, the rows read on demand (None for none)."""
     if not context.settings.enabled:
-        return [], []
+        return None, []
     tier = tier or scopes.Scoped(scopes.PROJECT, context.memory)
     try:
-        records = reading.load_records(tier.memory, OUTCOME)
+        rows = reading.load_rows(tier.memory, OUTCOME)
     except ParseError:
         warning = unreadable_warning(tier, OUTCOME)
         note(warning)
-        return [], [warning]
-    return records, []
+        return None, [warning]
+    return rows, []
 
 
 def _scored_outcomes(context: Context, include_global: bool) -> list[Record]:
@@ -242,18 +250,20 @@ def recall_outcomes(
     limit: int,
     scope: str = scopes.PROJECT,
 ) -> None:
-    from legion_memory.knowledge.scoring import recall
+    from legion_memory.knowledge.scoring import recall_rows
 
     tags, keep = _split_all(tag or ()), _branch_filter(context, branch)
     groups: list[tuple[str, list[Scored]]] = []
     notes: list[str] = []
     for tier in context.tiers(scope):
-        records, tier_notes = _outcomes(context, tier)
+        rows, tier_notes = _outcome_rows(context, tier)
         notes += tier_notes
         if tier.scope == scopes.PROJECT:  # prune and its threshold are the project's
-            notes += _too_many(context, len(records))
-        found = recall(records, context.today, tags=tags, agent=agent, task_type=task_type,
-                       keep=keep, limit=limit)  # fmt: skip
+            notes += _too_many(context, 0 if rows is None else len(rows))
+        found = [] if rows is None else recall_rows(
+            rows, context.today, tags=tags, agent=agent, task_type=task_type, keep=keep,
+            limit=limit,
+        )  # fmt: skip
         groups.append((tier.scope, found))
     results = scopes.merge(groups, limit)
     show = marked(scope)
