@@ -13,7 +13,7 @@ from legion_memory.errors import ParseError
 from legion_memory.knowledge.decay import rank, rank_rows
 from legion_memory.markdown.document import escape, parse
 from legion_memory.schema.kinds import OUTCOME
-from legion_memory.schema.records import TableRows, records_table
+from legion_memory.schema.records import Record, TableRows, records_table
 from legion_memory.storage.reading import records_of
 from legion_memory.upkeep.renumbering import Occurrence
 
@@ -48,7 +48,7 @@ def tables(draw: st.DrawFn) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _rows(text: str) -> tuple[TableRows, list[object]] | None:
+def _rows(text: str) -> tuple[TableRows, list[Record]] | None:
     document = parse(text)
     table = records_table(document, OUTCOME)
     if table is None:
@@ -70,7 +70,7 @@ def test_lazy_rows_read_what_the_records_hold(text: str, keys: list[str]) -> Non
         return
     rows, records = read
     assert rows.records() == records
-    assert list(rows.cells(*keys)) == [tuple(r[k] for k in keys) for r in records]  # type: ignore[attr-defined]
+    assert list(rows.cells(*keys)) == [tuple(r[k] for k in keys) for r in records]
 
 
 @settings(max_examples=300, deadline=None)
@@ -80,7 +80,7 @@ def test_ranking_from_three_cells_is_the_full_ranking(text: str, limit: int) -> 
     if read is None:
         return
     rows, records = read
-    assert rank_rows(rows, TODAY, limit) == rank(records, TODAY, limit=limit)  # type: ignore[arg-type]
+    assert rank_rows(rows, TODAY, limit) == rank(records, TODAY, limit=limit)
 
 
 @given(
