@@ -13,7 +13,13 @@ from legion_memory.errors import ParseError
 from legion_memory.knowledge.decay import rank, rank_rows
 from legion_memory.markdown.document import escape, parse
 from legion_memory.schema.kinds import OUTCOME
-from legion_memory.schema.records import Record, TableRows, records_table
+from legion_memory.schema.records import (
+    Record,
+    TableRows,
+    highest_id_number,
+    id_numbers,
+    records_table,
+)
 from legion_memory.storage.reading import records_of
 from legion_memory.upkeep.renumbering import Occurrence
 
@@ -28,8 +34,10 @@ dates = st.sampled_from(["2026-03-10", "2026-03-01", "2025-12-01", "2024-01-01",
 importances = st.sampled_from(["1", "2", "3", "4", "5", "", "0", "12", " 3"])
 ids = st.integers(0, 30).map(lambda n: f"O-{n:03d}") | st.sampled_from(["", "X-1", "O-x"])
 styles = st.sampled_from([("| ", " |"), ("|", "|"), ("", ""), ("  | ", " |  "), ("| ", "")])
-# Columns of the kind in a shuffled order, one repeated or missing sometimes.
-layouts = st.permutations([c.name for c in OUTCOME.columns]).flatmap(
+# Columns of the kind in the spec's order (ID first, the usual layout) or shuffled, one repeated
+# or missing sometimes.
+SPEC = [c.name for c in OUTCOME.columns]
+layouts = (st.just(SPEC) | st.permutations(SPEC)).flatmap(
     lambda names: st.sampled_from([names, names[:-1], [*names, names[1]], names[1:]])
 )
 
@@ -93,3 +101,16 @@ def test_an_occurrence_reads_a_cell_as_its_values_would(
 ) -> None:
     row = Occurrence(PATH, 0, "", tuple(columns), tuple(cells))
     assert row[key] == dict(zip(columns, cells, strict=False)).get(key, "")
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables())
+def test_the_highest_id_by_one_scan_is_the_highest_of_every_row(text: str) -> None:
+    read = _rows(text)
+    if read is None:
+        return
+    document = parse(text)
+    table = records_table(document, OUTCOME)
+    assert table is not None
+    expected = max(id_numbers(document, table, OUTCOME), default=0)
+    assert highest_id_number(document, table, OUTCOME) == expected

@@ -15,7 +15,7 @@ from legion_memory.schema.records import (
     Record,
     TableRows,
     column_key,
-    id_numbers,
+    highest_id_number,
     read_records,
     records_table,
 )
@@ -219,5 +219,5 @@ def max_id_number(
     numbers = [record.number for record in load_archived(memory, kind)]
     if live is not None:
         table = checked or require_table(memory.path(kind), live, kind)
-        numbers.extend(id_numbers(live, table, kind))
+        numbers.append(highest_id_number(live, table, kind))
     return max(numbers, default=0)
