@@ -9,18 +9,20 @@ from pathlib import Path
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from legion_memory.errors import ParseError
+from legion_memory.errors import InputError, IntegrityError, ParseError
 from legion_memory.knowledge.decay import rank, rank_rows
-from legion_memory.markdown.document import escape, parse
-from legion_memory.schema.kinds import OUTCOME
+from legion_memory.markdown.document import Document, Table, escape, parse, strip_ending
+from legion_memory.schema.kinds import OUTCOME, row_for
 from legion_memory.schema.records import (
     Record,
     TableRows,
     highest_id_number,
     id_numbers,
+    record_at,
     records_table,
 )
-from legion_memory.storage.reading import records_of
+from legion_memory.storage.reading import ragged_row, records_of
+from legion_memory.storage.row_edits import insert_row, same_values, verify_append
 from legion_memory.upkeep.renumbering import Occurrence
 
 TODAY = dt.date(2026, 3, 10)
@@ -114,3 +116,68 @@ def test_the_highest_id_by_one_scan_is_the_highest_of_every_row(text: str) -> No
     assert table is not None
     expected = max(id_numbers(document, table, OUTCOME), default=0)
     assert highest_id_number(document, table, OUTCOME) == expected
+
+
+def _reparsed(before: Document, text: str, table: Table, record: Record) -> bool:
+    """The former check, a parse of the whole text: the oracle for the one-parse store."""
+    after = parse(text)
+    new_table = records_table(after, record.kind)
+    if new_table is None or len(new_table.rows) != len(table.rows) + 1:
+        return False
+    read_back = record_at(after, new_table, record.kind, new_table.end - 1)
+    old = before.lines[table.header + 2 : table.end]
+    new = after.lines[new_table.header + 2 : new_table.end - 1]
+    same = old[:-1] == new[:-1] and [strip_ending(x) for x in old[-1:]] == [
+        strip_ending(x) for x in new[-1:]
+    ]
+    return same and same_values(read_back, record)
+
+
+def _verified(before: Document, text: str, table: Table, record: Record) -> bool:
+    try:
+        verify_append(PATH, before, text, table, record)
+    except IntegrityError:
+        return False
+    return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tables(),
+    st.sampled_from(
+        ["", "\n", "\nprose after\n", "\n## Next\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"]
+    ),
+    st.booleans(),
+    st.booleans(),
+    st.lists(value, min_size=3, max_size=3),
+    st.tuples(st.integers(0, 200), st.sampled_from(["", "x", "|", "\n", "| O-9 |\n"])),
+)
+def test_an_append_is_verified_as_a_full_parse_would_verify_it(
+    text: str,
+    after: str,
+    crlf: bool,
+    bom: bool,
+    summary_tags_plan: list[str],
+    tamper: tuple[int, str],
+) -> None:
+    text = text.rstrip("\n") + after if after else text.rstrip("\n")
+    text = ("\ufeff" if bom else "") + (text.replace("\n", "\r\n") if crlf else text)
+    document = parse(text)
+    table = records_table(document, OUTCOME)
+    if table is None or ragged_row(document, table) is not None:
+        return
+    summary, tags, plan = summary_tags_plan
+    values = {"id": "O-999", "date": "2026-03-10", "summary": summary, "tags": tags, "plan": plan}
+    record = Record(OUTCOME, {key: v.strip() for key, v in values.items()})
+    try:
+        cells = row_for(record, table.columns)
+    except InputError:  # a line break in a single-line field: refused before any write
+        return
+    written, _ = insert_row(document, table, cells)
+    verified = _verified(document, written, table, record)
+    assert verified == _reparsed(document, written, table, record)
+    event("verified" if verified else "refused")
+    position, extra = tamper
+    tampered = written[:position] + extra + written[position:]
+    if tampered != written and not _reparsed(document, tampered, table, record):
+        assert not _verified(document, tampered, table, record)

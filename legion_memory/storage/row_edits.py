@@ -39,25 +39,33 @@ def _row_style(document: Document, table: Table) -> RowStyle:
 
 
 def verify_append(path: Path, before: Document, text: str, table: Table, record: Record) -> None:
-    """Re-parse what is about to be written: same rows as before plus exactly the new record."""
-    after = parse(text)
-    new_table = records_table(after, record.kind)
-    if new_table is None or len(new_table.rows) != len(table.rows) + 1:
-        raise not_read_back(path)
-    read_back = record_at(after, new_table, record.kind, new_table.end - 1)
-    if not _same_rows(before, table, after, new_table) or not same_values(read_back, record):
-        raise not_read_back(path)
+    """What is about to be written reads back as the old rows plus exactly the new record.
 
-
-def _same_rows(before: Document, table: Table, after: Document, new_table: Table) -> bool:
-    """The old rows are the new table's rows but its last, in order. Lines are compared whole
-    (a list comparison, fast on large files); only the old last row may have gained a line
-    ending, when it was the file's last line."""
-    old = before.lines[table.header + 2 : table.end]
-    new = after.lines[new_table.header + 2 : new_table.end - 1]
-    if old[:-1] != new[:-1]:
-        return False
-    return [strip_ending(line) for line in old[-1:]] == [strip_ending(line) for line in new[-1:]]
+    Without parsing the whole text again (one parse per store): the text must be the old text
+    (string comparisons, in C) with one line after the table's last row, the old last row
+    gaining a line ending only when it had none; and that line, parsed under the table's header,
+    must be one row reading back as the record. Nothing before the table reads differently for
+    what follows it, and the old line after the table, which has no pipe, still ends it.
+    """
+    lines = before.lines
+    head = render(Document(lines[: table.end], bom=before.bom))
+    tail = "".join(lines[table.end :])
+    if not (text.startswith(head) and text.endswith(tail) and len(text) > len(head) + len(tail)):
+        raise not_read_back(path)
+    added = text[len(head) : len(text) - len(tail)]
+    if lines[table.end - 1] == strip_ending(lines[table.end - 1]):
+        # The anchor was the file's last line, without an ending: it gains one.
+        ending = added[: len(added) - len(added.lstrip("\r\n"))]
+        if ending not in ("\n", "\r\n"):
+            raise not_read_back(path)
+        added = added[len(ending) :]
+    header = "".join(strip_ending(line) + "\n" for line in lines[table.header : table.header + 2])
+    mini = parse(header + added)
+    new_table = mini.tables[0] if len(mini.lines) == 3 and len(mini.tables) == 1 else None
+    if new_table is None or new_table.rows != range(2, 3) or new_table.columns != table.columns:
+        raise not_read_back(path)
+    if not same_values(record_at(mini, new_table, record.kind, 2), record):
+        raise not_read_back(path)
 
 
 def same_values(read_back: Record, intended: Record) -> bool:
