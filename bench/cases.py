@@ -28,7 +28,8 @@ MERGE_DIR = Path("merge")
 STORE = "store outcome"
 STORE_FIRST = "store outcome, agent's first of its type"
 RECALL = "recall outcomes --json"
-# Named budgets, in ms (DESIGN §7 and the search budget), each at the one size it is set for.
+# Named budgets, in ms (docs/decisions.md#budgets-on-a-slower-machine, and the search budget),
+# each at the one size it is set for.
 HOT_MS = 80.0
 BUDGETS_MS: dict[tuple[str, int], float] = {
     **{(name, 1000): HOT_MS for name in (
@@ -40,7 +41,7 @@ BUDGETS_MS: dict[tuple[str, int], float] = {
     (STORE_FIRST, 100_000): 1000.0,
     (RECALL, 100_000): 1500.0,
 }  # fmt: skip
-# DESIGN §7 sets the budgets where Python alone starts in ~9 ms: a budget is also that many times
+# The budgets were set where Python alone starts in ~9 ms: a budget is also that many times
 # `python -c pass`, the ratio that still holds on a slower or busier machine.
 REFERENCE_PYTHON_MS = 9.0
 PARSE_BUDGET_MB_S = 40.0

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from support.processes import CLI, FIXTURES, read_bytes_of
 from support.search import errors_project, fixture_project
 
+from legion_memory.markdown.words import jaccard, tokens
 from legion_memory.search import context_block
 from legion_memory.search.corpus import Corpus, Source
 from legion_memory.search.documents import Entry
-from legion_memory.search.tokens import jaccard, tokens
 
 TODAY = "2026-05-01"
 

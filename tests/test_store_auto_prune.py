@@ -1,4 +1,7 @@
-"""`store outcome` then auto-prune (DESIGN 3.13), through the command line."""
+"""`store outcome` then auto-prune, through the command line.
+
+See docs/decisions.md#auto-prune-after-store-outcome.
+"""
 
 from __future__ import annotations
 

@@ -18,7 +18,6 @@ from typing import NamedTuple
 from legion_memory.markdown.document import split_lines, strip_ending
 from legion_memory.storage.reading import Memory
 
-LEDGER_FILENAME = "IMPORTED.txt"
 HEADER = (
     "# Items imported by `legion-memory import`: content hash, source, the record's ID when it\n"
     "# was imported, and where the item came from. An item listed here is not imported again.\n"
@@ -39,7 +38,7 @@ class Entry(NamedTuple):
 
 
 def ledger_path(memory: Memory) -> Path:
-    return memory.directory / LEDGER_FILENAME
+    return memory.ledger_path
 
 
 def known_keys(text: str | None) -> set[str]:

@@ -1,4 +1,7 @@
-"""Recency decay, computed at recall time and never applied destructively (spec Sections 4-5)."""
+"""Recency decay, computed at recall time and never applied destructively.
+
+The rules are the memory-manager skill's (docs/memory-manager-SKILL.md, Sections 4-5).
+"""
 
 import datetime as dt
 import functools

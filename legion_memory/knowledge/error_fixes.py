@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import NamedTuple
 
 from legion_memory.knowledge.decay import newest_first
+from legion_memory.markdown.words import jaccard, tokens
 from legion_memory.schema.records import Record
-from legion_memory.search.tokens import jaccard, tokens
 
 DEFAULT_SIMILARITY = 0.6
 # On a duplicate that is not resolved yet, only these fields take the new record's values: the

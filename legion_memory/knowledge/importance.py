@@ -1,4 +1,7 @@
-"""How significant an outcome is, 1 to 5 (spec Section 2, design decision 3.5). Pure.
+"""How significant an outcome is, 1 to 5. Pure.
+
+The table is the skill's (docs/memory-manager-SKILL.md, Section 2); the events are
+docs/decisions.md#importance-events.
 
 The base comes from the event that produced the outcome; without an event, from the outcome
 itself. Each modifier adds one, and the total is capped at 5.

@@ -1,4 +1,4 @@
-"""Building an outcome record from what the caller knows (spec Section 3). Pure: no I/O.
+"""Building an outcome record from what the caller knows (the skill's Section 3). Pure: no I/O.
 
 The caller resolves today, the branch, the catalog and the existing records, then stores the
 result with `store.append`. Task type and importance are inferred here exactly as the design says

@@ -1,5 +1,5 @@
 """User preference signals: recall filters, each agent's preference boost, and the advisory note
-when corrective signals cluster on one tag (spec Section 13)."""
+when corrective signals cluster on one tag (docs/memory-manager-SKILL.md, Section 13)."""
 
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable

@@ -1,4 +1,4 @@
-"""Recall, agent scores, archetype scores and the session briefing (spec Section 4). Pure.
+"""Recall, agent scores, archetype scores and the session briefing (the skill's Section 4). Pure.
 
 The JSON shapes are the ones Legion's recommendation engine reads: agent scores are a plain
 `{"agent-id": score}` object (its `memoryScores`), archetypes are `archetypeScores`.

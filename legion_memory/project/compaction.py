@@ -1,9 +1,10 @@
 """Phase compaction: the deterministic COMPACTED.md scaffold, its coverage check, and what is due.
 
-The spec (memory-manager Section 12) has an agent summarise a completed phase. The tool does every
-part that needs no judgement: it gathers deliverables, decisions, files, verification results and
-agents from the SUMMARY files into the spec's format, so an agent only refines the prose, and it
-checks any COMPACTED.md (written here or edited later) for lost requirement IDs and file paths.
+The memory-manager skill (docs/memory-manager-SKILL.md, Section 12) has an agent summarise a
+completed phase. The tool does every part that needs no judgement: it gathers deliverables,
+decisions, files, verification results and agents from the SUMMARY files into the spec's format,
+so an agent only refines the prose, and it checks any COMPACTED.md (written here or edited later)
+for lost requirement IDs and file paths.
 """
 
 import datetime as dt

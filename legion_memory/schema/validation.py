@@ -5,12 +5,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import ParseError
 from legion_memory.markdown.document import Document, Table, cell_count, parse
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, column_problem
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.records import Record, column_key, read_records, records_table
-from legion_memory.storage.reading import read_text
 
 ERROR = "error"
 WARNING = "warning"
@@ -48,19 +46,6 @@ def kind_for_file(path: Path, document: Document | None = None) -> Kind | None:
         if records_table(document, kind) is not None:
             return kind
     return None
-
-
-def validate_file(path: Path, shown: str | None = None) -> list[Problem]:
-    """Every problem of one memory file (ARCHIVE.md included)."""
-    name = shown or str(path)
-    try:
-        text = read_text(path)
-    except ParseError as exc:
-        line = int(exc.where.rsplit(":", 1)[-1])
-        return [Problem(name, line, ERROR, exc.message)]
-    if text is None:
-        return [Problem(name, 0, ERROR, "file does not exist")]
-    return validate_text(path, text, name)
 
 
 def validate_text(path: Path, text: str, name: str) -> list[Problem]:

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from legion_memory.errors import InputError
+from legion_memory.markdown.words import jaccard, tokens
 from legion_memory.search.corpus import Corpus, Source
 from legion_memory.search.documents import one_line
 from legion_memory.search.ranking import Boost, Hit, query_terms, rank
-from legion_memory.search.tokens import jaccard, tokens
 from legion_memory.storage.scopes import GLOBAL, Marked, merge
 
 ITEM_TYPES = ("outcome", "pattern", "error-fix", "preference")

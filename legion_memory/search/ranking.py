@@ -20,10 +20,10 @@ from typing import NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.knowledge.decay import recency_weight
+from legion_memory.markdown.words import tokens
 from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.search.corpus import Corpus, Source, gather
 from legion_memory.search.documents import Entry, one_line
-from legion_memory.search.tokens import tokens
 from legion_memory.storage.scopes import Marked, Scoped, merge
 
 K1 = 1.2

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import NamedTuple, NoReturn
 
 from legion_memory.errors import LegionMemoryError, RollbackError, WriteError
-from legion_memory.interop.ledger import LEDGER_FILENAME
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
+from legion_memory.storage.reading import LEDGER_FILENAME
 
 _FORMAT = "legion-memory-journal"
 _VERSION = 1

@@ -44,6 +44,7 @@ __all__ = [
 MEMORY_DIR = Path(".planning") / "memory"
 LOCK_NAME = ".legion-memory.lock"
 JOURNAL_NAME = ".legion-memory.journal"
+LEDGER_FILENAME = "IMPORTED.txt"  # the import ledger's format is interop's; its place is here
 
 
 class Memory(NamedTuple):
@@ -65,6 +66,10 @@ class Memory(NamedTuple):
     @property
     def lock_path(self) -> Path:
         return self.directory / LOCK_NAME
+
+    @property
+    def ledger_path(self) -> Path:
+        return self.directory / LEDGER_FILENAME
 
     @property
     def journal_path(self) -> Path:

@@ -68,7 +68,7 @@ def store_error(
     scope: str = scopes.PROJECT,
 ) -> None:
     """Append one error fix to ERRORS.md, unless it duplicates a stored one of the same tier
-    (DESIGN 3.14)."""
+    (docs/decisions.md#error-duplicates)."""
     values = {"error_signature": signature, "fix": fix, "agent": agent, "tags": tags}
     record = _new(context, ERROR_FIX, {**values, "resolved": "true" if resolved else "false"})
     tier = context.target(scope)

@@ -90,8 +90,9 @@ def store_given(
 
 
 def _auto_prune(context: Context) -> None:
-    """DESIGN 3.13: after a stored outcome, and only then. Its report goes to stderr; it never
-    raises, so a failed prune leaves the store it follows a success."""
+    """After a stored outcome, and only then (docs/decisions.md#auto-prune-after-store-outcome).
+    Its report goes to stderr; it never raises, so a failed prune leaves the store it follows a
+    success."""
     if not context.settings.auto_prune:
         return  # the usual case asks neither git nor STATE.md anything
     from legion_memory.project.root import current_phase

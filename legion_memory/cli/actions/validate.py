@@ -10,8 +10,10 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit
+from legion_memory.errors import ParseError
 from legion_memory.schema.kinds import KINDS
-from legion_memory.schema.validation import ERROR, validate_file
+from legion_memory.schema.validation import ERROR, Problem, validate_text
+from legion_memory.storage.reading import read_text
 
 
 def validate(context: Context, files: list[Path] | None) -> int:
@@ -23,6 +25,18 @@ def validate(context: Context, files: list[Path] | None) -> int:
     human = "\n".join([*(str(problem) for problem in problems), summary])
     emit(context, {"files": len(paths), "problems": [p.to_json() for p in problems]}, human)
     return 1 if errors else 0
+
+
+def validate_file(path: Path, shown: str) -> list[Problem]:
+    """Every problem of one memory file (ARCHIVE.md included)."""
+    try:
+        text = read_text(path)
+    except ParseError as exc:
+        line = int(exc.where.rsplit(":", 1)[-1])
+        return [Problem(shown, line, ERROR, exc.message)]
+    if text is None:
+        return [Problem(shown, 0, ERROR, "file does not exist")]
+    return validate_text(path, text, shown)
 
 
 def _memory_files(context: Context) -> list[Path]:

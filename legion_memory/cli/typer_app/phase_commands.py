@@ -42,7 +42,7 @@ def compact(
         bool, typer.Option("--force", help="Compact an incomplete phase; replace COMPACTED.md.")
     ] = False,
 ) -> None:
-    """Write a phase's {NN}-COMPACTED.md from its SUMMARY files (spec Section 12)."""
+    """Write a phase's {NN}-COMPACTED.md from its SUMMARY files (the skill's Section 12)."""
     from legion_memory.project.phases import phase_number
 
     context: Context = ctx.obj
@@ -201,7 +201,8 @@ def detect_edits(
 
 
 def _divisions(context: Context) -> dict[str, str]:
-    """Agent divisions from CATALOG.md, found as for every command (DESIGN 3.6); {} without one."""
+    """Agent divisions from CATALOG.md, found as for every command
+    (docs/decisions.md#where-catalog-md-comes-from); {} without one."""
     from legion_memory.project.catalog import catalog_path, load_catalog
     from legion_memory.project.manual_edits import division_tags
 
