@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 import re
 
+from legion_memory.storage.raw_bytes import read_raw
+
 # The names `storage` and `gitops` use (tests/test_clean_scan.py holds them equal); importing those
 # modules would cost the hook more than the whole scan.
 MEMORY_FILES = ("OUTCOMES.md", "PATTERNS.md", "ERRORS.md", "PREFERENCES.md", "ARCHIVE.md")
@@ -98,9 +100,7 @@ def _is_temp(name: str) -> bool:
 
 def _read(path: str) -> bytes | None:
     """A newline, then the file's bytes without a byte order mark; None when it cannot be read."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
+    data = read_raw(path)
+    if data is None:
         return None
     return b"\n" + (data[3:] if data.startswith(b"\xef\xbb\xbf") else data)
