@@ -3,9 +3,6 @@ call on clean memory answers at once, and everything else still gets the full do
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -13,7 +10,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from support.gitrepos import outcome_row, pattern_row
-from support.processes import CLI, REPO_ROOT, read_bytes_of
+from support.processes import CLI, probe, read_bytes_of
 
 from legion_memory.gitops.merge_log import LOG_NAME
 from legion_memory.schema.kinds import OUTCOME, PATTERN, archive_template
@@ -147,36 +144,14 @@ def test_a_worktree_finds_its_git_directory_through_the_git_file(tmp_path: Path)
     assert clean_scan.project_of(str(worktree / MEMORY)) == (str(worktree), str(git_dir))
 
 
-PROBE = (
-    "import sys\n"
-    "from legion_memory.cli.entry import main\n"
-    "code = main(sys.argv[1:])\n"
-    "print(' '.join(sorted(sys.modules)))\n"
-    "sys.exit(code)\n"
-)
-
-
-def _hook(cwd: Path, *args: str) -> tuple[int, str, str, set[str]]:
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    output, _, modules = done.stdout.rstrip("\n").rpartition("\n")
-    return done.returncode, output, done.stderr, set(modules.split())
-
-
 @pytest.mark.parametrize("args", [("doctor", "--fix", "--quiet"), ("doctor", "--quiet")])
 def test_the_hook_on_clean_memory_exits_before_loading_the_command_line(
     cli: CLI, repo: Path, args: tuple[str, ...]
 ) -> None:
     cli("init", cwd=repo)
     before = read_bytes_of(repo)
-    code, output, stderr, modules = _hook(repo / MEMORY, *args)  # from below the root, as git may
-    assert (code, output, stderr) == (0, "", "")
+    result, modules = probe(*args, cwd=repo / MEMORY)  # from below the root, as git may
+    assert (result.code, result.stdout, result.stderr) == (0, "", "")
     assert read_bytes_of(repo) == before
     loaded = {"typing", "pathlib", "json", "legion_memory.cli.lean.dispatcher"} & modules
     assert sorted(loaded) == []
@@ -186,10 +161,10 @@ def test_the_hook_on_unclean_memory_runs_the_full_repair(cli: CLI, repo: Path) -
     outcomes = repo / MEMORY / "OUTCOMES.md"
     outcomes.parent.mkdir(parents=True)
     outcomes.write_text(SOUND + outcome_row(2, "again"), encoding="utf-8")
-    code, output, stderr, _ = _hook(repo, "doctor", "--fix", "--quiet")
-    assert (code, output, stderr) == (
+    result, _ = probe("doctor", "--fix", "--quiet", cwd=repo)
+    assert (result.code, result.stdout, result.stderr) == (
         0,
-        f"repaired {MEMORY}/OUTCOMES.md:12: renumbered duplicate O-002 to O-003",
+        f"repaired {MEMORY}/OUTCOMES.md:12: renumbered duplicate O-002 to O-003\n",
         "",
     )
     assert outcomes.read_text(encoding="utf-8") == SOUND + outcome_row(3, "again")

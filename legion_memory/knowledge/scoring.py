@@ -49,7 +49,7 @@ def _folded(values: Iterable[str]) -> set[str]:
 
 
 def recall(
-    records: Iterable[Record],
+    records: Iterable[Record] | TableRows,
     today: dt.date,
     *,
     tags: Sequence[str] = (),
@@ -58,7 +58,13 @@ def recall(
     keep: Callable[[Record], bool] | None = None,
     limit: int = DEFAULT_LIMIT,
 ) -> list[Scored]:
-    """Filters AND-combined, decay-scored, under-0.2 dropped, best first, at most `limit`."""
+    """Filters AND-combined, decay-scored, under-0.2 dropped, best first, at most `limit`.
+    Rows read on demand, without a filter (a workflow's usual recall), build the records of the
+    results alone (docs/decisions.md#lazy-rows)."""
+    if isinstance(records, TableRows):
+        if not (tags or agent is not None or task_type or keep is not None or limit < 0):
+            return rank_rows(records, today, limit)
+        records = records.records()
     wanted_type = task_type.strip().casefold() if task_type else None
     # An absent filter is not called at all: a recall may go through 100,000 records.
     chosen = [
@@ -70,24 +76,6 @@ def recall(
         and (keep is None or keep(record))
     ]
     return rank(chosen, today, limit=limit)
-
-
-def recall_rows(
-    rows: TableRows,
-    today: dt.date,
-    *,
-    tags: Sequence[str] = (),
-    agent: str | None = None,
-    task_type: str | None = None,
-    keep: Callable[[Record], bool] | None = None,
-    limit: int = DEFAULT_LIMIT,
-) -> list[Scored]:
-    """`recall(rows.records(), ...)`; without a filter (a workflow's usual recall), only the
-    records it returns are built."""
-    if tags or agent is not None or task_type or keep is not None or limit < 0:
-        return recall(rows.records(), today, tags=tags, agent=agent, task_type=task_type,
-                      keep=keep, limit=limit)  # fmt: skip
-    return rank_rows(rows, today, limit)
 
 
 class _Tally:

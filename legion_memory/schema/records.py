@@ -205,8 +205,8 @@ def highest_id_number(document: Document, table: Table, kind: Kind) -> int:
 
 class TableRows:
     """A checked table's row lines (no ragged row), read cell by cell on demand: a reader that
-    ranks every row by two or three cells builds the records of the few it keeps only (lazy
-    records), and holds the lines, not an object per row."""
+    ranks every row by two or three cells builds the records of the few it keeps only, and holds
+    the lines, not an object per row (docs/decisions.md#lazy-rows)."""
 
     __slots__ = ("first_line", "keys", "kind", "lines", "positions")
 

@@ -173,7 +173,7 @@ def _plainly_a_table(document: Document, table: Table) -> bool:
     many cells as the header (checked before), and every line opens and closes with a pipe at
     its edges, the closing one not escaped, with no double backslash (mistune reads `\\\\|` as
     an escaped backslash and a pipe) and no lone CR (which mistune reads as a line break). Then
-    mistune splits each line into the same cells (tests/test_validate_properties.py)."""
+    mistune splits each line into the same cells (docs/decisions.md#validate-skips-mistune)."""
     raw = "".join(document.lines[table.header : table.end])
     if "\r" in raw and "\r" in raw.replace("\r\n", ""):
         return False

@@ -45,7 +45,8 @@ def verify_append(path: Path, before: Document, text: str, table: Table, record:
     (string comparisons, in C) with one line after the table's last row, the old last row
     gaining a line ending only when it had none; and that line, parsed under the table's header,
     must be one row reading back as the record. Nothing before the table reads differently for
-    what follows it, and the old line after the table, which has no pipe, still ends it.
+    what follows it, and the old line after the table, which has no pipe, still ends it
+    (docs/decisions.md#one-parse-per-store).
     """
     lines = before.lines
     head = render(Document(lines[: table.end], bom=before.bom))

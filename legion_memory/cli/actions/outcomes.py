@@ -251,7 +251,7 @@ def recall_outcomes(
     limit: int,
     scope: str = scopes.PROJECT,
 ) -> None:
-    from legion_memory.knowledge.scoring import recall_rows
+    from legion_memory.knowledge.scoring import recall
 
     tags, keep = _split_all(tag or ()), _branch_filter(context, branch)
     groups: list[tuple[str, list[Scored]]] = []
@@ -261,7 +261,7 @@ def recall_outcomes(
         notes += tier_notes
         if tier.scope == scopes.PROJECT:  # prune and its threshold are the project's
             notes += _too_many(context, 0 if rows is None else len(rows))
-        found = [] if rows is None else recall_rows(
+        found = [] if rows is None else recall(
             rows, context.today, tags=tags, agent=agent, task_type=task_type, keep=keep,
             limit=limit,
         )  # fmt: skip
