@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.generate import GREP_WORD, QUERY
+from legion_memory.gitops.merge_log import LOG_NAME as MERGE_LOG
 from legion_memory.markdown.document import parse
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import records_table
@@ -155,7 +156,7 @@ def commands(rows: int) -> list[Case]:
             "git merge-driver",
             _tool("git", "merge-driver", *merge, "7", str(OUTCOMES)),
             _merged(rows),
-            _restore(MERGE_DIR / "A"),
+            _unmerge,
         ),
         Case("search", _tool("search", QUERY), _expect("| OUTCOMES.md:")),
         Case(
@@ -210,6 +211,13 @@ def _restore(path: Path) -> Callable[[Path], None]:
         shutil.copyfile(project / f"{path}.orig", project / path)
 
     return restore
+
+
+def _unmerge(project: Path) -> None:
+    """Put back `ours`, and drop the merge log the driver leaves in the git directory: the hook
+    that runs after it would repair that log instead of finding clean memory."""
+    _restore(MERGE_DIR / "A")(project)
+    (project / ".git" / MERGE_LOG).unlink(missing_ok=True)
 
 
 def _recalled(_: Path, stdout: str, __: str) -> str | None:
