@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 
-from legion_memory.upkeep import clean_scan
-
 # `doctor --quiet` prints nothing and exits 0 on clean memory, with or without --fix.
 QUIET_FORMS = (
     ["doctor", "--fix", "--quiet"],
@@ -24,6 +22,9 @@ def clean_exit(argv: list[str]) -> int | None:
     """0 when `argv` is a quiet doctor and memory is clean; None when it must really run."""
     if argv not in QUIET_FORMS:
         return None
+    # Imported only here: its `re` patterns would cost every other command their compilation.
+    from legion_memory.upkeep import clean_scan
+
     root, git_dir = clean_scan.project_of(os.getcwd())
     memory = os.path.join(root, *clean_scan.MEMORY_DIR)
     return 0 if clean_scan.is_clean(memory, git_dir) else None
