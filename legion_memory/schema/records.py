@@ -195,9 +195,10 @@ def highest_id_number(document: Document, table: Table, kind: Kind) -> int:
     if not lines or max((i for i, k in enumerate(keys) if k == "id"), default=None) != 0:
         return max(id_numbers(document, table, kind), default=0)
     # `id_numbers`' pattern for the usual first cell, one match per line: spaces and tabs only
-    # before it, so a match never starts on one line and reads the next.
-    plain = rf"^[ \t]*+\|?+[ \t]*+{re.escape(kind.prefix)}-(\d+)[ \t]*\|"
-    found = re.findall(plain, "".join(lines), re.MULTILINE)
+    # before it, so a match never starts on one line and reads the next. It opens with the newline
+    # before the line, not `^`: a literal first character lets `re` skip from newline to newline.
+    plain = rf"\n[ \t]*+\|?+[ \t]*+{re.escape(kind.prefix)}-(\d+)[ \t]*\|"
+    found = re.findall(plain, "\n" + "".join(lines))
     if len(found) != len(lines):
         return max(id_numbers(document, table, kind), default=0)
     return max(map(int, found))
