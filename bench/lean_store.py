@@ -23,7 +23,8 @@ OUTCOMES = f"{MEMORY}/OUTCOMES.md"
 HEADERS = ("ID", "Date", "Branch", "Phase", "Plan", "Agent", "Task Type", "Outcome",
            "Importance", "Tags", "Summary")  # fmt: skip
 BASE = {"failed": 5, "partial": 3, "success": 2}
-_ID = re.compile(r"^\| O-(\d+) ", re.MULTILINE)
+# From newline to newline (a literal first character), not `^` at every position.
+_ID = re.compile(r"\n\| O-(\d+) ")
 
 
 def catalog_facts(path: str, agent: str) -> tuple[str, bool]:
@@ -42,6 +43,19 @@ def catalog_facts(path: str, agent: str) -> tuple[str, bool]:
     task_type = listed[agent][0]
     owners = {divisions[a] for a, types in listed.items() if task_type in types}
     return task_type, divisions[agent] not in owners
+
+
+def mentioning(text: str, agent: str) -> list[str]:
+    """The rows whose line holds `agent`, found by `str.find` in C, not by a loop over lines."""
+    found, position = [], text.find(agent)
+    while position >= 0:
+        start = text.rfind("\n", 0, position) + 1
+        end = text.find("\n", position)
+        end = len(text) if end < 0 else end
+        if text.startswith("| O-", start):
+            found.append(text[start:end])
+        position = text.find(agent, end)
+    return found
 
 
 def branch() -> str:
@@ -71,12 +85,10 @@ def main() -> None:
     with open(OUTCOMES, encoding="utf-8", newline="") as handle:
         text = handle.read()
     seen = any(
-        line.split("|")[7].strip().casefold() == task_type
-        for line in text.splitlines()
-        if agent in line and line.startswith("| O-")
+        line.split("|")[7].strip().casefold() == task_type for line in mentioning(text, agent)
     )
     importance = min(5, BASE[outcome] + (not seen) + cross)
-    number = max(map(int, _ID.findall(text)), default=0) + 1
+    number = max(map(int, _ID.findall("\n" + text)), default=0) + 1
     values = [f"O-{number:03d}", today, branch(), phase, plan, agent, task_type, outcome,
               str(importance), "", summary]  # fmt: skip
     cells = [value.replace("|", "\\|") for value in values]
