@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-fast lint typecheck unit bench clean
+.PHONY: setup demo test test-fast lint typecheck unit bench bench-search clean
 
 setup: $(STAMP)
 
@@ -35,6 +35,10 @@ test-fast: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
+
+# Retrieval quality of search and context against SQLite FTS5, over ../shared/legion.
+bench-search: $(STAMP)
+	$(BIN)/python -m bench.search.run
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

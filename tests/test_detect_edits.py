@@ -216,7 +216,8 @@ def test_outside_a_git_repository(cli: CLI, tmp_path: Path) -> None:
     [
         (
             ("--phase", "../x"),
-            "Error: PHASE '../x' is not a phase number (give a number, e.g. 6)\n",
+            "Error: PHASE '../x' is not a phase (give a number (6), a directory name (06-name)"
+            " or MILESTONE/N (v1.0/6))\n",
         ),
         (("--phase", "9"), None),
         ((), "Error: Missing option '--phase'. (see `legion-memory --help`)\n"),

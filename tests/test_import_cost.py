@@ -80,7 +80,7 @@ READERS = {
         ("search", "login"),
         "| # | File | ID | Score | Snippet |\n"
         "|---|---|---|---|---|\n"
-        "| 1 | OUTCOMES.md:11 | O-002 | 0.952 | Login |\n",
+        "| 1 | OUTCOMES.md:11 | O-002 | 0.976 | summary: Login |\n",
     ),
     "context": (
         ("context", "--agent", "backend-dev", "--task", "login"),

@@ -28,6 +28,7 @@ def test_plain_heading_style() -> None:
         outcome="partial",
         status="Partially complete",
         summary="Orders API pagination",
+        tags="plain, py",  # the phase slug and the kinds of files modified; no catalog here
     )
 
 
@@ -38,7 +39,8 @@ def test_wave_executor_style() -> None:
         agent="engineering-frontend-developer",
         outcome="success",
         status="Complete",
-        summary="Checkout form validation",
+        summary="Validate the checkout form",  # its task title: the H1 is only a title
+        tags="wave",
     )
 
 
@@ -50,6 +52,7 @@ def test_front_matter_style_takes_the_agent_from_its_plan() -> None:
         outcome="failed",  # Self-Check: FAILED
         status="FAILED",
         summary="Signed release artifacts and a smoke test that runs on every tag.",
+        tags="release-hardening, yml",
     )
 
 
@@ -121,7 +124,7 @@ def test_store_from_a_summary(cli: CLI, repo: Path, phases: Path) -> None:
         "task_type": "backend",
         "outcome": "partial",
         "importance": 4,  # partial 3 + first backend outcome
-        "tags": "",
+        "tags": "plain, engineering, py",  # phase slug, the agent's division, files' kinds
         "summary": "Orders API pagination",
     }
 
@@ -172,8 +175,7 @@ def test_summary_refusals_change_nothing(cli: CLI, repo: Path, phases: Path) -> 
         secret: "Error: Summary looks like it contains a OpenAI-style API key; secrets are never"
         " stored in memory (remove it and describe the change instead (e.g. 'rotated the API"
         " key'))",
-        nameless: "Error: missing --agent (the SUMMARY does not say; add it, or use"
-        " --from-summary PATH)",
+        nameless: f"Error: {nameless}: the SUMMARY does not say its agent (add --agent)",
         outside: f"Error: path '{outside}' is outside the project (use a path under {repo})",
         phases / "nope.md": f"Error: --from-summary '{phases / 'nope.md'}' cannot be read"
         " (give a SUMMARY.md path)",

@@ -8,7 +8,7 @@ from support.phases import phase_dir, planning_project
 
 from legion_memory.errors import InputError, LegionMemoryError
 from legion_memory.markdown.outline import outline
-from legion_memory.project import phases
+from legion_memory.project import phases, roadmap
 from legion_memory.project.phase_files import agent_files, leading_paths, looks_like_path
 from legion_memory.project.root import current_phase
 
@@ -63,7 +63,11 @@ def test_missing_and_ambiguous_phase_directories_are_errors(project: Path) -> No
     (project / ".planning/phases/2-auth-copy").mkdir()
     with pytest.raises(LegionMemoryError) as twice:
         phases.find_phase(project, 2)
-    assert twice.value.line() == "phase 2 has several directories: 02-auth-sessions, 2-auth-copy"
+    assert twice.value.line() == (
+        "phase 2 has several directories: 02-auth-sessions, 2-auth-copy"
+        " (name one: its directory name, or MILESTONE/N for an archived one)"
+    )
+    assert phases.find_phase(project, "02-auth-sessions").name == "02-auth-sessions"
 
 
 def test_a_phase_directory_linking_outside_the_project_is_refused(
@@ -80,8 +84,8 @@ def test_a_phase_directory_linking_outside_the_project_is_refused(
 def test_roadmap_progress_table_is_found_by_header_cells_and_statuses_normalised(
     project: Path,
 ) -> None:
-    roadmap = phases.read_roadmap(project)
-    assert {n: (e.name, e.status, e.complete) for n, e in roadmap.items()} == {
+    entries = roadmap.read_roadmap(project)
+    assert {n: (e.name, e.status, e.complete) for n, e in entries.items()} == {
         1: ("Project Skeleton", "Complete", True),
         2: ("Auth & Sessions", "Complete", True),
         3: ("Invoice PDF", "Complete", True),
@@ -93,8 +97,8 @@ def test_roadmap_progress_table_is_found_by_header_cells_and_statuses_normalised
 
 
 def test_roadmap_requirements_lines_in_every_spelling(project: Path) -> None:
-    roadmap = phases.read_roadmap(project)
-    assert {n: e.requirements for n, e in roadmap.items()} == {
+    entries = roadmap.read_roadmap(project)
+    assert {n: e.requirements for n, e in entries.items()} == {
         1: ("CORE-01", "CORE-02"),
         2: ("AUTH-01", "AUTH-02", "AUTH-03"),
         3: ("INV-01", "INV-02"),
@@ -117,11 +121,11 @@ def test_roadmap_requirements_lines_in_every_spelling(project: Path) -> None:
     ],
 )
 def test_status_normalisation(cell: str, status: str) -> None:
-    assert phases.normalise_status(cell) == status
+    assert roadmap.normalise_status(cell) == status
 
 
 def test_no_roadmap_means_no_entries(tmp_path: Path) -> None:
-    assert phases.read_roadmap(tmp_path) == {}
+    assert roadmap.read_roadmap(tmp_path) == {}
 
 
 def test_current_phase_comes_from_state(project: Path) -> None:

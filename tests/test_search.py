@@ -1,4 +1,5 @@
-"""`search`: BM25 x recency x importance over every memory file, learn entries and RETRO.md."""
+"""`search`: text relevance first (BM25F over stems, times coverage), then recency and importance,
+over every memory file, learn entries and RETRO.md."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from support.search import OUTCOMES_HEAD, fixture_project, outcomes_project
 
 from legion_memory.markdown.document import parse
 from legion_memory.search.corpus import Corpus, Source
-from legion_memory.search.ranking import SNIPPET_CHARS, bm25, window
+from legion_memory.search.ranking import SNIPPET_CHARS, bm25, query_terms, window
 from legion_memory.search.retro_entries import retro_entries
 
 TODAY = "2026-05-01"
@@ -33,8 +34,12 @@ def test_bm25_of_a_two_document_corpus_matches_the_formula_worked_by_hand() -> N
         scored["auth token"], 2.2 / (1 + 1.2 * (0.25 + 0.75 * 10 / 7)) * math.log(2)
     )
     assert math.isclose(scored["auth token"], 0.589749, abs_tol=1e-6)
-    # Words, not substrings: "tokens" contains "token" but is another word.
-    assert list(scores(["token"], ["Tokens, token!", "tokens", "auth"])) == ["Tokens, token!"]
+    # Whole words by their stems, not substrings: "tokens" is a form of "token", "tokenizer" holds
+    # "token" but is another word.
+    assert list(scores(["token"], ["Tokens, token!", "tokens", "tokenizer"])) == [
+        "Tokens, token!",
+        "tokens",
+    ]
 
 
 def scores(query: list[str], texts: list[str]) -> dict[str, float]:
@@ -42,7 +47,7 @@ def scores(query: list[str], texts: list[str]) -> dict[str, float]:
         Source("outcome", text, lambda: pytest.fail("not built"), id=f"O-{i}", date="")
         for i, text in enumerate(texts)
     )
-    return {source.text: value for source, value in bm25(query, corpus)}
+    return {match.source.text: match.bm25 for match in bm25(query, corpus)}
 
 
 def test_human_output_is_a_table_with_file_line_id_score_and_snippet(
@@ -58,13 +63,13 @@ def test_human_output_is_a_table_with_file_line_id_score_and_snippet(
         ],
     )
     result = cli("--root", str(root), "--today", TODAY, "search", "postgres")
-    # Each row has 6 words (dev code success + 3 of the summary), so the length norm is 1.2 and
-    # the one match scores idf = ln 2 = 0.693, times recency 1.0 and importance weight 1.0.
+    # Both rows are 68 characters, so the length norm is 1.2 and the one match scores
+    # idf = ln 2 = 0.693, times coverage 1.0, recency factor 1 + 0.1 * 1.0, importance weight 1.0.
     assert (result.code, result.stderr) == (0, "")
     assert result.stdout == (
         "| # | File | ID | Score | Snippet |\n"
         "|---|---|---|---|---|\n"
-        "| 1 | OUTCOMES.md:7 | O-001 | 0.693 | Tuned the postgres pool |\n"
+        "| 1 | OUTCOMES.md:7 | O-001 | 0.762 | summary: Tuned the postgres pool |\n"
     )
 
 
@@ -79,7 +84,8 @@ def test_json_explains_bm25_recency_and_importance(cli: CLI, tmp_path: Path) -> 
         ],
     )
     result = cli("--root", str(root), "--today", TODAY, "--json", "search", "postgres")
-    # 11 days old: recency 0.7; importance 5: weight 1.2; 0.693147 * 0.7 * 1.2 = 0.582244.
+    # 11 days old: recency 0.7, factor 1 + 0.1 * 0.7; importance 5: weight 1 + 0.05 * 2 / 2;
+    # 0.693147 * 1.0 (coverage) * 1.07 * 1.05 = 0.778751.
     assert json.loads(result.stdout) == {
         "results": [
             {
@@ -90,11 +96,14 @@ def test_json_explains_bm25_recency_and_importance(cli: CLI, tmp_path: Path) -> 
                 "id": "O-001",
                 "type": "outcome",
                 "date": "2026-04-20",
-                "score": 0.582244,
+                "score": 0.778751,
                 "bm25": 0.693147,
+                "coverage": 1.0,
+                "distinctive": 1,
                 "recency": 0.7,
                 "importance": 5,
-                "importance_weight": 1.2,
+                "importance_weight": 1.05,
+                "field": "summary",
                 "snippet": "Tuned the postgres pool",
             }
         ]
@@ -176,12 +185,13 @@ def test_fixture_ranking_across_files(cli: CLI, tmp_path: Path) -> None:
 
 def test_learn_entries_are_searched(cli: CLI, tmp_path: Path) -> None:
     root = fixture_project(tmp_path)
-    # PAT-003 says "worker" three times (summary, body, "per-worker"), RETRO-1 once; same date.
-    assert ids(cli, root, "worker") == ["PAT-003", "RETRO-1"]
+    # PAT-003 says "worker" three times (summary, body, "per-worker"), O-002 "workers" once in its
+    # summary, RETRO-1 "workers" and "per-worker" in its body (weight 0.6).
+    assert ids(cli, root, "worker") == ["PAT-003", "O-002", "RETRO-1"]
     result = cli("--root", str(root), "--today", TODAY, "search", "worker")
     first = result.stdout.splitlines()[2]
     assert first.startswith("| 1 | PATTERNS.md:13 | PAT-003 | ")
-    assert first.endswith(" | Pin flaky auth tests to one worker |")
+    assert first.endswith(" | summary: Pin flaky auth tests to one worker |")
 
 
 def test_file_option_limits_the_files(cli: CLI, tmp_path: Path) -> None:
@@ -198,9 +208,9 @@ def test_limit_keeps_the_best(cli: CLI, tmp_path: Path) -> None:
 
 def test_stopword_only_query_is_an_empty_result_exit_0(cli: CLI, tmp_path: Path) -> None:
     root = fixture_project(tmp_path)
-    human = cli("--root", str(root), "search", "the and of to build fix")
+    human = cli("--root", str(root), "search", "the and of to a")
     assert (human.code, human.stdout, human.stderr) == (0, "no matches\n", "")
-    assert ids(cli, root, "the and of to build fix") == []
+    assert ids(cli, root, "the and of to a") == []
 
 
 def test_unicode_queries(cli: CLI, tmp_path: Path) -> None:
@@ -261,17 +271,17 @@ def test_bad_options_are_one_line_exit_2(cli: CLI, tmp_path: Path) -> None:
 
 def test_snippet_is_at_most_240_characters_around_the_match() -> None:
     text = " ".join(f"word{i}" for i in range(100)) + " postgres " + "tail " * 60
-    shown = window(text, ["postgres"])
+    shown = window(text, query_terms("postgres"))
     assert len(shown) <= SNIPPET_CHARS
     assert shown.startswith("…word")
     assert shown.endswith("…")
     assert "postgres" in shown
-    assert window("short text", ["postgres"]) == "short text"
+    assert window("short text", query_terms("postgres")) == "short text"
 
 
 def test_snippet_of_a_match_near_the_end_fills_the_window() -> None:
     text = "a" * 300 + " postgres"
-    shown = window(text, ["postgres"])
+    shown = window(text, query_terms("postgres"))
     assert len(shown) == SNIPPET_CHARS
     assert shown.endswith(" postgres")
 

@@ -147,15 +147,20 @@ class Archetype(TypedDict):
 
 
 def archetype_scores(
-    records: Iterable[Record], task_types: Sequence[str], today: dt.date
+    records: Iterable[Record],
+    task_types: Sequence[str],
+    today: dt.date,
+    keys_of: Callable[[Record], Iterable[str]] | None = None,
 ) -> dict[str, Archetype]:
     """archetypeScores: per Task Type (all of them when `task_types` is empty), decay-excluded;
-    most outcomes first, then by name."""
+    most outcomes first, then by name. `keys_of` files a record under other keys (the engine's
+    task types), possibly several; `task_types` still filters by the record's own Task Type."""
     wanted = _folded(task_types)
     chosen = [r for r in records if not wanted or task_type_of(r).casefold() in wanted]
     groups: dict[str, list[Scored]] = {}
     for result in rank(chosen, today):
-        groups.setdefault(task_type_of(result.record), []).append(result)
+        for key in keys_of(result.record) if keys_of else (task_type_of(result.record),):
+            groups.setdefault(key, []).append(result)
     ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
     return {name: _archetype(results) for name, results in ordered}
 

@@ -1,4 +1,4 @@
-"""Phase compaction: the deterministic COMPACTED.md scaffold, its coverage check, and what is due.
+"""Phase compaction: the deterministic COMPACTED.md scaffold, and what is due.
 
 The memory-manager skill (docs/memory-manager-SKILL.md, Section 12) has an agent summarise a
 completed phase. The tool does every part that needs no judgement: it gathers deliverables,
@@ -14,68 +14,16 @@ from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError, WriteError
 from legion_memory.markdown.document import escape
-from legion_memory.markdown.frontmatter import Value, split_front_matter, strings
-from legion_memory.project.phase_files import FileChange, phase_files
-from legion_memory.project.phases import (
-    Phase,
-    PlanDocument,
-    RoadmapEntry,
-    find_phase,
-    phase_directories,
-    plan_agents,
-    plan_documents,
-    read_roadmap,
-    requirement_claims,
-    summaries,
-)
-from legion_memory.project.summary_facts import FAIL, PlanFacts, plan_facts, requirement_verdict
+from legion_memory.project.catalog import Catalog
+from legion_memory.project.compaction_check import CheckReport, check_text
+from legion_memory.project.phase_files import FileChange
+from legion_memory.project.phase_reading import PhaseFacts, gather
+from legion_memory.project.phases import find_phase, phase_at, phase_directories
+from legion_memory.project.roadmap import load_roadmaps
+from legion_memory.project.summary_facts import FAIL, PlanFacts, requirement_verdict
 from legion_memory.storage import reading, writing
 
-FRONT_MATTER_KEYS = ("phase", "compacted", "original_summaries", "requirements_satisfied")
 SECTIONS = ("Deliverables", "Decisions", "Files Modified", "Verification", "Agents")
-TARGET_PERCENT = (30, 50)
-_PLACEHOLDER = re.compile(r"\{[A-Za-z_][^{}\n]{0,60}\}")
-_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
-
-
-class PhaseFacts(NamedTuple):
-    """Everything the compacted summary of one phase is built from."""
-
-    phase: Phase
-    roadmap: RoadmapEntry | None
-    documents: tuple[PlanDocument, ...]
-    plans: tuple[PlanFacts, ...]
-    requirements: dict[str, str]
-    files: tuple[FileChange, ...]
-
-    @property
-    def title(self) -> str:
-        if self.roadmap and self.roadmap.name:
-            return self.roadmap.name
-        return " ".join(word[:1].upper() + word[1:] for word in self.phase.slug.split("-"))
-
-    @property
-    def original_chars(self) -> int:
-        return sum(len(document.text) for document in self.documents)
-
-
-def gather(root: Path, number: int) -> PhaseFacts:
-    """Read a phase: its summaries, plans, ROADMAP entry, requirement IDs and agent files."""
-    phase = find_phase(root, number)
-    roadmap = read_roadmap(root).get(number)
-    documents = summaries(phase)
-    plans = plan_documents(phase)
-    facts = []
-    requirements = dict.fromkeys(roadmap.requirements if roadmap else (), "")
-    for document in documents:
-        plan = plans.get(document.plan)
-        claims = {**(requirement_claims(plan) if plan else {}), **requirement_claims(document)}
-        for requirement, description in claims.items():
-            if not requirements.get(requirement):
-                requirements[requirement] = description
-        facts.append(plan_facts(document, plan_agents(document, plan), tuple(claims)))
-    files = phase_files(documents)
-    return PhaseFacts(phase, roadmap, tuple(documents), tuple(facts), requirements, tuple(files))
 
 
 def require_compactable(facts: PhaseFacts, *, force: bool) -> None:
@@ -94,8 +42,9 @@ def require_compactable(facts: PhaseFacts, *, force: bool) -> None:
         )
     if not force and not (facts.roadmap and facts.roadmap.complete):
         status = facts.roadmap.status if facts.roadmap and facts.roadmap.status else "not listed"
+        where = f"{phase.milestone}-ROADMAP.md" if phase.milestone else "ROADMAP.md"
         raise LegionMemoryError(
-            f"phase {phase.number} is not marked Complete in ROADMAP.md (status: {status})",
+            f"phase {phase.number} is not marked Complete in {where} (status: {status})",
             hint="use --force to compact it anyway",
         )
 
@@ -135,7 +84,7 @@ def _section_bodies(facts: PhaseFacts) -> list[list[str]]:
 
 def _deliverable(plan: PlanFacts) -> str:
     head = f"- {plan.id} {plan.title}".rstrip()
-    return f"{head}: {plan.gist}" if plan.gist else head
+    return f"{head}: {plan.gist}" if plan.gist and plan.gist != plan.title else head
 
 
 def _files_table(files: tuple[FileChange, ...]) -> list[str]:
@@ -173,104 +122,6 @@ def _agents(plans: tuple[PlanFacts, ...]) -> list[str]:
     return [f"- {agent}: {', '.join(ids)}" for agent, ids in by_agent.items()]
 
 
-class CheckReport(NamedTuple):
-    """The coverage check of a COMPACTED.md against its phase's originals."""
-
-    path: Path
-    compacted_chars: int
-    original_chars: int
-    requirements_total: int
-    files_total: int
-    missing_requirements: list[str]
-    missing_files: list[str]
-    missing_front_matter: list[str]
-    placeholders: list[str]
-    missing_sections: list[str]
-
-    @property
-    def percent(self) -> int:
-        return round(100 * self.compacted_chars / self.original_chars) if self.original_chars else 0
-
-    @property
-    def ok(self) -> bool:
-        problems = (self.missing_requirements, self.missing_files, self.missing_front_matter)
-        return not any(problems) and not self.placeholders
-
-    @property
-    def warnings(self) -> list[str]:
-        low, high = TARGET_PERCENT
-        found = [f"section '## {name}' is missing" for name in self.missing_sections]
-        if not low <= self.percent <= high:
-            found.append(f"length is {self.percent}% of the originals (target {low}-{high}%)")
-        return found
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "file": str(self.path),
-            "ok": self.ok,
-            "missing_requirements": self.missing_requirements,
-            "missing_files": self.missing_files,
-            "missing_front_matter": self.missing_front_matter,
-            "placeholders": self.placeholders,
-            "requirements_total": self.requirements_total,
-            "files_total": self.files_total,
-            "length_percent": self.percent,
-            "compacted_chars": self.compacted_chars,
-            "original_chars": self.original_chars,
-            "warnings": self.warnings,
-        }
-
-
-def check_text(facts: PhaseFacts, text: str, path: Path) -> CheckReport:
-    """Every requirement ID and file path present, front-matter complete, no `{placeholder}`."""
-    searchable = text.replace("\\|", "|")
-    front, body = split_front_matter(text)
-    originals = "\n".join(document.text for document in facts.documents)
-    headings = {m.strip().casefold() for m in re.findall(r"^##\s+(.+)$", body, re.MULTILINE)}
-    return CheckReport(
-        path=path,
-        compacted_chars=len(text),
-        original_chars=facts.original_chars,
-        requirements_total=len(facts.requirements),
-        files_total=len({change.path for change in facts.files}),
-        missing_requirements=[
-            r for r in facts.requirements if not re.search(rf"\b{re.escape(r)}\b", searchable)
-        ],
-        missing_files=list(dict.fromkeys(c.path for c in facts.files if c.path not in searchable)),
-        missing_front_matter=[key for key in FRONT_MATTER_KEYS if not _filled(front, key)],
-        placeholders=[
-            found
-            for found in dict.fromkeys(_PLACEHOLDER.findall(_CODE.sub("", text)))
-            if found not in originals
-        ],
-        missing_sections=[name for name in SECTIONS if name.casefold() not in headings],
-    )
-
-
-def _filled(front: dict[str, Value], key: str) -> bool:
-    if key not in front:
-        return False
-    value = front[key]
-    if key == "requirements_satisfied":
-        return isinstance(value, list)
-    if key == "compacted":
-        return isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) is not None
-    return bool(strings(value))
-
-
-def check(root: Path, number: int) -> CheckReport:
-    facts = gather(root, number)
-    path = facts.phase.compacted
-    text = reading.read_text(path)
-    if text is None:
-        raise LegionMemoryError(
-            f"phase {number} has no {path.name}",
-            where=str(path.parent),
-            hint=f"run `legion-memory compact {number}` first",
-        )
-    return check_text(facts, text, path)
-
-
 class Compaction(NamedTuple):
     path: Path
     text: str
@@ -279,11 +130,17 @@ class Compaction(NamedTuple):
 
 
 def compact(
-    root: Path, number: int, today: dt.date, *, force: bool = False, dry_run: bool = False
+    root: Path,
+    selector: str | int,
+    today: dt.date,
+    *,
+    force: bool = False,
+    dry_run: bool = False,
+    catalog: Catalog | None = None,
 ) -> Compaction:
     """Build a phase's COMPACTED.md and write it (never over an existing one without `force`);
-    the SUMMARY files are only read."""
-    facts = gather(root, number)
+    the SUMMARY and PLAN files are only read."""
+    facts = gather(root, selector, catalog)
     require_compactable(facts, force=force)
     path = facts.phase.compacted
     text = render(facts, today)
@@ -305,33 +162,52 @@ class Uncompacted(NamedTuple):
     number: int
     directory: Path
     summaries: int
+    milestone: str = ""
+
+    @property
+    def name(self) -> str:
+        """What `compact` takes to name this phase: `6`, or `v1.0/06-name` when archived."""
+        return f"{self.milestone}/{self.directory.name}" if self.milestone else str(self.number)
 
     @property
     def suggestion(self) -> str:
-        return f"Phase {self.number} has {self.summaries} uncompacted summaries. Compact now?"
+        where = f" ({self.milestone})" if self.milestone else ""
+        count = self.summaries
+        return f"Phase {self.number}{where} has {count} uncompacted summaries. Compact now?"
 
     def to_json(self) -> dict[str, object]:
-        return {"phase": self.number, "directory": self.directory.name, "summaries": self.summaries}
+        return {
+            "phase": self.number,
+            "milestone": self.milestone,
+            "directory": self.directory.name,
+            "summaries": self.summaries,
+        }
 
 
 def uncompacted(root: Path, *, exclude: int | None = None) -> list[Uncompacted]:
-    """Phases Complete in ROADMAP.md whose directory has summaries but no COMPACTED.md."""
-    roadmap = read_roadmap(root)
+    """Phase directories (current and archived) Complete in their ROADMAP with summaries but no
+    COMPACTED.md; `exclude` is the current milestone's phase of that number."""
+    roadmaps = load_roadmaps(root)
     found = []
-    for number in sorted(phase_directories(root)):
-        entry = roadmap.get(number)
-        if number == exclude or entry is None or not entry.complete:
+    for directory in phase_directories(root):
+        entry = roadmaps.entry(
+            directory.number, directory.milestone, directory.directory.name.partition("-")[2]
+        )
+        current = not directory.milestone and directory.number == exclude
+        if current or entry is None or not entry.complete:
             continue
-        phase = find_phase(root, number)
+        phase = phase_at(root, directory)
         if phase.summaries and not phase.compacted.exists():
-            found.append(Uncompacted(number, phase.directory, len(phase.summaries)))
+            found.append(
+                Uncompacted(phase.number, phase.directory, len(phase.summaries), phase.milestone)
+            )
     return found
 
 
-def phase_context(root: Path, number: int) -> tuple[list[Path], str]:
+def phase_context(root: Path, selector: str | int) -> tuple[list[Path], str]:
     """The spec's recall integration: COMPACTED.md when present, else the summaries in plan
     order, each introduced by a comment naming its file."""
-    phase = find_phase(root, number)
+    phase = find_phase(root, selector)
     compacted = reading.read_text(phase.compacted)
     if compacted is not None:
         return [phase.compacted], compacted

@@ -14,7 +14,9 @@ from legion_memory.errors import GitError
 from legion_memory.gitops.repository import diff_numstat
 from legion_memory.project.catalog import Catalog
 from legion_memory.project.phase_files import agent_files
+from legion_memory.project.phase_reading import known_agents
 from legion_memory.project.phases import Phase, find_phase, plan_agents, plan_documents, summaries
+from legion_memory.project.summary_facts import plan_facts
 from legion_memory.schema.kinds import PREFERENCE, new_record
 from legion_memory.schema.records import Record
 from legion_memory.storage import reading, writing
@@ -71,24 +73,31 @@ class ManualEdit(NamedTuple):
         }
 
 
-def owners(phase: Phase) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Each agent-modified file -> (plan, agents) of the last plan that lists it."""
+def owners(
+    phase: Phase, known: Mapping[str, str] | None = None
+) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Each agent-modified file -> (plan, agents) of the last plan that lists it, read by the
+    plan reader; a plan still without its SUMMARY by its PLAN alone."""
     documents = {document.plan: document for document in summaries(phase)}
     plans = plan_documents(phase)
     found: dict[str, tuple[str, tuple[str, ...]]] = {}
     for plan_files in phase.plans:
         summary, plan = documents.get(plan_files.id), plans.get(plan_files.id)
-        agents = plan_agents(summary, plan)
-        for document in (summary, plan):
-            for change in agent_files(document) if document else []:
-                found[change.path] = (plan_files.id, agents)
+        if summary is not None:
+            facts = plan_facts(summary, plan, known)
+            agents, changes = facts.agents, list(facts.files)
+        else:
+            agents = plan_agents(None, plan, known)
+            changes = agent_files(plan) if plan else []
+        for change in changes:
+            found[change.path] = (plan_files.id, agents)
     return found
 
 
-def detect(root: Path, number: int) -> list[ManualEdit]:
+def detect(root: Path, selector: str | int, catalog: Catalog | None = None) -> list[ManualEdit]:
     """Files changed in the working tree (unstaged) that the phase's agents modified."""
-    phase = find_phase(root, number)
-    modified = owners(phase)
+    phase = find_phase(root, selector)
+    modified = owners(phase, known_agents(catalog))
     stats = diff_numstat(root)
     if stats is None:
         raise GitError(

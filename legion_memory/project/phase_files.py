@@ -22,6 +22,8 @@ _FILES_HEADING = re.compile(r"^(?:(?:key|created|modified|changed|new|updated)\s
 _CHANGES_HEADING = re.compile(r"^(?:key\s+)?changes(?:\s+made)?$")
 _FILE_COLUMNS = {"file", "files", "path", "paths", "file path", "filename"}
 _DESCRIPTION_COLUMNS = ("purpose", "description", "change", "changes", "summary", "what", "notes")
+# A commit table's Files cell lists what a commit touched, often as bare or shortened names.
+_COMMIT_COLUMNS = {"hash", "sha", "commit hash", "message", "commit message"}
 _ACTION_COLUMNS = ("action", "change", "status", "type")
 _LABEL = re.compile(
     r"^\**\s*(created|modified|new|updated|added|changed|edited)(?=[\s:*])"
@@ -49,11 +51,11 @@ class FileChange(NamedTuple):
 
 def agent_files(document: PlanDocument) -> list[FileChange]:
     """Every file a SUMMARY or PLAN says an agent created or modified, once each, in order."""
-    found = list(_front_matter_files(document))
+    found = list(front_matter_files(document))
     if document.kind != PLAN:
         for section in document.sections:
             found.extend(_section_files(document.plan, section))
-    return _merged(found)
+    return merged_changes(found)
 
 
 def phase_files(documents: Iterable[PlanDocument]) -> list[FileChange]:
@@ -61,10 +63,12 @@ def phase_files(documents: Iterable[PlanDocument]) -> list[FileChange]:
     return [change for document in documents for change in agent_files(document)]
 
 
-def _front_matter_files(document: PlanDocument) -> Iterator[FileChange]:
-    keys = ("files_modified", "files-modified") if document.kind == PLAN else ()
-    for key in ("key_files", "key-files", *keys):
-        yield from _listed(document.plan, document.front.get(key), "")
+def front_matter_files(document: PlanDocument) -> Iterator[FileChange]:
+    created = ("files_created", "files-created")
+    for key in ("key_files", "key-files", "files_modified", "files-modified", *created):
+        yield from _listed(
+            document.plan, document.front.get(key), CREATED if key in created else ""
+        )
 
 
 def _listed(plan: str, value: Value | None, action: str) -> Iterator[FileChange]:
@@ -81,11 +85,21 @@ def _section_files(plan: str, section: Section) -> Iterator[FileChange]:
     keys = [_key(title) for title in section.path]
     in_files = any(_FILES_HEADING.match(key) for key in keys)
     action = next((a for a in map(_action_word, reversed(keys)) if a), "") if in_files else ""
+    yield from _heading_file(plan, section)
     if in_files or (keys and _CHANGES_HEADING.match(keys[-1])):
         for item in section.items():
             yield from _item_files(plan, item, action, strict=not in_files)
     for table in section.tables():
         yield from _table_files(plan, table, action if in_files else "")
+
+
+def _heading_file(plan: str, section: Section) -> Iterator[FileChange]:
+    """`### skills/x/SKILL.md (new)`: a heading that is a path, with at most a marker after it."""
+    paths, rest = leading_paths(plain(section.title), listed=False)
+    marked = _NEW_MARK.match(rest)
+    marker = re.fullmatch(r"\((?:new|created|modified|updated|changed)\)", rest, re.IGNORECASE)
+    if len(paths) == 1 and (marker or ("/" in paths[0] and not rest)):
+        yield FileChange(paths[0], plan, CREATED if marked else _action_word(rest))
 
 
 def _key(title: str) -> str:
@@ -126,7 +140,7 @@ def _marked_lead(text: str) -> bool:
 def _table_files(plan: str, table: TableBlock, action: str) -> Iterator[FileChange]:
     names = [plain(cell).lower() for cell in table.header]
     columns = [index for index, name in enumerate(names) if name in _FILE_COLUMNS]
-    if not columns:
+    if not columns or _COMMIT_COLUMNS.intersection(names):
         return
     described = next((names.index(n) for n in _DESCRIPTION_COLUMNS if n in names), None)
     acted = next((names.index(n) for n in _ACTION_COLUMNS if n in names), None)
@@ -191,7 +205,7 @@ def looks_like_path(token: str, *, listed: bool) -> bool:
     return listed and token in _EXTENSIONLESS
 
 
-def _merged(changes: list[FileChange]) -> list[FileChange]:
+def merged_changes(changes: list[FileChange]) -> list[FileChange]:
     """One entry per (plan, path): the first, completed by later mentions' action/description."""
     merged: dict[tuple[str, str], FileChange] = {}
     for change in changes:

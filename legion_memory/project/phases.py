@@ -1,25 +1,30 @@
-"""A project's phases: `.planning/phases/{NN-name}/`, their plan documents and ROADMAP.md facts.
+"""A project's phases: `.planning/phases/{NN-name}/` and the archived directories of earlier
+milestones under `.planning/archive/` (numbers repeat), their plan documents, agents and claims.
 
-Only `{NN}-{PP}-SUMMARY.md` and `{NN}-{PP}-PLAN.md` are plan documents; CONTEXT, REVIEW,
-VERIFICATION, gap reports and COMPACTED files in the same directory are not.
+A phase is identified by its directory; a number names it when one directory has it
+(docs/decisions.md#reused-phase-numbers). Only `{NN}-{PP}-SUMMARY.md` and `{NN}-{PP}-PLAN.md`
+are plan documents; CONTEXT, REVIEW, VERIFICATION, gap reports and COMPACTED files are not.
 """
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import InputError, LegionMemoryError, ParseError
-from legion_memory.markdown.document import parse, row_cells
 from legion_memory.markdown.frontmatter import Value, split_front_matter, strings
 from legion_memory.markdown.outline import Section, outline, plain
 from legion_memory.project.root import confine
 
 PHASES_DIR = Path(".planning") / "phases"
-ROADMAP_FILE = Path(".planning") / "ROADMAP.md"
+ARCHIVE_DIR = Path(".planning") / "archive"
 SUMMARY = "SUMMARY"
 PLAN = "PLAN"
 
 _PHASE_ARGUMENT = re.compile(r"^\d{1,4}$")
+_PHASE_NAME_ARGUMENT = re.compile(r"^(?:(v\d+(?:\.\d+)*)/)?(\d{1,4}(?:-[\w.]+(?:-[\w.]+)*)?)$")
+_MILESTONE_PART = re.compile(r"(v\d+(?:\.\d+)*)", re.IGNORECASE)
+_ARCHIVE_DEPTH = 4
 _PHASE_DIR = re.compile(r"^(\d+)-(\S+)$")
 _PLAN_FILE = re.compile(r"^(\d+)-(\d+)-(SUMMARY|PLAN)\.md$")
 _ID = r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+[a-z]?"
@@ -28,10 +33,22 @@ _LEADING_IDS = re.compile(rf"^[\s*`]*(?:\[[ xX]\]\s*)?[*`]*({_ID}(?:[\s,/&*`]+(?
 
 
 def phase_number(text: str) -> int:
-    """A PHASE argument: a number only, so that nothing like `../x` can name a directory."""
+    """A PHASE argument that must be a number."""
     if not _PHASE_ARGUMENT.match(text.strip()):
         raise InputError(f"PHASE '{text}' is not a phase number", hint="give a number, e.g. 6")
     return int(text)
+
+
+def phase_selector(text: str) -> tuple[str | None, str]:
+    """A PHASE argument: `6`, a directory name `06-name`, or `v1.0/6` for a milestone's phase,
+    as (milestone or None, number or name); nothing like `../x` can name a directory."""
+    match = _PHASE_NAME_ARGUMENT.match(text.strip())
+    if match is None:
+        raise InputError(
+            f"PHASE '{text}' is not a phase",
+            hint="give a number (6), a directory name (06-name) or MILESTONE/N (v1.0/6)",
+        )
+    return match.group(1), match.group(2)
 
 
 class PlanFiles(NamedTuple):
@@ -47,6 +64,8 @@ class Phase(NamedTuple):
     number: int
     directory: Path
     plans: tuple[PlanFiles, ...]
+    milestone: str = ""
+    """`""` for `.planning/phases/`, else the archived milestone (`v1.0`) or archive folder."""
 
     @property
     def name(self) -> str:
@@ -75,33 +94,89 @@ class Phase(NamedTuple):
         return self.directory / f"{self.prefix}-COMPACTED.md"
 
 
-def phase_directories(root: Path) -> dict[int, list[Path]]:
-    """Every `{NN}-{name}` directory under .planning/phases, by phase number."""
-    found: dict[int, list[Path]] = {}
-    base = root / PHASES_DIR
-    if not base.is_dir():
-        return found
-    for entry in sorted(base.iterdir()):
-        match = _PHASE_DIR.match(entry.name)
-        if match and entry.is_dir():
-            found.setdefault(int(match.group(1)), []).append(entry)
+class PhaseDirectory(NamedTuple):
+    number: int
+    directory: Path
+    milestone: str = ""
+
+    @property
+    def label(self) -> str:
+        """`06-name`, or `v1.0/06-name` for an archived phase."""
+        return f"{self.milestone}/{self.directory.name}" if self.milestone else self.directory.name
+
+
+def phase_directories(root: Path) -> list[PhaseDirectory]:
+    """Every `{NN}-{name}` directory: `.planning/phases/` first, then archived ones under
+    `.planning/archive/` (a few levels deep) that hold plan files."""
+    found = [PhaseDirectory(number, entry) for number, entry in _numbered(root / PHASES_DIR)]
+    archive = root / ARCHIVE_DIR
+    pending = [archive] if archive.is_dir() and not archive.is_symlink() else []
+    for _ in range(_ARCHIVE_DEPTH):
+        below = []
+        for base in pending:
+            for number, entry in _numbered(base):
+                if any(_PLAN_FILE.match(child.name) for child in entry.iterdir()):
+                    found.append(PhaseDirectory(number, entry, _milestone(archive, entry)))
+            below += [e for e in sorted(base.iterdir()) if e.is_dir() and not e.is_symlink()]
+        pending = below
     return found
 
 
-def find_phase(root: Path, number: int) -> Phase:
-    """The phase directory for a number; an error naming what is wrong when there is none."""
-    candidates = phase_directories(root).get(number, [])
+def _numbered(base: Path) -> list[tuple[int, Path]]:
+    if not base.is_dir():
+        return []
+    entries = sorted(base.iterdir())
+    matches = [(_PHASE_DIR.match(entry.name), entry) for entry in entries]
+    return [(int(m.group(1)), entry) for m, entry in matches if m and entry.is_dir()]
+
+
+def _milestone(archive: Path, directory: Path) -> str:
+    """The archive folder's milestone version (`archive/v1.0/phases/01-x` -> `v1.0`), else the
+    folder path below the archive."""
+    parts = directory.parent.relative_to(archive).parts
+    versions = [m.group(1) for part in parts if (m := _MILESTONE_PART.search(part))]
+    return versions[0] if versions else "/".join(parts) or ARCHIVE_DIR.name
+
+
+def find_phase(root: Path, selector: str | int) -> Phase:
+    """The phase a PHASE argument names; an error naming what is wrong when none or several do.
+
+    A number means the `.planning/phases/` directory of that number, else the one archived
+    directory of that number; a directory name or `MILESTONE/N` picks among several."""
+    return phase_at(root, _chosen(root, str(selector)))
+
+
+def phase_at(root: Path, found: PhaseDirectory) -> Phase:
+    """The phase in one directory found by `phase_directories`, with its plan files."""
+    directory = confine(root, found.directory.relative_to(root))
+    return Phase(found.number, directory, _plans(directory, found.number), found.milestone)
+
+
+def _chosen(root: Path, selector: str) -> PhaseDirectory:
+    milestone, name = phase_selector(selector)
+    candidates = [
+        found
+        for found in phase_directories(root)
+        if (found.directory.name == name if "-" in name else found.number == int(name))
+        and (milestone is None or found.milestone == milestone)
+    ]
+    current = [found for found in candidates if not found.milestone]
+    if milestone is None and len(current) == 1:
+        return current[0]
+    if len(candidates) == 1:
+        return candidates[0]
     if not candidates:
+        expected = f"{int(name):02d}-<name>" if name.isdigit() else name
         raise LegionMemoryError(
-            f"no directory for phase {number}",
+            f"no directory for phase {selector}",
             where=str(root / PHASES_DIR),
-            hint=f"expected .planning/phases/{number:02d}-<name>/",
+            hint=f"expected .planning/phases/{expected}/",
         )
-    if len(candidates) > 1:
-        names = ", ".join(path.name for path in candidates)
-        raise LegionMemoryError(f"phase {number} has several directories: {names}")
-    directory = confine(root, candidates[0].relative_to(root))
-    return Phase(number, directory, _plans(directory, number))
+    names = ", ".join(found.label for found in candidates)
+    raise LegionMemoryError(
+        f"phase {selector} has several directories: {names}",
+        hint="name one: its directory name, or MILESTONE/N for an archived one",
+    )
 
 
 def _plans(directory: Path, number: int) -> tuple[PlanFiles, ...]:
@@ -136,7 +211,10 @@ class PlanDocument(NamedTuple):
 
 
 def read_document(path: Path, plan: str, kind: str) -> PlanDocument:
-    text = read_planning_file(path)
+    return document_of(read_planning_file(path), path, plan, kind)
+
+
+def document_of(text: str, path: Path, plan: str, kind: str) -> PlanDocument:
     front, body = split_front_matter(text)
     return PlanDocument(plan, kind, path, text, front, tuple(outline(body)))
 
@@ -159,90 +237,6 @@ def read_planning_file(path: Path) -> str:
         raise ParseError("file is not valid UTF-8", where=str(path)) from exc
     except OSError as exc:
         raise ParseError(f"cannot read: {exc.strerror or exc}", where=str(path)) from exc
-
-
-class RoadmapEntry(NamedTuple):
-    """What ROADMAP.md says about one phase."""
-
-    number: int
-    name: str = ""
-    status: str = ""
-    requirements: tuple[str, ...] = ()
-
-    @property
-    def complete(self) -> bool:
-        return self.status.casefold() in {"complete", "shipped"}
-
-
-_STATUS_NOISE = re.compile(r"\*|✓|✔|✅|\(archived\)", re.IGNORECASE)
-_PHASE_CELL = re.compile(r"^\W*(?:phase\s+)?0*(\d+)\b[\s:.—\u2013-]*(.*)$", re.IGNORECASE)
-_PHASE_HEADING = re.compile(r"^(#{1,6})\s+Phase\s+0*(\d+)\s*[:.—\u2013-]\s*(.+?)\s*#*\s*$")
-_ANY_HEADING = re.compile(r"^(#{1,6})\s")
-_REQUIREMENTS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**Requirements\**\s*:?\**\s*:?(.*)$")
-
-
-def normalise_status(cell: str) -> str:
-    """`**✓ Complete** (Archived)` -> `Complete`."""
-    return " ".join(_STATUS_NOISE.sub("", cell).split())
-
-
-def read_roadmap(root: Path) -> dict[int, RoadmapEntry]:
-    """Phase entries from ROADMAP.md (progress table + phase details); {} when there is none."""
-    if not (root / ROADMAP_FILE).is_file():
-        return {}
-    text = read_planning_file(root / ROADMAP_FILE)
-    progress = _progress(text)
-    details = _details(text)
-    entries: dict[int, RoadmapEntry] = {}
-    for number in sorted({*progress, *details}):
-        table_name, status = progress.get(number, ("", ""))
-        heading_name, requirements = details.get(number, ("", ()))
-        entries[number] = RoadmapEntry(number, heading_name or table_name, status, requirements)
-    return entries
-
-
-def _progress(text: str) -> dict[int, tuple[str, str]]:
-    """Phase -> (name, normalised status) from every table with Phase and Status header cells."""
-    document = parse(text)
-    found: dict[int, tuple[str, str]] = {}
-    for table in document.tables:
-        names = [cell.replace("*", "").strip().casefold() for cell in table.columns]
-        if "phase" not in names or "status" not in names:
-            continue
-        phase_at, status_at = names.index("phase"), names.index("status")
-        for index in table.rows:
-            cells = row_cells(document, index)
-            if max(phase_at, status_at) >= len(cells):
-                continue
-            match = _PHASE_CELL.match(cells[phase_at].replace("*", ""))
-            if match and int(match.group(1)) not in found:
-                name = match.group(2).strip()
-                found[int(match.group(1))] = (name, normalise_status(cells[status_at]))
-    return found
-
-
-def _details(text: str) -> dict[int, tuple[str, tuple[str, ...]]]:
-    """Phase -> (name, requirement IDs) from `### Phase N: Name` sections."""
-    found: dict[int, tuple[str, tuple[str, ...]]] = {}
-    current: tuple[int, int] | None = None  # (phase, heading level)
-    for line in text.split("\n"):
-        heading = _PHASE_HEADING.match(line)
-        if heading:
-            current = (int(heading.group(2)), len(heading.group(1)))
-            found.setdefault(current[0], (heading.group(3).strip(), ()))
-            continue
-        other = _ANY_HEADING.match(line)
-        if other and current and len(other.group(1)) <= current[1]:
-            current = None
-        requirements = _REQUIREMENTS_LINE.match(line)
-        if current and requirements:
-            name, ids = found[current[0]]
-            found[current[0]] = (name, _unique([*ids, *REQUIREMENT_ID.findall(requirements[1])]))
-    return found
-
-
-def _unique(values: list[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(values))
 
 
 def requirement_claims(document: PlanDocument) -> dict[str, str]:
@@ -276,28 +270,38 @@ def _leading_ids(text: str) -> list[tuple[str, str]]:
     return [(found, description) for found in REQUIREMENT_ID.findall(match.group(1))]
 
 
-_AGENT_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+_AGENT_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$", re.IGNORECASE)
 _AGENT_HEADING = re.compile(r"^agents?\s*:\s*(.+)$", re.IGNORECASE)
-_AGENT_LINE = re.compile(r"^\**Agents?\**\s*:\s*\**\s*(.+)$")
-_PLAN_AGENT = re.compile(r"\bAgent:\s*\**\s*`?([a-z0-9][a-z0-9._-]*)`?")
+_AGENT_LINE = re.compile(r"^\**(?:Assigned\s+)?Agents?\**\s*:\s*\**\s*(.+)$", re.IGNORECASE)
+# A body line `Agent: id[, id]` and nothing else: "Agent: comma-separated list of ..." is prose.
+_PLAN_AGENT = re.compile(
+    r"^\W*Agents?\**\s*:\s*\**\s*((?:`?[a-z0-9][a-z0-9._-]*`?(?:\s*,\s*|\s+and\s+)?)+)\W*$",
+    re.MULTILINE,
+)
+AUTONOMOUS = "autonomous"
 
 
-def plan_agents(summary: PlanDocument | None, plan: PlanDocument | None) -> tuple[str, ...]:
-    """Who executed a plan: the SUMMARY's agent, else the PLAN's, else `autonomous` when the
-    PLAN says so; () when neither file tells."""
-    if summary is not None:
-        found = _summary_agents(summary)
-        if found:
-            return found
-    if plan is None:
-        return ()
-    listed = agent_ids(strings(plan.value("agents", "agent")))
-    if listed:
-        return listed
-    in_body = agent_ids(_PLAN_AGENT.findall(plan.text))
-    if in_body:
-        return in_body
-    return ("autonomous",) if plan.value("autonomous") == "true" else ()
+def plan_agents(
+    summary: PlanDocument | None,
+    plan: PlanDocument | None,
+    known: Mapping[str, str] | None = None,
+) -> tuple[str, ...]:
+    """Who executed a plan: the SUMMARY's agent, else the PLAN's front-matter agents, else
+    `autonomous` when the PLAN says so, else an `Agent:` line of its body; () when none tells.
+    `known` (casefolded catalog ID -> catalog form) puts each ID in its catalog form."""
+    found: tuple[str, ...] = _summary_agents(summary) if summary is not None else ()
+    if not found and plan is not None:
+        found = agent_ids(strings(plan.value("agents", "agent")))
+        if not found and str(plan.value("autonomous")).casefold() == "true":
+            found = (AUTONOMOUS,)
+        found = found or agent_ids(_PLAN_AGENT.findall(plan.text))
+    return canonical_agents(found, known)
+
+
+def canonical_agents(agents: tuple[str, ...], known: Mapping[str, str] | None) -> tuple[str, ...]:
+    """Agent IDs compared case-insensitively, each in its catalog form (else lower case)."""
+    forms = [(known or {}).get(agent.casefold(), agent.casefold()) for agent in agents]
+    return _unique(forms)
 
 
 def _summary_agents(summary: PlanDocument) -> tuple[str, ...]:
@@ -305,24 +309,32 @@ def _summary_agents(summary: PlanDocument) -> tuple[str, ...]:
     if listed:
         return listed
     for section in summary.sections:
-        heading = _AGENT_HEADING.match(section.title)
+        heading = _AGENT_HEADING.match(plain(section.title))
         if heading:
             return agent_ids([heading.group(1)])
-        if section.key in {"agent", "agents", "assigned agent"}:
+        if section.key in {"agent", "agents", "agent(s)", "assigned agent", "assigned agents"}:
             return agent_ids([*section.paragraphs(), *(item.text for item in section.items())])
-        for text in section.lines():
-            line = _AGENT_LINE.match(text)
+        for text in [*section.lines(), *(plain(item.text) for item in section.items())]:
+            line = _AGENT_LINE.match(plain(text))
             if line:
                 return agent_ids([line.group(1)])
     return ()
 
 
+def _unique(values: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(values))
+
+
 def agent_ids(texts: list[str]) -> tuple[str, ...]:
-    """Agent IDs from free text: `a, b`, `a and b`, `` `a` `` -> (a, b)."""
+    """Agent IDs from free text: `a, b`, `a and b`, `` `a` `` -> (a, b). A part that is one word
+    is an ID (`polymath`); in a longer part only hyphenated words (`x-y`) are."""
     found: list[str] = []
     for text in texts:
-        for raw in re.split(r"[,\s]+|\band\b", plain(text)):
-            word = raw.strip("()[]:;.")
-            if _AGENT_ID.match(word) and ("-" in word or word in {"autonomous", "system"}):
-                found.append(word)
+        for part in re.split(r",|;|\band\b", plain(text)):
+            words = [raw.strip("()[]:;.`*") for raw in part.split()]
+            words = [word for word in words if word]
+            for word in words:
+                named = len(words) == 1 or "-" in word or word.casefold() in {AUTONOMOUS, "system"}
+                if named and _AGENT_ID.match(word):
+                    found.append(word)
     return _unique(found)

@@ -1,5 +1,6 @@
 """Project facts: where the project root is, its memory settings, and its current phase."""
 
+import datetime as dt
 import json
 import re
 from pathlib import Path
@@ -9,8 +10,21 @@ from legion_memory.errors import InputError
 
 SETTINGS_FILE = "settings.json"
 STATE_FILE = Path(".planning") / "STATE.md"
-# A pattern, compiled by `re` on first use: most commands never read the phase.
-_PHASE = r"^\s*(?:[-*]\s+)?\**Phase\**\s*:\s*\**\s*(\d+)"
+MILESTONES_DIR = Path(".planning") / "milestones"
+# Patterns, compiled by `re` on first use: most commands never read the phase.
+_PHASE_FORMS = (
+    r"\A---\n(?:.*\n)*?current_phase:\s*[\"']?(\d+)(?:.*\n)*?---\s*$",
+    r"^\s*(?:[-*]\s+|#+\s*)?\**(?:Current\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?(\d+)",
+    r"^\W*Current\s+(?:focus|position)\**\s*:[^\n]*?\bPhase\s+(\d+)\b",
+    r"^#+\s*Current\s+Position\b.*\n(?:(?!#).*\n)*?[\s>*-]*Phase\s+(\d+)\b",
+    r"\bPhase\s+(\d+)\s+of\s+\d+\b",
+    r"\bPhase\s+(\d+)\b[^.\n]{0,20}?\b(?:in progress|executing|planning|active|current)\b",
+    r"^\s*(?:[-*]\s+)?\**Last activity\**\s*:.*?\bCompleted\s+(\d+)-\d+(?:-PLAN)?\b",
+)
+_COMPLETED_ON = r"^\W*(?:Completed|Shipped|Status:\W*Complete\W*on)\W*:?\W*(\d{4}-\d{2}-\d{2})"
+_HEAD_CHARS = 2000
+_MILESTONE = r"^\W*(?:current\s+)?milestone\**\s*:\s*\**\s*(v\d+(?:\.\d+)*)"
+_SHIPPED_ROW = r"^\|\s*(v\d+(?:\.\d+)*)\s*\|(?:.*\|)?\s*(\d{4}-\d{2}-\d{2})\s*\|\s*$"
 
 
 def find_root(start: Path) -> Path:
@@ -82,10 +96,48 @@ def _fits(value: object, default: object) -> bool:
 
 
 def current_phase(root: Path) -> int | None:
-    """The phase number in STATE.md (`Phase: N` or `**Phase**: N of M`), None when unknown."""
+    """The current phase number STATE.md states, None when it states none (never a guess).
+
+    Read, first found wins (docs/decisions.md#reused-phase-numbers): front-matter
+    `current_phase:`; a `Phase: N`, `**Phase**: N of M` or `## Current Phase: N` line; `Current
+    focus: Phase N`; `Phase N of M`; `Phase N` opening a line under `## Current Position`;
+    `Phase N in progress` (or executing, planning, active, current); `Last activity: ...
+    Completed NN-PP plan`."""
+    text = _state_text(root)
+    if text is None:
+        return None
+    for pattern in _PHASE_FORMS:
+        match = re.search(pattern, text, re.MULTILINE | re.IGNORECASE)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def _state_text(root: Path) -> str | None:
     try:
-        text = (root / STATE_FILE).read_text(encoding="utf-8")
+        return (root / STATE_FILE).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    match = re.search(_PHASE, text, re.MULTILINE)
-    return int(match.group(1)) if match else None
+
+
+def milestone_start(root: Path) -> dt.date | None:
+    """When the current milestone's work began: the latest ship date of an earlier milestone
+    (STATE.md's shipped-milestones rows, the heads of `.planning/milestones/*-ROADMAP.md`);
+    None when none is recorded (docs/decisions.md#reused-phase-numbers)."""
+    state = _state_text(root) or ""
+    current = re.search(_MILESTONE, state, re.MULTILINE | re.IGNORECASE)
+    dates = [
+        dt.date.fromisoformat(day)
+        for name, day in re.findall(_SHIPPED_ROW, state, re.MULTILINE)
+        if current is None or name != current.group(1)
+    ]
+    for path in sorted((root / MILESTONES_DIR).glob("v*-ROADMAP.md")):
+        if current is not None and path.name.startswith(current.group(1) + "-"):
+            continue
+        try:
+            head = path.read_text(encoding="utf-8")[:_HEAD_CHARS]
+        except (OSError, UnicodeDecodeError):
+            continue
+        found = re.search(_COMPLETED_ON, head, re.MULTILINE | re.IGNORECASE)
+        dates += [dt.date.fromisoformat(found.group(1))] if found else []
+    return max(dates, default=None)

@@ -1,39 +1,47 @@
-"""What one plan's SUMMARY says: title, gist, decisions, verification verdict and evidence.
+"""What one plan's SUMMARY plus its PLAN say: agents, verdict, one-liner, files, requirement IDs
+and decisions, read once for `store outcome --from-summary`, compaction and manual-edit detection.
 
-Legion's summaries come in several styles (`## Status: Complete` headings, the wave-executor
-template with `## Verification Results`, YAML front-matter with `key-decisions` and a Self-Check).
-Each reader below looks in every place a style puts the fact, in order of reliability.
+Legion's summaries come in several styles (`## Status: Complete` headings, `- **Status**: Complete`
+bullets under `## Result`, `## Result: Success`, the wave-executor template with
+`## Verification Results`, GSD front-matter with `completed:` and `requirements-completed:` and a
+Self-Check). Each reader below looks in every place a style puts the fact, most reliable first
+(docs/decisions.md#plan-reader).
 """
 
 import re
+from collections.abc import Mapping
 from typing import NamedTuple
 
-from legion_memory.markdown.frontmatter import strings
+from legion_memory.markdown.frontmatter import Value, strings
 from legion_memory.markdown.outline import CodeBlock, Item, Section, plain
-from legion_memory.project.phases import PlanDocument
+from legion_memory.project.phase_files import FileChange, agent_files, merged_changes
+from legion_memory.project.phases import PlanDocument, plan_agents, requirement_claims
+from legion_memory.project.verdict import FAIL, PASS, UNKNOWN, outcome, outcome_of_status, verdict
 
-PASS = "pass"
-FAIL = "fail"
-UNKNOWN = "unknown"
+__all__ = ["FAIL", "PASS", "UNKNOWN", "PlanFacts", "plan_facts", "requirement_verdict"]
 
-_TITLE_NOISE = re.compile(
-    r"^(?:phase\s+\d+\b[,:]?\s*)?(?:plan\s+)?(?:\d+(?:-\d+)?\b)?[\s-]*(?:summary\b)?\s*[:—\u2013-]?\s*",
-    re.IGNORECASE,
+_TITLE_NOISE = (
+    re.compile(r"^(?:phase\s+[\d.]+(?:-\d+)?|plan\s+[\d.-]+|\d+-\d+)\s*[,:.—\u2013-]*\s*", re.I),
+    re.compile(r"\s*[,:.—\u2013-]*\s*\b(?:execution\s+)?summary\s*$", re.I),
+    re.compile(r"^(?:execution\s+)?summary\b\s*[:.—\u2013-]*\s*", re.I),
 )
 _ONE_LINER = re.compile(r"^\**One[- ]liner:?\**\s*:?\s*(.+)$", re.IGNORECASE)
 _TASK_TITLE = re.compile(r"^task\s+\d+\s*[:.—\u2013-]\s*(.+)$", re.IGNORECASE)
 _DECISIONS = re.compile(r"^(?:key\s+)?decisions\b")
-_STATUS_TITLE = re.compile(r"^status\s*:\s*(.+)$", re.IGNORECASE)
-_STATUS_LINE = re.compile(r"^\**Status:?\**\s*:?\s*(.+)$")
+_STATUS_TITLE = re.compile(r"^(?:status|result|outcome|verdict|self-check)\s*:\s*(.+)$", re.I)
+_STATUS_SECTIONS = {"status", "result", "results", "outcome", "verdict"}
+_STATUS_LINE = re.compile(
+    r"^\**(?:Status|Result|Outcome|Verdict|Self-Check)\**\s*:\s*\**\s*:?\s*(.+)$", re.I
+)
 _LABEL_LINE = re.compile(r"^\*\*[\w -]+(?::\*\*|\*\*\s*:)")
-_EVIDENCE_SECTION = re.compile(r"verification|self-check|test results|^tests?\b|checks")
-_RESULT = re.compile(r"\b(?:pass(?:ed|es|ing)?|fail(?:ed|s|ures?|ing)?)\b", re.IGNORECASE)
-_NO_FAILURE = re.compile(r"\b(?:0|no|zero|none)\s+(?:failed|failures?|failing|fails)\b")
-_FAILURE = re.compile(r"\bfail(?:ed|s|ures?|ing)?\b|\bblocked\b")
-_FAILED_STATUS = re.compile(r"\b(?:fail(?:ed)?|blocked|partial|incomplete|not complete)\b")
-_PASSED_STATUS = re.compile(r"\b(?:complete|completed|done|pass(?:ed)?|success(?:ful)?|shipped)\b")
-_COUNTS = re.compile(r"\b(\d+)\s*/\s*(\d+)\b")
+_SUMMARY_SECTIONS = {"summary", "overview", "one-liner", "one liner", "objective", "status"}
+_SUMMARY_SECTIONS |= {"result", "what was built", "what was done", "accomplishments"}
+_EVIDENCE_SECTION = re.compile(r"verification|self-check|test results|^tests?\b|checks|result")
+_RESULT = re.compile(r"\b(?:pass(?:ed|es|ing)?|fail(?:ed|s|ures?|ing)?)\b|✅|❌", re.IGNORECASE)
+_COMPLETED_KEYS = ("completed", "completed_date", "completed-date", "requirements-completed")
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'\"][.!?])\s+(?=[A-Z`*\"'])")
 _EVIDENCE_LINES = 2
+PLANNED = "in the PLAN's files_modified"
 
 
 class PlanFacts(NamedTuple):
@@ -45,48 +53,108 @@ class PlanFacts(NamedTuple):
     evidence: tuple[str, ...]
     agents: tuple[str, ...]
     claims: tuple[str, ...]
+    status: str = ""
+    outcome: str | None = None
+    files: tuple[FileChange, ...] = ()
 
 
 def plan_facts(
-    document: PlanDocument, agents: tuple[str, ...], claims: tuple[str, ...]
+    summary: PlanDocument, plan: PlanDocument | None, known: Mapping[str, str] | None = None
 ) -> PlanFacts:
-    status = _status(document)
-    results = _results(document)
-    verdict = _verdict(status, results)
-    evidence = tuple(([plain(status)] if status else []) + results[:_EVIDENCE_LINES])
+    """Every fact of one plan; `known` maps casefolded catalog IDs to their catalog form."""
+    status = declared_status(summary)
+    results = _results(summary)
+    plan_verdict = verdict(status, results)
+    shown = results[:_EVIDENCE_LINES]
+    said = status and not any(line.endswith(plain(status)) for line in shown)
+    evidence = tuple(([plain(status)] if said else []) + shown)
+    claims = {**(requirement_claims(plan) if plan else {}), **requirement_claims(summary)}
+    reported = agent_files(summary)
+    files = merged_changes([*reported, *_planned_files(plan, {c.path for c in reported})])
     return PlanFacts(
-        document.plan,
-        _title(document),
-        _gist(document),
-        _decisions(document),
-        verdict,
+        summary.plan,
+        title(summary),
+        gist(summary),
+        _decisions(summary),
+        plan_verdict,
         evidence,
-        agents,
-        claims,
+        plan_agents(summary, plan, known),
+        tuple(claims),
+        status,
+        outcome(status, plan_verdict),
+        tuple(_unique_files(files)),
     )
 
 
-def _title(document: PlanDocument) -> str:
+def _planned_files(plan: PlanDocument | None, reported: set[str]) -> list[FileChange]:
+    """The PLAN's files; one the SUMMARY does not report is said to be the PLAN's."""
+    changes = agent_files(plan) if plan else []
+    return [
+        change if change.path in reported else change._replace(description=PLANNED)
+        for change in changes
+    ]
+
+
+def _unique_files(files: list[FileChange]) -> list[FileChange]:
+    """One entry per path; a bare name that another entry's path ends with is that file."""
+    by_path: dict[str, FileChange] = {}
+    for change in files:
+        by_path.setdefault(change.path, change)
+    paths = list(by_path)
+    return [
+        change
+        for path, change in by_path.items()
+        if "/" in path or not any(other.endswith("/" + path) for other in paths)
+    ]
+
+
+def title(document: PlanDocument) -> str:
+    """Front-matter `title` (or a `name` that is words), else the H1 without its noise:
+    `Plan 01-01 Summary — Schema Fields` -> `Schema Fields`."""
+    named = [*strings(document.value("title")), *strings(document.value("name"))]
+    if named and " " in named[0]:
+        return named[0].strip()
     heading = next((s.title for s in document.sections if s.level == 1), "")
-    title = _TITLE_NOISE.sub("", plain(heading), count=1)
-    return re.sub(r"\s*\bsummary$", "", title, flags=re.IGNORECASE).strip(" :—\u2013-")
+    text = plain(heading)
+    for pattern in (*_TITLE_NOISE, _TITLE_NOISE[0]):
+        text = pattern.sub("", text, count=1)
+    return text.strip(" :—\u2013-")
 
 
-def _gist(document: PlanDocument) -> str:
-    """The plan in one line: a one-liner, the text under the title, else its task titles."""
+def gist(document: PlanDocument) -> str:
+    """The plan in one line: its one-liner, a bold lead, the first sentence of its summary
+    paragraph or of the prose under its title, else its task titles, else its title."""
     for section in document.sections:
         for line in section.lines():
-            match = _ONE_LINER.match(line)
-            if match:
+            if match := _ONE_LINER.match(line):
                 return match.group(1).strip()
     for value in strings(document.value("one_liner", "one-liner")):
         return value
+    for candidate in (_bold_lead(document), _summary_paragraph(document)):
+        if candidate:
+            return candidate
+    tasks = [m.group(1) for s in document.sections if (m := _TASK_TITLE.match(plain(s.title)))]
+    return "; ".join(tasks) or title(document)
+
+
+def _bold_lead(document: PlanDocument) -> str:
     top = next((s for s in document.sections if s.level == 1), None)
     prose = [p for p in (top.paragraphs() if top else []) if not _LABEL_LINE.match(p)]
-    if prose:
-        return _unwrap_bold(prose[0])
-    tasks = [m.group(1) for s in document.sections if (m := _TASK_TITLE.match(plain(s.title)))]
-    return "; ".join(tasks)
+    return first_sentence(_unwrap_bold(prose[0])) if prose else ""
+
+
+def _summary_paragraph(document: PlanDocument) -> str:
+    for section in document.sections:
+        if section.key.partition(":")[0].strip() in _SUMMARY_SECTIONS:
+            prose = [p for p in section.paragraphs() if not _LABEL_LINE.match(p)]
+            if prose:
+                return first_sentence(_unwrap_bold(prose[0]))
+    return ""
+
+
+def first_sentence(text: str) -> str:
+    """`Did A. Then B.` -> `Did A.`; a text without a sentence end is kept whole."""
+    return _SENTENCE_END.split(text.strip(), maxsplit=1)[0].strip().rstrip(":").strip()
 
 
 def _unwrap_bold(text: str) -> str:
@@ -112,19 +180,34 @@ def _item_text(item: Item) -> str:
     return "; ".join([item.text, *(_item_text(child) for child in item.children)])
 
 
-def _status(document: PlanDocument) -> str:
-    """The plan's declared status (`## Status: Complete`, `**Status:** Failed`, front-matter)."""
+def declared_status(document: PlanDocument) -> str:
+    """The first status the plan declares that names an outcome (`## Status: Complete`,
+    `- **Status**: Complete` under `## Result`, `## Result: Success`, `Self-Check: PASSED`,
+    front-matter `status`), else `Complete` when the front-matter records a completion, else
+    a declared status naming no outcome (`In review`), else ""."""
+    declared = [*strings(document.value("status"))]
+    candidates = list(declared)
     for section in document.sections:
-        heading = _STATUS_TITLE.match(plain(section.title))
-        if heading:
-            return heading.group(1).strip()
-        if section.key == "status":
-            return next(section.paragraphs(), "")
-        for text in section.lines():
-            line = _STATUS_LINE.match(text)
-            if line:
-                return line.group(1).strip()
-    return next(iter(strings(document.value("status"))), "")
+        if heading := _STATUS_TITLE.match(plain(section.title)):
+            candidates.append(heading.group(1))
+            declared.append(heading.group(1))
+        if section.key in _STATUS_SECTIONS:
+            candidates += list(section.paragraphs())[:1]
+        texts = [*section.lines(), *(plain(item.text) for item in section.items())]
+        candidates += [m.group(1) for text in texts if (m := _STATUS_LINE.match(plain(text)))]
+    for candidate in candidates:
+        if outcome_of_status(plain(candidate).split(".")[0]):
+            return plain(candidate).strip()
+    if _completion_recorded(document):
+        return "Complete"
+    return plain(declared[0]).strip() if declared else ""
+
+
+def _completion_recorded(document: PlanDocument) -> bool:
+    metrics = document.value("metrics")
+    nested = [metrics.get(key) for key in _COMPLETED_KEYS] if isinstance(metrics, dict) else []
+    values: list[Value | None] = [document.value(key) for key in _COMPLETED_KEYS]
+    return any(strings(value) for value in [*values, *nested])
 
 
 def _results(document: PlanDocument) -> list[str]:
@@ -146,26 +229,6 @@ def _section_lines(section: Section) -> list[str]:
         if isinstance(block, CodeBlock):
             lines += [line.strip() for line in block.text.split("\n") if line.strip()]
     return lines
-
-
-def _verdict(status: str, results: list[str]) -> str:
-    verdicts = [_line_verdict(line) for line in results]
-    lowered = plain(status).lower()
-    if _FAILED_STATUS.search(lowered) or FAIL in verdicts:
-        return FAIL
-    if _PASSED_STATUS.search(lowered) or PASS in verdicts:
-        return PASS
-    return UNKNOWN
-
-
-def _line_verdict(line: str) -> str:
-    lowered = _NO_FAILURE.sub("", line.lower())
-    if _FAILURE.search(lowered):
-        return FAIL
-    counts = _COUNTS.search(lowered)
-    if counts and int(counts.group(1)) < int(counts.group(2)):
-        return FAIL
-    return PASS
 
 
 def requirement_verdict(requirement: str, plans: tuple[PlanFacts, ...]) -> tuple[str, list[str]]:

@@ -1,61 +1,39 @@
-"""The outcome a SUMMARY file reports, for `store outcome --from-summary`: plan, agent, status.
+"""The outcome a SUMMARY file reports, for `store outcome --from-summary`: plan, phase, agent,
+outcome, a one-line summary and tags, read by the same plan reader compaction uses.
 
-Legion writes SUMMARY files in three styles: plain headings (`## Status: Complete`,
-`## Agent: engineering-backend-architect`), the wave-executor template (`## Agent` with the ID on
-the next line) and YAML front-matter (`phase:`/`plan:` keys, no agent; the plan's own front-matter
-names its agents or says `autonomous: true`). Each fact is looked for in that order of reliability
-and left None when the file does not say.
+Flags given on the command line win over what the file says (`--event plan-partial` over a
+`Complete` status); a fact neither gives is refused naming that one field.
 """
 
 import re
-from pathlib import Path
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from legion_memory.errors import InputError
-from legion_memory.markdown.frontmatter import Value, split_front_matter, strings
+from legion_memory.markdown.frontmatter import Value
+from legion_memory.project.catalog import Catalog
+from legion_memory.project.phase_reading import known_agents
+from legion_memory.project.phases import PLAN, SUMMARY, PlanDocument, document_of, read_document
+from legion_memory.project.summary_facts import plan_facts
+from legion_memory.project.verdict import outcome_of_status
+
+__all__ = [
+    "SummaryFacts",
+    "merged_values",
+    "outcome_of_status",
+    "read_summary_facts",
+    "summary_facts",
+]
 
 _PLAN_IN_TEXT = re.compile(r"\bPlan\s+(\d+)-(\d+)\b", re.IGNORECASE)
-_PHASE_PLAN_IN_TEXT = re.compile(r"\bPhase\s+(\d+)\s+Plan\s+(\d+)\b", re.IGNORECASE)
+_PHASE_PLAN_IN_TEXT = re.compile(r"\bPhase\s+(\d+)[,:]?\s+Plan\s+(\d+)\b", re.IGNORECASE)
+_PHASE_DASH_PLAN = re.compile(r"\bPhase\s+(\d+)-(\d+)\b", re.IGNORECASE)
 _PLAN_IN_NAME = re.compile(r"^(\d+)-(\d+)-SUMMARY", re.IGNORECASE)
 _PLAN_ID = re.compile(r"^(\d+)-(\d+)$")
-_LEADING_NUMBER = re.compile(r"^(\d+)")
-_LABELLED = r"^\s*(?:#{{1,6}}\s*)?(?:\*\*)?{label}(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.*?)\s*$"
-_LABEL_HEADING = r"^ {{0,3}}#{{1,6}}\s+{label}\s*:?\s*$"
-
-
-class _Label(NamedTuple):
-    """`## Label: value`, `**Label:** value`, or a `## Label` heading with the value below."""
-
-    inline: re.Pattern[str]
-    heading: re.Pattern[str]
-
-    @classmethod
-    def of(cls, label: str) -> "_Label":
-        flags = re.IGNORECASE
-        return cls(
-            re.compile(_LABELLED.format(label=label), flags),
-            re.compile(_LABEL_HEADING.format(label=label), flags),
-        )
-
-
-_AGENT = _Label.of("Agents?")
-_STATUS = _Label.of("Status")
-_SELF_CHECK = _Label.of("Self-Check")
-_ONE_LINER = _Label.of("One-liner")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-_TITLE = re.compile(r"^ {0,3}#\s+(.*?)\s*$", re.MULTILINE)
-# Checked in order: "Partially complete" is partial and "Incomplete" is not a success.
-_STATUS_WORDS = (
-    ("partial", "partial"),
-    ("incomplete", "partial"),
-    ("fail", "failed"),
-    ("block", "failed"),
-    ("abandon", "failed"),
-    ("complete", "success"),
-    ("done", "success"),
-    ("success", "success"),
-    ("pass", "success"),
-)
+_PHASE_DIR = re.compile(r"^\d+-([a-z0-9][\w.-]*)$", re.IGNORECASE)
+_EVENT_OUTCOME = re.compile(r"^plan-(success|partial|failed)$")
+FIELDS = ("phase", "plan", "agent", "outcome", "summary")
 
 
 class SummaryFacts(NamedTuple):
@@ -65,48 +43,72 @@ class SummaryFacts(NamedTuple):
     outcome: str | None = None
     status: str | None = None
     summary: str | None = None
+    tags: str = ""
 
 
-def read_summary_facts(path: Path) -> SummaryFacts:
-    """The facts of a SUMMARY file, with its sibling PLAN file's agents when it names none."""
-    text = _read(path)
-    if text is None:
+def read_summary_facts(path: Path, catalog: Catalog | None = None) -> SummaryFacts:
+    """The facts of a SUMMARY file together with its sibling PLAN file."""
+    if not path.is_file():
         raise InputError(f"--from-summary '{path}' cannot be read", hint="give a SUMMARY.md path")
     plan_path = path.with_name(re.sub("SUMMARY", "PLAN", path.name, flags=re.IGNORECASE))
-    plan_text = _read(plan_path) if plan_path != path else None
-    return summary_facts(text, path.name, plan_text)
+    summary = read_document(path, "", SUMMARY)
+    plan_id = _plan_id(summary, path.name)
+    summary = summary._replace(plan=plan_id or "")
+    plan = None
+    if plan_path != path and plan_path.is_file():
+        plan = read_document(plan_path, plan_id or "", PLAN)
+    return _facts(summary, plan, catalog)
 
 
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
+def summary_facts(
+    text: str, filename: str = "", plan_text: str | None = None, catalog: Catalog | None = None
+) -> SummaryFacts:
+    """The facts of a SUMMARY's text (and its PLAN's), as `read_summary_facts` reads files."""
+    path = Path(filename or "SUMMARY.md")
+    summary = document_of(text, path, "", SUMMARY)
+    plan_id = _plan_id(summary, path.name) or ""
+    plan = document_of(plan_text, path, plan_id, PLAN) if plan_text is not None else None
+    return _facts(summary._replace(plan=plan_id), plan, catalog)
 
 
-def summary_facts(text: str, filename: str = "", plan_text: str | None = None) -> SummaryFacts:
-    data, body = split_front_matter(text)
-    plan = _plan_id(data, body, filename)
-    status = _status(data, body)
+def _facts(
+    summary: PlanDocument, plan: PlanDocument | None, catalog: Catalog | None
+) -> SummaryFacts:
+    facts = plan_facts(summary, plan, known_agents(catalog))
+    agents = facts.agents
+    divisions = [catalog.division_of(agent) for agent in agents] if catalog else []
+    kinds = [PurePosixPath(change.path).suffix.lstrip(".").lower() for change in facts.files]
+    tags = [_phase_slug(summary), *("-".join(d.lower().split()) for d in divisions if d), *kinds]
+    plan_id = summary.plan or None
     return SummaryFacts(
-        plan=plan,
-        phase=str(int(plan.split("-")[0])) if plan else None,
-        agent=_agent(data, body) or _plan_agent(plan_text),
-        outcome=outcome_of_status(status) if status else None,
-        status=status,
-        summary=_summary(body),
+        plan=plan_id,
+        phase=str(int(plan_id.split("-")[0])) if plan_id else None,
+        agent=", ".join(agents) or None,
+        outcome=facts.outcome,
+        status=facts.status or None,
+        summary=facts.gist or None,
+        tags=", ".join(dict.fromkeys(tag for tag in tags if tag)),
     )
 
 
-def _plan_id(data: dict[str, Value], body: str, filename: str) -> str | None:
-    plan = _scalar(data.get("plan"))
-    if plan and (match := _PLAN_ID.match(plan)):
+def _phase_slug(summary: PlanDocument) -> str:
+    """`24-foundation` (front-matter `phase`, else the directory) -> `foundation`."""
+    for name in (_scalar(summary.value("phase")), summary.path.parent.name):
+        if match := _PHASE_DIR.match(name):
+            return match.group(1).lower()
+    return ""
+
+
+def _plan_id(summary: PlanDocument, filename: str) -> str | None:
+    plan = _scalar(summary.value("plan"))
+    if match := _PLAN_ID.match(plan):
         return _format(match.group(1), match.group(2))
-    phase = _LEADING_NUMBER.match(_scalar(data.get("phase")))
+    phase = re.match(r"^(\d+)", _scalar(summary.value("phase")))
     if plan.isdigit() and phase:
         return _format(phase.group(1), plan)
-    for pattern in (_PLAN_IN_TEXT, _PHASE_PLAN_IN_TEXT):
-        if match := pattern.search(_first_heading(body)):
+    heading = next((s.title for s in summary.sections if s.level == 1), "")
+    for pattern in (_PLAN_IN_TEXT, _PHASE_PLAN_IN_TEXT, _PHASE_DASH_PLAN):
+        if match := pattern.search(heading):
             return _format(match.group(1), match.group(2))
     if match := _PLAN_IN_NAME.match(filename):
         return _format(match.group(1), match.group(2))
@@ -121,70 +123,34 @@ def _scalar(value: Value | None) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _first_heading(body: str) -> str:
-    match = _TITLE.search(body)
-    return match.group(1) if match else ""
-
-
-def _agent(data: dict[str, Value], body: str) -> str | None:
-    listed = strings(data.get("agents")) or strings(data.get("agent"))
-    if listed:
-        return ", ".join(listed)
-    return _labelled(_AGENT, body)
-
-
-def _plan_agent(plan_text: str | None) -> str | None:
-    if plan_text is None:
-        return None
-    data, _ = split_front_matter(plan_text)
-    listed = strings(data.get("agents")) or strings(data.get("agent"))
-    if listed:
-        return ", ".join(listed)
-    return "autonomous" if _scalar(data.get("autonomous")).lower() == "true" else None
-
-
-def _labelled(label: _Label, body: str) -> str | None:
-    """The first value given for `label`, inline or as the line under a heading."""
-    lines = body.split("\n")
-    for index, line in enumerate(lines):
-        if label.heading.match(line):
-            following = next((x for x in lines[index + 1 :] if x.strip()), "")
-            if following and not _HEADING.match(following):
-                return _clean(following) or None
-        elif (match := label.inline.match(line)) and _clean(match.group(1)):
-            return _clean(match.group(1))
-    return None
-
-
-def _clean(text: str) -> str:
-    return text.strip().lstrip("-*").strip().strip("`*").strip()
-
-
-def _status(data: dict[str, Value], body: str) -> str | None:
-    return (
-        _scalar(data.get("status"))
-        or _labelled(_STATUS, body)
-        or _labelled(_SELF_CHECK, body)
-        or None
+def merged_values(
+    facts: SummaryFacts, flags: Mapping[str, str | None], event: str | None, where: str
+) -> dict[str, str]:
+    """The outcome's fields: each flag given, else what the SUMMARY says; `--event plan-X`
+    stands for `--outcome X`. An InputError names the one field neither gives."""
+    found = dict(
+        zip(
+            FIELDS,
+            (facts.phase, facts.plan, facts.agent, facts.outcome, facts.summary),
+            strict=True,
+        )
     )
-
-
-def outcome_of_status(status: str) -> str | None:
-    """`Complete` -> success, `Partially complete` -> partial, `Failed` -> failed, else None."""
-    folded = status.casefold()
-    return next((outcome for word, outcome in _STATUS_WORDS if word in folded), None)
-
-
-def _summary(body: str) -> str | None:
-    """The `**One-liner:**`, else a wholly bold first paragraph, else the title after its colon."""
-    one_liner = _labelled(_ONE_LINER, body)
-    if one_liner:
-        return one_liner
-    title = _TITLE.search(body)
-    if title is None:
-        return None
-    after = body[title.end() :].lstrip("\n").split("\n\n", 1)[0].strip()
-    if after.startswith("**") and after.endswith("**") and "\n" not in after:
-        return after.strip("*").strip()
-    head, colon, rest = title.group(1).partition(":")
-    return rest.strip() if colon and rest.strip() else head.strip() or None
+    values = {key: flags.get(key) if flags.get(key) is not None else found[key] for key in FIELDS}
+    implied = _EVENT_OUTCOME.match(event or "")
+    if flags.get("outcome") is None and implied:
+        values["outcome"] = implied.group(1)
+    if values["outcome"] is None and facts.status:
+        raise InputError(
+            f"the SUMMARY's status '{facts.status}' is not success, partial or failed",
+            where=where,
+            hint="give --outcome",
+        )
+    missing = [key for key in FIELDS if values[key] is None]
+    if missing:
+        flags_text = ", ".join(f"--{key}" for key in missing)
+        raise InputError(
+            f"the SUMMARY does not say its {' or '.join(missing)}",
+            where=where,
+            hint=f"add {flags_text}",
+        )
+    return {key: value or "" for key, value in values.items()}

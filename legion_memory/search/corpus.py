@@ -25,8 +25,10 @@ from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.records import Record, column_key, records_table
 from legion_memory.search.documents import (
     ENTRY_TYPES,
+    MAIN_WEIGHT,
     STRUCTURAL,
     Entry,
+    field_weight,
     learn_entry,
     record_entry,
     retro_entry,
@@ -39,7 +41,9 @@ class Source:
     """One searchable thing: type, searchable text, length and sort facts; its entry is built
     on demand."""
 
-    __slots__ = ("_entry", "_make", "date", "id", "importance", "length", "names", "text", "type")
+    __slots__ = (
+        "_entry", "_make", "date", "fields", "id", "importance", "length", "names", "text", "type",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -52,9 +56,12 @@ class Source:
         importance: int | None = None,
         names: str = "",
         length: int | None = None,
+        fields: tuple[tuple[float, str], ...] | None = None,
     ) -> None:
         self.type = type
         self.text = text
+        # (field weight, lowercase text) of the searchable fields: what ranking counts words in.
+        self.fields = ((MAIN_WEIGHT, text.lower()),) if fields is None else fields
         self.length = len(text) if length is None else length
         self.id = id
         self.date = date
@@ -74,6 +81,7 @@ class Source:
             date=entry.date,
             importance=entry.importance,
             names=names,
+            fields=tuple((field_weight(key), text.lower()) for key, text in entry.sections),
         )
 
     def entry(self) -> Entry:
@@ -97,7 +105,7 @@ class Source:
 class Rows:
     """One table's rows, kept as text until a query asks for some of them."""
 
-    __slots__ = ("first_line", "keys", "kind", "lines", "path")
+    __slots__ = ("first_line", "groups", "keys", "kind", "lines", "path")
 
     def __init__(
         self, path: Path, kind: Kind, keys: list[str], first_line: int, lines: list[str]
@@ -107,6 +115,7 @@ class Rows:
         self.keys = keys
         self.first_line = first_line
         self.lines = lines
+        self.groups = weight_groups(keys)
 
     @property
     def length(self) -> int:
@@ -126,26 +135,36 @@ class Rows:
                 row = bisect_right(starts, at) - 1
                 found.add(row)
                 at = lowered.find(word, starts[row + 1])
-        return [self.source(row) for row in sorted(found)]
+        return [
+            self.source(row, lowered[starts[row] : starts[row + 1] - 1]) for row in sorted(found)
+        ]
 
-    def source(self, row: int) -> Source:
+    def source(self, row: int, lowered: str | None = None) -> Source:
+        """The row's source; `lowered` is its line lowercased, when the caller has it."""
         line = self.lines[row]
         cells = split_cells(line)
         values = dict(zip(self.keys, cells, strict=False))
-        texts = [cell for key, cell in values.items() if key not in STRUCTURAL and cell]
         if "<" in line:
             # Only `<br>` changes a cell's words when unescaped (an escaped pipe splits anyway).
-            texts = [unescape(text) for text in texts]
+            low = [unescape(cell).lower() for cell in cells]
+        else:
+            low = split_cells(lowered) if lowered is not None else [c.lower() for c in cells]
+        width = len(low)
+        fields = tuple(
+            (weight, "\n".join(low[i] for i in columns if i < width))
+            for weight, columns in self.groups
+        )
         importance = values.get("importance", "")
         return Source(
             ENTRY_TYPES[self.kind.name],
-            " ".join(texts),
+            "\n".join(text for _, text in fields),
             self._builder(cells, self.first_line + row),
             id=values.get("id", ""),
             date=values.get("date", ""),
             importance=int(importance) if importance in {"1", "2", "3", "4", "5"} else None,
             names=",".join(values.get(key, "") for key in ("agent", "tags")),
             length=len(line),
+            fields=fields,
         )
 
     def _builder(self, cells: list[str], line: int) -> Callable[[], Entry]:
@@ -154,6 +173,16 @@ class Rows:
             return record_entry(Record(self.kind, values, line=line), self.path)
 
         return build
+
+
+def weight_groups(keys: Sequence[str]) -> list[tuple[float, list[int]]]:
+    """The searchable columns' indices grouped by field weight, heaviest first: a row's words are
+    then found with one pass per weight rather than one per cell."""
+    groups: dict[float, list[int]] = {}
+    for index, key in enumerate(keys):
+        if key not in STRUCTURAL:
+            groups.setdefault(field_weight(key), []).append(index)
+    return sorted(groups.items(), reverse=True)
 
 
 def _has(text: str, words: Sequence[str]) -> bool:

@@ -2,6 +2,7 @@
 with a one-line headline (what snippets and the context block show)."""
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,9 +21,25 @@ ENTRY_TYPES = {
 }
 LEARN_ENTRY_TYPES = {"pattern": "pattern", "pitfall": "error-fix", "preference": "preference"}
 
+# How much a word counts in each field (docs/decisions.md#search-ranking): the field that says what
+# the record is (pattern, summary, signature and fix, the user's choice; a learn entry's summary,
+# a retro section's title) above the prose that qualifies it, above context, tags and labels.
+MAIN_WEIGHT = 1.0
+PROSE_WEIGHT = 0.6
+LABEL_WEIGHT = 0.3
+MAIN_FIELDS = frozenset({"summary", "pattern", "error_signature", "fix", "user_choice", "title"})
+PROSE_FIELDS = frozenset({"reuse_criteria", "proposed", "source", "body"})
+
+
+def field_weight(key: str) -> float:
+    if key in MAIN_FIELDS:
+        return MAIN_WEIGHT
+    return PROSE_WEIGHT if key in PROSE_FIELDS else LABEL_WEIGHT
+
 
 class Entry(NamedTuple):
-    """One searchable thing: a table row, a learn entry or a retro section."""
+    """One searchable thing: a table row, a learn entry or a retro section. `sections` are its
+    searchable fields as (field key, text), main fields first."""
 
     type: str
     id: str
@@ -35,10 +52,16 @@ class Entry(NamedTuple):
     importance: int | None = None
     agents: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    sections: tuple[tuple[str, str], ...] = ()
 
     @property
     def file(self) -> str:
         return self.path.name
+
+
+def by_weight(sections: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """Non-empty sections, heaviest field first (the order snippets look for a match in)."""
+    return tuple(sorted(((k, v) for k, v in sections if v), key=lambda s: -field_weight(s[0])))
 
 
 def one_line(text: str) -> str:
@@ -85,6 +108,7 @@ def record_entry(record: Record, path: Path) -> Entry:
         importance=record.importance or None,
         agents=record.agents,
         tags=record.tags,
+        sections=by_weight((k, v) for k, v in record.values.items() if k not in STRUCTURAL),
     )
 
 
@@ -101,6 +125,13 @@ def learn_entry(entry: LearnEntry, path: Path) -> Entry:
         fields=tuple(field for field in fields if field),
         prose=(entry.summary, entry.body),
         tags=entry.tags,
+        sections=by_weight(
+            (
+                ("summary", entry.summary),
+                ("body", entry.body),
+                ("tags", entry.fields.get("tags", "")),
+            )
+        ),
     )
 
 
@@ -114,6 +145,7 @@ def retro_entry(entry: RetroEntry, path: Path) -> Entry:
         headline=one_line(entry.title),
         fields=(entry.title, entry.body),
         prose=(entry.title, _plain_markdown(entry.body)),
+        sections=by_weight((("title", entry.title), ("body", _plain_markdown(entry.body)))),
     )
 
 

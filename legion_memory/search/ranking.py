@@ -1,15 +1,26 @@
-"""Keyword search over memory: BM25 on every text field, weighted by recency and importance.
+"""Keyword search over memory: text relevance first (BM25F over stems), then recency, importance.
 
-What is searched is described in `corpus`. Words come from `tokens.tokens` (lowercase, stopwords
-removed), so a query made only of stopwords finds nothing.
+    score = bm25 * coverage * (1 + RECENCY_SHARE * recency) * importance_weight * boost
 
-score = bm25 * recency weight * importance weight, where the importance weight is
-1 + (importance - 3) / 10 (0.8 for importance 1 up to 1.2 for 5; 1.0 for entries without one).
+- bm25: Okapi BM25 (k1 = 1.2, b = 0.75, idf = ln(1 + (N - n + 0.5) / (n + 0.5))) over each tier's
+  own corpus, a word's count in a document being the sum of the weights of the fields it occurs in
+  (`documents.field_weight`: main field 1.0, qualifying prose 0.6, context, tags, labels 0.3).
+  Words are stems (`stemming.stem`) of `terms.words`. Document length, for the length
+  normalisation, is counted in characters (see `corpus`).
+- coverage: the share of the query's idf that the document matches (a query word no document
+  holds counts with the idf of n = 0), from 0 to 1: a record matching every query word is not
+  outranked by one matching a single word.
+- recency: the spec's step weight of the record's age (1.0 / 0.7 / 0.4 / 0.1, `knowledge.decay`);
+  importance_weight: 1 + IMPORTANCE_SHARE * (importance - 3) / 2 (1.0 without one). Together they
+  move a score by at most a factor 1.1 * 1.05 / (1.01 * 0.95) = 1.2: a better text match by more
+  than that always ranks first, however old it is.
+- The relevance floor: a document is relevant when it covers RELEVANCE_FLOOR of the query or shares
+  DISTINCTIVE_WORDS words with it that at most DISTINCTIVE_SHARE of the documents hold (a long task
+  touching several topics covers little of itself in any one record); when none is, nothing is
+  returned.
 
-BM25 is Okapi BM25 (k1 = 1.2, b = 0.75, idf = ln(1 + (N - n + 0.5) / (n + 0.5))), each tier its own
-corpus. Document length, for its length normalisation, is counted in characters (see `corpus`):
-the same relative lengths as word counts for prose, without tokenising every record on every
-search. Only documents that contain a query word as a substring are tokenised at all.
+Every constant is explained in docs/decisions.md#search-ranking. Only documents that contain a
+query stem as a substring are tokenised at all.
 """
 
 import datetime as dt
@@ -20,15 +31,21 @@ from typing import NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.knowledge.decay import recency_weight
-from legion_memory.markdown.words import tokens
 from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.search.corpus import Corpus, Source, gather
 from legion_memory.search.documents import Entry, one_line
+from legion_memory.search.stemming import stem
+from legion_memory.search.terms import first_match, starting_with, terms
 from legion_memory.storage.scopes import Marked, Scoped, merge
 
 K1 = 1.2
 B = 0.75
 NEUTRAL_IMPORTANCE = 3
+RECENCY_SHARE = 0.1
+IMPORTANCE_SHARE = 0.05
+RELEVANCE_FLOOR = 0.25
+DISTINCTIVE_WORDS = 2
+DISTINCTIVE_SHARE = 0.02
 SNIPPET_CHARS = 240
 _SNIPPET_LEAD = 60
 ELLIPSIS = "…"
@@ -52,20 +69,34 @@ def file_choice(value: str) -> tuple[list[Kind], bool]:
 
 
 def query_terms(text: str) -> list[str]:
-    """The query's distinct words, in order."""
-    return list(dict.fromkeys(tokens(text)))
+    """The query's distinct stems, in order."""
+    return list(dict.fromkeys(terms(text)))
 
 
 class Hit(NamedTuple):
     source: Source
     bm25: float
+    coverage: float
     recency: float
     importance_weight: float
     boost: float = 1.0
+    distinctive: int = 0  # query words it shares that few records hold
+
+    @property
+    def relevant(self) -> bool:
+        """Above the relevance floor: it covers RELEVANCE_FLOOR of the query, or shares
+        DISTINCTIVE_WORDS distinctive words with it (docs/decisions.md#search-ranking)."""
+        return self.coverage >= RELEVANCE_FLOOR or self.distinctive >= DISTINCTIVE_WORDS
+
+    @property
+    def relevance(self) -> float:
+        """The text's part of the score: BM25 times the share of the query matched."""
+        return self.bm25 * self.coverage
 
     @property
     def score(self) -> float:
-        return self.bm25 * self.recency * self.importance_weight * self.boost
+        age = 1 + RECENCY_SHARE * self.recency
+        return self.relevance * age * self.importance_weight * self.boost
 
     @property
     def entry(self) -> Entry:
@@ -73,7 +104,14 @@ class Hit(NamedTuple):
 
 
 def importance_weight(importance: int | None) -> float:
-    return 1.0 if importance is None else 1 + (importance - NEUTRAL_IMPORTANCE) / 10
+    if importance is None:
+        return 1.0
+    return 1 + IMPORTANCE_SHARE * (importance - NEUTRAL_IMPORTANCE) / 2
+
+
+def confident(hits: Sequence[Hit]) -> bool:
+    """Whether the best match is strong enough to show anything at all: some hit is relevant."""
+    return any(hit.relevant for hit in hits)
 
 
 Boost = Callable[[Source], float]
@@ -85,59 +123,96 @@ def rank(
     """Documents sharing a word with the query, best first; ties: newer date, then higher ID."""
     hits = [
         Hit(
-            source,
-            value,
-            recency_weight(source.day, today),
-            importance_weight(source.importance),
-            boost(source) if boost else 1.0,
+            match.source,
+            match.bm25,
+            match.coverage,
+            recency_weight(match.source.day, today),
+            importance_weight(match.source.importance),
+            boost(match.source) if boost else 1.0,
+            match.distinctive,
         )
-        for source, value in bm25(query, corpus)
+        for match in bm25(query, corpus)
     ]
     hits.sort(key=lambda hit: (hit.score, hit.source.date, hit.source.number), reverse=True)
     return hits
 
 
-def bm25(query: Sequence[str], corpus: Corpus) -> list[tuple[Source, float]]:
-    """Okapi BM25 of every document that contains one of the query's distinct words."""
+class TextMatch(NamedTuple):
+    source: Source
+    bm25: float
+    coverage: float
+    distinctive: int  # matched query words held by at most DISTINCTIVE_SHARE of the documents
+
+
+def bm25(query: Sequence[str], corpus: Corpus) -> list[TextMatch]:
+    """BM25F, coverage and distinctive words of every document that holds one of the query's
+    distinct stems."""
     wanted = list(dict.fromkeys(query))
     count = corpus.count
     if not count or not wanted:
         return []
     average = corpus.length / count or 1.0
-    matched: list[tuple[Source, dict[str, int]]] = []
+    matched: list[tuple[Source, dict[str, float]]] = []
     containing = dict.fromkeys(wanted, 0)
+    chosen = set(wanted)
+    find = starting_with(wanted)  # a word whose stem is wanted starts with that stem
     for source in corpus.containing(wanted):
-        words = tokens(source.text)
-        counts = {word: n for word in wanted if (n := words.count(word))}
+        counts = weighted_counts(source.fields, chosen, find)
         if counts:
             matched.append((source, counts))
             for word in counts:
                 containing[word] += 1
     idf = {w: math.log(1 + (count - n + 0.5) / (n + 0.5)) for w, n in containing.items()}
+    total = sum(idf.values())
+    few = max(DISTINCTIVE_WORDS, DISTINCTIVE_SHARE * count)
     scored = []
     for source, counts in matched:
         norm = K1 * (1 - B + B * source.length / average)
-        scored.append(
-            (source, sum(idf[w] * tf * (K1 + 1) / (tf + norm) for w, tf in counts.items()))
-        )
+        value = sum(idf[w] * tf * (K1 + 1) / (tf + norm) for w, tf in counts.items())
+        coverage = sum(idf[w] for w in counts) / total
+        scored.append(TextMatch(source, value, coverage, sum(containing[w] <= few for w in counts)))
     return scored
 
 
+def weighted_counts(
+    fields: Sequence[tuple[float, str]], wanted: set[str], find: Callable[[str], list[str]]
+) -> dict[str, float]:
+    """Each wanted stem's count over the fields, each occurrence counting its field's weight;
+    `find` gives a text's candidate words (a superset of those whose stem is wanted)."""
+    counts: dict[str, float] = {}
+    for weight, text in fields:
+        for word in find(text):
+            term = stem(word)
+            if term in wanted:
+                counts[term] = counts.get(term, 0.0) + weight
+    return counts
+
+
+def matched_section(entry: Entry, query: Sequence[str]) -> tuple[str, str]:
+    """The heaviest field holding a query word as a whole word, as (field key, one-line text);
+    the headline when no field does."""
+    for key, text in entry.sections:
+        if first_match(text, query) >= 0:
+            return key, one_line(text)
+    return "", entry.headline
+
+
 def snippet(entry: Entry, query: Sequence[str]) -> str:
-    """At most 240 characters of the entry's prose, around the first query word it mentions
-    (tags and agent names match but make poor snippets)."""
-    wanted = set(query)
-    sources = (entry.headline, *entry.prose)
-    source = next((text for text in sources if wanted & set(tokens(text))), entry.headline)
-    return window(one_line(source), query)
+    """At most 240 characters of the matched field, around its first whole-word match."""
+    return window(matched_section(entry, query)[1], query)
+
+
+def shown_snippet(entry: Entry, query: Sequence[str]) -> str:
+    """The snippet as a person reads it: the matched field's name first (`fix: ...`)."""
+    field, _ = matched_section(entry, query)
+    text = snippet(entry, query)
+    return f"{field.replace('_', ' ')}: {text}" if field else text
 
 
 def window(text: str, query: Sequence[str]) -> str:
     if len(text) <= SNIPPET_CHARS:
         return text
-    lowered = text.lower()
-    found = [at for at in (lowered.find(word) for word in query) if at >= 0]
-    start = max(0, min(found, default=0) - _SNIPPET_LEAD)
+    start = max(0, first_match(text, query) - _SNIPPET_LEAD)
     # A match near the end still gets a full window.
     start = min(start, len(text) - SNIPPET_CHARS + len(ELLIPSIS))
     if start:
@@ -174,13 +249,15 @@ def search(
     for tier in tiers if query else []:  # a query of stopwords alone finds nothing: read nothing
         corpus, bad = gather(tier.memory, kinds, retro=retro)
         unreadable.extend(bad)
-        groups.append((tier.scope, rank(corpus, query, today)))
+        hits = rank(corpus, query, today)
+        groups.append((tier.scope, hits if confident(hits) else []))
     return SearchResult(merge(groups, limit), query, unreadable)
 
 
 def hit_json(marked: Marked[Hit], query: Sequence[str], shown_path: str) -> dict[str, object]:
     hit = marked.item
     entry = hit.entry
+    field, _ = matched_section(entry, query)
     return {
         "scope": marked.scope,
         "file": entry.file,
@@ -191,8 +268,11 @@ def hit_json(marked: Marked[Hit], query: Sequence[str], shown_path: str) -> dict
         "date": entry.date,
         "score": round(hit.score, 6),
         "bm25": round(hit.bm25, 6),
+        "coverage": round(hit.coverage, 6),
+        "distinctive": hit.distinctive,
         "recency": hit.recency,
         "importance": entry.importance,
         "importance_weight": round(hit.importance_weight, 6),
+        "field": field,
         "snippet": snippet(entry, query),
     }

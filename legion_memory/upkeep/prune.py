@@ -60,6 +60,9 @@ class Criteria(NamedTuple):
     today: dt.date
     age_days: int
     current_phase: int | None
+    phase_since: dt.date | None = None
+    """The current milestone's start: an outcome of the same number dated on or before it
+    belongs to an earlier milestone's phase (docs/decisions.md#reused-phase-numbers)."""
 
     def eligible(self, record: Record) -> bool:
         # A date or importance that does not read cleanly never lets a record go.
@@ -72,7 +75,9 @@ class Criteria(NamedTuple):
         phase = record["phase"]
         if self.current_phase is None or not (phase.isascii() and phase.isdigit()):
             return False
-        return int(phase) == self.current_phase
+        since, day = self.phase_since, record.day
+        earlier = since is not None and day is not None and day <= since
+        return int(phase) == self.current_phase and not earlier
 
 
 class Report(NamedTuple):
@@ -392,6 +397,7 @@ def auto_prune(
     current_phase: int | None,
     *,
     default_branch: str = "main",
+    phase_since: dt.date | None = None,
 ) -> str | None:
     """Prune after a store when `memory.auto_prune` is on and the count exceeds the threshold.
 
@@ -400,7 +406,7 @@ def auto_prune(
     """
     if not (settings.enabled and settings.auto_prune):
         return None
-    criteria = Criteria(today, settings.prune_age_days, current_phase)
+    criteria = Criteria(today, settings.prune_age_days, current_phase, phase_since)
     try:
         done = prune(
             memory, criteria, default_branch=default_branch, threshold=settings.prune_threshold

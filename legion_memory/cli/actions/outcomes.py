@@ -54,8 +54,9 @@ def store_outcome(
 
     values = {"phase": phase, "plan": plan, "agent": agent, "outcome": outcome, "summary": summary}
     if from_summary is not None:
-        values = _with_summary_facts(context, from_summary, values)
-    required = _required(values, from_summary is not None)
+        required, tags = _with_summary_facts(context, from_summary, values, event, tags)
+    else:
+        required = _required(values)
     given = OutcomeInput(**required, task_type=task_type, tags=tags, importance=importance,
                          event=event, blockers=blockers)  # fmt: skip
     store_given(context, given, dry_run, tier)
@@ -95,45 +96,35 @@ def _auto_prune(context: Context) -> None:
     success."""
     if not context.settings.auto_prune:
         return  # the usual case asks neither git nor STATE.md anything
-    from legion_memory.project.root import current_phase
+    from legion_memory.project.root import current_phase, milestone_start
     from legion_memory.upkeep.prune import auto_prune
 
     phase = current_phase(context.root)
     memory, settings, today = context.memory, context.settings, context.today
-    report = auto_prune(memory, settings, today, phase, default_branch=context.default_branch)
+    since = milestone_start(context.root) if phase is not None else None
+    report = auto_prune(
+        memory, settings, today, phase, default_branch=context.default_branch, phase_since=since
+    )
     if report:
         note(report)
 
 
 def _with_summary_facts(
-    context: Context, path: Path, values: dict[str, str | None]
-) -> dict[str, str | None]:
-    from legion_memory.project.summary_outcome import read_summary_facts
+    context: Context, path: Path, values: dict[str, str | None], event: str | None, tags: str
+) -> tuple[dict[str, str], str]:
+    """The SUMMARY's facts under the flags given; its tags unless --tags was given."""
+    from legion_memory.project.summary_outcome import merged_values, read_summary_facts
 
-    facts = read_summary_facts(confine(context.root, path.absolute()))
-    found = {
-        "phase": facts.phase,
-        "plan": facts.plan,
-        "agent": facts.agent,
-        "outcome": facts.outcome,
-        "summary": facts.summary,
-    }
-    if values["outcome"] is None and facts.status and facts.outcome is None:
-        raise InputError(
-            f"the SUMMARY's status '{facts.status}' is not success, partial or failed",
-            where=str(path),
-            hint="give --outcome",
-        )
-    return {key: value if value is not None else found[key] for key, value in values.items()}
+    facts = read_summary_facts(confine(context.root, path.absolute()), _catalog(context))
+    return merged_values(facts, values, event, str(path)), tags or facts.tags
 
 
-def _required(values: dict[str, str | None], from_summary: bool) -> dict[str, str]:
+def _required(values: dict[str, str | None]) -> dict[str, str]:
     missing = [key for key, value in values.items() if value is None]
     if missing:
         flags = ", ".join(f"--{key}" for key in missing)
         them = "them" if len(missing) > 1 else "it"
-        hint = f"the SUMMARY does not say; add {them}" if from_summary else f"add {them}"
-        raise InputError(f"missing {flags}", hint=f"{hint}, or use --from-summary PATH")
+        raise InputError(f"missing {flags}", hint=f"add {them}, or use --from-summary PATH")
     return {key: value or "" for key, value in values.items()}
 
 
@@ -323,14 +314,29 @@ def score_agents(context: Context, task_type: Sequence[str], include_global: boo
     emit(context, scores, markdown_table(["Agent", "Score"], rows) if rows else "")
 
 
+KEYSPACES = ("catalog", "engine")
+
+
 def score_archetypes(
-    context: Context, task_type: Sequence[str] | None, include_global: bool = False
+    context: Context,
+    task_type: Sequence[str] | None,
+    include_global: bool = False,
+    keyspace: str = "catalog",
 ) -> None:
     from legion_memory.knowledge.scoring import archetype_scores
 
+    if keyspace not in KEYSPACES:
+        raise InputError(
+            f"unknown keyspace {keyspace!r}", where="--keyspace", hint="use catalog or engine"
+        )
+    keys_of: Callable[[Record], Iterable[str]] | None = None
+    if keyspace == "engine":
+        from legion_memory.knowledge import engine_keys
+
+        keys_of = engine_keys.engine_keys
     task_types = task_type or ()
     records = _scored_outcomes(context, include_global)
-    scores = archetype_scores(records, _split_all(task_types), context.today)
+    scores = archetype_scores(records, _split_all(task_types), context.today, keys_of)
     headers = ["Task Type", "Outcomes", "Success Rate", "Avg Importance", "Top Agent", "Agents"]
     rows = [
         [

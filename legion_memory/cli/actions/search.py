@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def search(context: Context, query: str, file: str, limit: int, scope: str) -> None:
-    from legion_memory.search.ranking import file_choice, hit_json, search, snippet
+    from legion_memory.search.ranking import file_choice, hit_json, search, shown_snippet
 
     file_choice(file)
     chosen = context.tiers(scope)
@@ -38,7 +38,7 @@ def search(context: Context, query: str, file: str, limit: int, scope: str) -> N
             f"{marked.item.entry.file}:{marked.item.entry.line}",
             marked.item.entry.id,
             f"{marked.item.score:.3f}",
-            snippet(marked.item.entry, result.query),
+            shown_snippet(marked.item.entry, result.query),
         ]
         for number, marked in enumerate(result.hits, start=1)
     ]
@@ -47,7 +47,13 @@ def search(context: Context, query: str, file: str, limit: int, scope: str) -> N
 
 
 def agent_context(
-    context: Context, agent: str, task: str, budget: int, block_format: str, limit: int, scope: str
+    context: Context,
+    agent: str,
+    task: str,
+    budget: int,
+    block_format: str,
+    limit: int | None,
+    scope: str,
 ) -> None:
     from legion_memory.search import context_block
     from legion_memory.search.corpus import gather
@@ -91,6 +97,11 @@ def _item_json(context: Context, marked: scopes.Marked[Hit]) -> dict[str, object
         "date": entry.date,
         "text": entry.headline,
         "score": round(hit.score, 6),
+        "bm25": round(hit.bm25, 6),
+        "coverage": round(hit.coverage, 6),
+        "distinctive": hit.distinctive,
+        "recency": hit.recency,
+        "importance_weight": round(hit.importance_weight, 6),
         "role_boost": hit.boost,
     }
 

@@ -13,6 +13,7 @@ from legion_memory.cli.typer_app import (
     git_commands,
     interop_commands,
     knowledge_commands,
+    legion_commands,
     outcome_commands,
     phase_commands,
     prune_commands,
@@ -65,6 +66,7 @@ COMMAND_MODULES = (
     interop_commands,
     search_commands,
     git_commands,
+    legion_commands,
     demo_command,
 )
 for module in COMMAND_MODULES:

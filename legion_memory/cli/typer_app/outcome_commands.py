@@ -97,6 +97,13 @@ def score_archetypes(
         list[str] | None, typer.Option(help="Only these task types (default: all).")
     ] = None,
     include_global: IncludeGlobalOption = False,
+    keyspace: Annotated[
+        str,
+        typer.Option(
+            help="catalog (the records' Task Types) or engine (the recommendation engine's "
+            "task types, which /legion:plan passes as archetypeScores)."
+        ),
+    ] = "catalog",
 ) -> None:
     """Legion's archetypeScores: per task type, its agents, success rate and top agent."""
     run_hot(ctx, "score archetypes", locals())

@@ -16,7 +16,8 @@ from legion_memory.errors import InputError
 from legion_memory.project.root import current_phase
 
 if TYPE_CHECKING:
-    from legion_memory.project.compaction import CheckReport
+    from legion_memory.project.catalog import Catalog
+    from legion_memory.project.compaction_check import CheckReport
 
 
 def register(app: typer.Typer) -> None:
@@ -27,7 +28,9 @@ def register(app: typer.Typer) -> None:
 
 def compact(
     ctx: typer.Context,
-    phase: Annotated[str | None, typer.Argument(help="Phase number.")] = None,
+    phase: Annotated[
+        str | None, typer.Argument(help="Phase number, directory name, or MILESTONE/N.")
+    ] = None,
     check: Annotated[
         bool, typer.Option("--check", help="Check an existing COMPACTED.md instead.")
     ] = False,
@@ -42,17 +45,20 @@ def compact(
         bool, typer.Option("--force", help="Compact an incomplete phase; replace COMPACTED.md.")
     ] = False,
 ) -> None:
-    """Write a phase's {NN}-COMPACTED.md from its SUMMARY files (the skill's Section 12)."""
-    from legion_memory.project.phases import phase_number
+    """Write a phase's {NN}-COMPACTED.md from its SUMMARY and PLAN files (the skill's
+    Section 12)."""
+    from legion_memory.project.phases import phase_selector
 
     context: Context = ctx.obj
     _require_combination(phase, check, list_uncompacted, exclude_current, dry_run, force)
     if list_uncompacted:
         _list_uncompacted(context, exclude_current)
     elif check:
-        _check(context, phase_number(phase or ""))
+        phase_selector(phase or "")
+        _check(context, phase or "")
     else:
-        _compact(context, phase_number(phase or ""), dry_run=dry_run, force=force)
+        phase_selector(phase or "")
+        _compact(context, phase or "", dry_run=dry_run, force=force)
 
 
 def _require_combination(
@@ -75,10 +81,13 @@ def _require_combination(
         raise InputError("missing PHASE", hint="e.g. `legion-memory compact 6`")
 
 
-def _compact(context: Context, number: int, *, dry_run: bool, force: bool) -> None:
+def _compact(context: Context, selector: str, *, dry_run: bool, force: bool) -> None:
     from legion_memory.project import compaction
 
-    done = compaction.compact(context.root, number, context.today, force=force, dry_run=dry_run)
+    done = compaction.compact(
+        context.root, selector, context.today, force=force, dry_run=dry_run,
+        catalog=_catalog(context),
+    )  # fmt: skip
     shown = _shown(context, done.path)
     check = {**done.report.to_json(), "file": shown}
     data = {"file": shown, "written": done.written, "text": done.text, "check": check}
@@ -93,10 +102,10 @@ def _compact(context: Context, number: int, *, dry_run: bool, force: bool) -> No
     emit(context, data, human)
 
 
-def _check(context: Context, number: int) -> None:
-    from legion_memory.project import compaction
+def _check(context: Context, selector: str) -> None:
+    from legion_memory.project import compaction_check
 
-    report = compaction.check(context.root, number)
+    report = compaction_check.check(context.root, selector, _catalog(context))
     shown = _shown(context, report.path)
     emit(context, {**report.to_json(), "file": shown}, "\n".join(_report_lines(report, shown)))
     if not report.ok:
@@ -117,6 +126,7 @@ def _report_lines(report: CheckReport, shown: str) -> list[str]:
     lines += [f"missing file path: {found}" for found in report.missing_files]
     lines += [f"missing front-matter: {key}" for key in report.missing_front_matter]
     lines += [f"placeholder left: {found}" for found in report.placeholders]
+    lines += [f"passed but not in requirements_satisfied: {found}" for found in report.unsatisfied]
     lines += [f"warning: {warning}" for warning in report.warnings]
     lines.append("check passed" if report.ok else "check failed")
     return lines
@@ -129,7 +139,7 @@ def _list_uncompacted(context: Context, exclude_current: bool) -> None:
     if exclude_current and exclude is None:
         note("note: no current phase found in .planning/STATE.md; none excluded")
     found = compaction.uncompacted(context.root, exclude=exclude)
-    rows = [(item.number, item.directory.name, item.summaries) for item in found]
+    rows = [(item.name, item.directory.name, item.summaries) for item in found]
     suggestions = [item.suggestion for item in found]
     human = (
         "\n\n".join([markdown_table(["Phase", "Directory", "Summaries"], rows), *suggestions])
@@ -141,15 +151,17 @@ def _list_uncompacted(context: Context, exclude_current: bool) -> None:
 
 
 def phase_context(
-    ctx: typer.Context, phase: Annotated[str, typer.Argument(help="Phase number.")]
+    ctx: typer.Context,
+    phase: Annotated[str, typer.Argument(help="Phase number, directory name, or MILESTONE/N.")],
 ) -> None:
     """A phase's COMPACTED.md when present, else its SUMMARY files in plan order."""
     from legion_memory.project import compaction
-    from legion_memory.project.phases import phase_number
+    from legion_memory.project.phases import phase_selector
 
     context: Context = ctx.obj
-    number = phase_number(phase)
-    files, text = compaction.phase_context(context.root, number)
+    phase_selector(phase)
+    number = _phase_value(phase)
+    files, text = compaction.phase_context(context.root, phase)
     source = "compacted" if files and files[0].name.endswith("-COMPACTED.md") else "summaries"
     if not files:
         note(f"note: phase {number} has no SUMMARY files yet")
@@ -164,24 +176,27 @@ def phase_context(
 
 def detect_edits(
     ctx: typer.Context,
-    phase: Annotated[str, typer.Option("--phase", help="Phase number.")],
+    phase: Annotated[
+        str, typer.Option("--phase", help="Phase number, directory name, or MILESTONE/N.")
+    ],
     record: Annotated[
         bool, typer.Option("--record", help="Store one manual-edit preference per file.")
     ] = False,
 ) -> None:
     """Files changed in the working tree (git diff) that the phase's agents modified."""
     from legion_memory.project import manual_edits
-    from legion_memory.project.phases import phase_number
+    from legion_memory.project.phases import find_phase, phase_selector
 
     context: Context = ctx.obj
-    number = phase_number(phase)
-    found = manual_edits.detect(context.root, number)
+    phase_selector(phase)
+    number = find_phase(context.root, phase).number
+    found = manual_edits.detect(context.root, phase, _catalog(context))
     items = [edit.to_json() for edit in found]
     lines = []
     if record and found and not context.settings.enabled:
         note("note: memory.enabled is false in settings.json; nothing recorded")
     elif record and found:
-        divisions = _divisions(context)
+        divisions = manual_edits.division_tags(_catalog(context))
         results = manual_edits.record(
             context.memory, found, number, context.today, context.branch, divisions
         )
@@ -200,14 +215,18 @@ def detect_edits(
     emit(context, {"phase": number, "edits": items}, human)
 
 
-def _divisions(context: Context) -> dict[str, str]:
-    """Agent divisions from CATALOG.md, found as for every command
-    (docs/decisions.md#where-catalog-md-comes-from); {} without one."""
+def _catalog(context: Context) -> Catalog | None:
+    """CATALOG.md, found as for every command (docs/decisions.md#where-catalog-md-comes-from);
+    None without one."""
     from legion_memory.project.catalog import catalog_path, load_catalog
-    from legion_memory.project.manual_edits import division_tags
 
     path = catalog_path(context.catalog_option, context.root)
-    return division_tags(None if path is None else load_catalog(path))
+    return None if path is None else load_catalog(path)
+
+
+def _phase_value(selector: str) -> int | str:
+    """The PHASE shown in JSON: the number when a number was given, else the name given."""
+    return int(selector) if selector.strip().isdigit() else selector.strip()
 
 
 def _shown(context: Context, path: Path) -> str:

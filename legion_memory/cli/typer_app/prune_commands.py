@@ -8,7 +8,7 @@ import typer
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, note
-from legion_memory.project.root import current_phase
+from legion_memory.project.root import current_phase, milestone_start
 from legion_memory.storage import writing
 from legion_memory.upkeep import prune as pruning
 
@@ -59,7 +59,8 @@ def run_prune(
     if phase is None:
         note(pruning.NO_PHASE_WARNING)
     age = settings.prune_age_days if age_days is None else age_days
-    criteria = pruning.Criteria(context.today, age, phase)
+    since = milestone_start(context.root) if phase is not None else None
+    criteria = pruning.Criteria(context.today, age, phase, since)
     limit = settings.prune_threshold if threshold is None else threshold
     facts: dict[str, object] = {"threshold": limit, "age_days": age, "current_phase": phase}
     if dry_run:

@@ -39,7 +39,7 @@ def search_command(
     limit: Annotated[int, typer.Option(help="Most results to show.")] = 10,
     scope: ScopeOption = scopes.PROJECT,
 ) -> None:
-    """Rank memory entries for a query: BM25 x recency x importance, best first."""
+    """Rank memory entries for a query: text relevance first, recency and importance after."""
     run_hot(ctx, "search", locals())
 
 
@@ -49,7 +49,9 @@ def context_command(
     task: Annotated[str, typer.Option(help="What the agent is about to do.")],
     budget: Annotated[int, typer.Option(help="Most bytes (UTF-8) the block may take.")] = 1024,
     block_format: Annotated[str, typer.Option("--format", help="xml or markdown.")] = "xml",
-    limit: Annotated[int, typer.Option(help="Most items to show.")] = 5,
+    limit: Annotated[
+        int | None, typer.Option(help="Most items to show (default: as many as the budget holds).")
+    ] = None,
     scope: ScopeOption = scopes.PROJECT,
 ) -> None:
     """Print the memory block for an agent's prompt (nothing at all when nothing is relevant)."""

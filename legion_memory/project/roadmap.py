@@ -1,0 +1,210 @@
+"""What ROADMAP.md and the milestone ROADMAPs (`.planning/milestones/vN-ROADMAP.md`) say about
+each phase: its name, status and requirement IDs.
+
+Forms read: progress tables with Phase and Status columns (a row shifted by a column included),
+statuses such as `Complete ✓ (reviewed)` or `**Complete** (3/3 plans — ...)`, `### Phase N: Name`
+sections with `**Status:**` or `**Phase Status:** ✓ COMPLETE` lines, `- [x] Phase N: Name`
+checkbox lists, and an archived milestone whose head says it is complete.
+"""
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from legion_memory.markdown.document import parse, row_cells
+from legion_memory.project.phases import REQUIREMENT_ID, read_planning_file
+
+ROADMAP_FILE = Path(".planning") / "ROADMAP.md"
+MILESTONES_DIR = Path(".planning") / "milestones"
+COMPLETE = "Complete"
+_NAME_COLUMNS = ("name", "phase name", "title", "focus")
+_DONE_WORDS = ("complete", "completed", "shipped", "done")
+_STATUS_WORDS = (*_DONE_WORDS, "in progress", "planned", "not started", "pending", "blocked")
+
+
+class RoadmapEntry(NamedTuple):
+    """What a ROADMAP says about one phase."""
+
+    number: int
+    name: str = ""
+    status: str = ""
+    requirements: tuple[str, ...] = ()
+    milestone: str = ""
+
+    @property
+    def complete(self) -> bool:
+        return is_done(self.status)
+
+
+class Roadmaps(NamedTuple):
+    """The current ROADMAP.md and the milestone ROADMAPs (newest first)."""
+
+    current: dict[int, RoadmapEntry]
+    milestones: dict[str, dict[int, RoadmapEntry]]
+
+    def entry(self, number: int, milestone: str = "", slug: str = "") -> RoadmapEntry | None:
+        """An archived phase's entry in its milestone's ROADMAP; a current phase's in
+        ROADMAP.md, else in the newest milestone ROADMAP that lists its number. An archive
+        folder naming no known milestone takes the milestone entry whose name is its `slug`."""
+        if milestone in self.milestones:
+            return self.milestones[milestone].get(number)
+        listed = [entries[number] for entries in self.milestones.values() if number in entries]
+        if milestone:
+            return next((entry for entry in listed if slug and _slug(entry.name) == slug), None)
+        return self.current.get(number) or next(iter(listed), None)
+
+
+def _slug(name: str) -> str:
+    """`Auth & Sessions` -> `auth-sessions`, as Legion names phase directories."""
+    return "-".join(re.findall(r"[a-z0-9]+", name.casefold()))
+
+
+def load_roadmaps(root: Path) -> Roadmaps:
+    return Roadmaps(read_roadmap(root), milestone_roadmaps(root))
+
+
+def is_done(status: str) -> bool:
+    """`Complete`, `COMPLETE`, `Shipped`, `Complete (reviewed)`, a bare check mark."""
+    folded = status.casefold()
+    return folded.startswith(_DONE_WORDS) or folded in {"✓", "✔", "✅", "[x]"}
+
+
+_STATUS_NOISE = re.compile(r"\*|✓|✔|✅|\([^)]*\)", re.IGNORECASE)
+_PHASE_CELL = re.compile(r"^\W*(?:phase\s+)?0*(\d+)\b[\s:.—\u2013-]*(.*)$", re.IGNORECASE)
+_PHASE_HEADING = re.compile(r"^(#{1,6})\s+Phase\s+0*(\d+)\b\s*[:.—\u2013-]?\s*(.*?)\s*#*\s*$")
+_ANY_HEADING = re.compile(r"^(#{1,6})\s")
+_REQUIREMENTS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**Requirements\**\s*:?\**\s*:?(.*)$")
+_STATUS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**(?:Phase\s+)?Status:?\**\s*:?\s*(.+)$", re.I)
+_CHECKBOX = re.compile(r"^\s*[-*]\s+\[([ xX])\]\s+\**Phase\s+0*(\d+)\b\s*[:.—\u2013-]?\s*(.*)$")
+_MILESTONE_DONE = re.compile(
+    r"^\W*(?:status\W*:\W*(?:complete|shipped)|completed\W*:|shipped\W*:)", re.I | re.M
+)
+
+
+def normalise_status(cell: str) -> str:
+    """`**✓ Complete** (Archived)` -> `Complete`; a cell that is only a check mark -> Complete."""
+    text = " ".join(_STATUS_NOISE.sub("", cell).split())
+    if not text and re.search(r"✓|✔|✅", cell):
+        return COMPLETE
+    return text
+
+
+def read_roadmap(root: Path) -> dict[int, RoadmapEntry]:
+    """Phase entries of the current ROADMAP.md; {} when there is none."""
+    if not (root / ROADMAP_FILE).is_file():
+        return {}
+    return roadmap_entries(read_planning_file(root / ROADMAP_FILE))
+
+
+def milestone_roadmaps(root: Path) -> dict[str, dict[int, RoadmapEntry]]:
+    """`v1.0` -> the phase entries of `.planning/milestones/v1.0-ROADMAP.md`, newest first."""
+    base = root / MILESTONES_DIR
+    paths = sorted(base.glob("*-ROADMAP.md"), key=_version_key, reverse=True)
+    found = {}
+    for path in paths:
+        milestone = path.name[: -len("-ROADMAP.md")]
+        found[milestone] = roadmap_entries(read_planning_file(path), milestone, archived=True)
+    return found
+
+
+def _version_key(path: Path) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", path.name))
+
+
+def roadmap_entries(
+    text: str, milestone: str = "", *, archived: bool = False
+) -> dict[int, RoadmapEntry]:
+    """Every phase a ROADMAP text lists; an archived milestone whose head says it is complete
+    (`**Status:** Complete`, `**Completed:** date`) makes each of its phases complete."""
+    progress = _progress(text)
+    details = _details(text)
+    boxes = _checkboxes(text)
+    head = text.split("\n## ", 1)[0]
+    all_done = archived and _MILESTONE_DONE.search(head) is not None
+    entries: dict[int, RoadmapEntry] = {}
+    for number in sorted({*progress, *details, *boxes}):
+        table_name, table_status = progress.get(number, ("", ""))
+        heading_name, heading_status, requirements = details.get(number, ("", "", ()))
+        box_name, box_status = boxes.get(number, ("", ""))
+        statuses = [s for s in (table_status, heading_status, box_status) if s]
+        status = statuses[0] if statuses else ""
+        if all_done and not is_done(status):
+            status = COMPLETE
+        name = heading_name or table_name or box_name
+        entries[number] = RoadmapEntry(number, name, status, requirements, milestone)
+    return entries
+
+
+def _is_status(text: str) -> bool:
+    """A cell that reads as a status; in a shifted row it is the status the row gives."""
+    return text.casefold().startswith(_STATUS_WORDS) or is_done(text)
+
+
+def _progress(text: str) -> dict[int, tuple[str, str]]:
+    """Phase -> (name, status) from every table with Phase and Status header cells."""
+    document = parse(text)
+    found: dict[int, tuple[str, str]] = {}
+    for table in document.tables:
+        names = [cell.replace("*", "").strip().casefold() for cell in table.columns]
+        if "phase" not in names:
+            continue
+        phase_at = names.index("phase")
+        status_at = names.index("status") if "status" in names else None
+        name_at = next((names.index(n) for n in _NAME_COLUMNS if n in names), None)
+        for index in table.rows:
+            cells = row_cells(document, index)
+            match = _PHASE_CELL.match(cells[phase_at].replace("*", "")) if cells else None
+            if match is None or int(match.group(1)) in found:
+                continue
+            status = _row_status(cells, phase_at, status_at)
+            named = cells[name_at] if name_at is not None and name_at < len(cells) else ""
+            name = match.group(2).strip() or named.replace("*", "").strip()
+            found[int(match.group(1))] = (name, status)
+    return found
+
+
+def _row_status(cells: list[str], phase_at: int, status_at: int | None) -> str:
+    """The Status cell, or in a row shifted by a column the status-like cell nearest it."""
+    if status_at is None:
+        return ""
+    if status_at < len(cells) and _is_status(normalise_status(cells[status_at])):
+        return normalise_status(cells[status_at])
+    near = sorted(range(len(cells)), key=lambda index: abs(index - status_at))
+    statuses = [normalise_status(cells[i]) for i in near if i != phase_at]
+    written = normalise_status(cells[status_at]) if status_at < len(cells) else ""
+    return next((status for status in statuses if _is_status(status)), written)
+
+
+def _details(text: str) -> dict[int, tuple[str, str, tuple[str, ...]]]:
+    """Phase -> (name, status, requirement IDs) from `### Phase N: Name` sections."""
+    found: dict[int, tuple[str, str, tuple[str, ...]]] = {}
+    current: tuple[int, int] | None = None  # (phase, heading level)
+    for line in text.split("\n"):
+        heading = _PHASE_HEADING.match(line)
+        if heading:
+            current = (int(heading.group(2)), len(heading.group(1)))
+            found.setdefault(current[0], (heading.group(3).strip(), "", ()))
+            continue
+        other = _ANY_HEADING.match(line)
+        if other and current and len(other.group(1)) <= current[1]:
+            current = None
+        if current is None:
+            continue
+        name, status, ids = found[current[0]]
+        if (requirements := _REQUIREMENTS_LINE.match(line)) is not None:
+            ids = tuple(dict.fromkeys([*ids, *REQUIREMENT_ID.findall(requirements[1])]))
+        elif not status and (declared := _STATUS_LINE.match(line)) is not None:
+            status = normalise_status(declared.group(1))
+        found[current[0]] = (name, status, ids)
+    return found
+
+
+def _checkboxes(text: str) -> dict[int, tuple[str, str]]:
+    """`- [x] Phase 3: Name (2 plans)` -> (Name, Complete); `- [ ]` -> (Name, Planned)."""
+    found: dict[int, tuple[str, str]] = {}
+    for line in text.split("\n"):
+        if (match := _CHECKBOX.match(line)) is not None:
+            name = re.sub(r"\s*\([^)]*\)\s*$", "", match.group(3).replace("*", "")).strip()
+            status = COMPLETE if match.group(1) in "xX" else "Planned"
+            found.setdefault(int(match.group(2)), (name, status))
+    return found

@@ -1,0 +1,56 @@
+"""The retrieval benchmark runs (so it cannot rot): a tiny subset of the judged queries over the
+memory built from the real Legion checkout, every metric for every system.
+
+Nothing here looks at a metric's value: quality is what `make bench-search` reports.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from support.processes import REPO_ROOT
+
+LEGION = REPO_ROOT.parent / "shared" / "legion"
+SYSTEMS = [
+    "legion-memory search",
+    "legion-memory context (default block)",
+    "SQLite FTS5 bm25, porter",
+]
+METRICS = ["hit@1", "MRR@10", "nDCG@10", "holds relevant", "quiet on no-answer", "ms/query"]
+
+
+@pytest.mark.skipif(not LEGION.is_dir(), reason="the Legion checkout is not beside this one")
+def test_the_benchmark_reports_every_metric_for_every_system() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.search.run", "--sample", "2", "--json"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    report = json.loads(result.stdout)
+    assert report["queries"] == 6  # two of each kind
+    assert report["records"] >= 300
+    assert list(report["results"]) == SYSTEMS
+    assert 0.0 <= report["snippets with a query word"] <= 1.0
+    for values in report["results"].values():
+        assert list(values) == METRICS
+        assert all(0.0 <= values[name] <= 1.0 for name in METRICS[:-1])
+
+
+def test_without_the_checkout_the_benchmark_says_where_it_looked() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.search.run", "--legion", "/nonexistent/legion"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        "error: no Legion checkout at /nonexistent/legion; pass --legion PATH\n"
+    )

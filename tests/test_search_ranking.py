@@ -1,0 +1,235 @@
+"""Ranking invariants: light stems, whole-word matching, field weights, text before age, and the
+relevance floor that keeps a weak best match out of `search` and `context`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support.processes import CLI
+from support.search import errors_project, fixture_project
+
+from legion_memory.search.corpus import Corpus, Source
+from legion_memory.search.ranking import query_terms, rank, window
+from legion_memory.search.stemming import stem
+from legion_memory.search.terms import starting_with, words
+
+TODAY = dt.date(2026, 5, 1)
+
+
+@pytest.mark.parametrize(
+    "forms",
+    [
+        ("agent", "agents"),
+        ("spawn", "spawns", "spawned", "spawning"),
+        ("test", "tests", "tested", "testing"),
+        ("retry", "retries", "retried"),
+        ("cache", "caches", "cached", "caching"),
+        ("pass", "passes", "passed", "passing"),
+        ("escalate", "escalated", "escalation", "escalations"),
+        ("parse", "parser", "parsers", "parsing"),
+        ("compact", "compacted", "compaction"),
+    ],
+)
+def test_forms_of_a_word_share_one_stem(forms: tuple[str, ...]) -> None:
+    assert {stem(form) for form in forms} == {stem(forms[0])}
+
+
+def test_short_and_other_words_keep_their_form() -> None:
+    assert [stem(w) for w in ("is", "bus", "class", "status", "user", "日本", "v2")] == [
+        "is",
+        "bus",
+        "clas",
+        "status",
+        "user",
+        "日本",
+        "v2",
+    ]
+
+
+@given(st.text(st.sampled_from("abcdeilnorsty"), min_size=1, max_size=14))
+def test_a_stem_is_a_prefix_of_its_word(word: str) -> None:
+    # What lets the corpus find candidates with str.find on the stem.
+    assert word.startswith(stem(word))
+
+
+@settings(max_examples=500)
+@given(
+    st.text(st.sampled_from(list("abfix é日本_-.2KİN")), max_size=30),
+    st.lists(st.sampled_from(["fix", "ab", "2", "k", "x", "日"]), min_size=1, max_size=3),
+)
+def test_words_starting_with_a_prefix_are_the_words_that_do(text: str, prefixes: list[str]) -> None:
+    lowered = text.lower()
+    expected = [w for w in words(lowered) if w.startswith(tuple(prefixes))]
+    assert starting_with(prefixes)(lowered) == expected
+
+
+def test_words_that_carry_meaning_in_error_memory_are_not_stopwords() -> None:
+    assert words("Fix the build: do not add make, no") == [
+        "fix",
+        "build",
+        "not",
+        "add",
+        "make",
+        "no",
+    ]
+
+
+def _source(number: int, text: str, *, days: int = 0, importance: int | None = None) -> Source:
+    return Source(
+        "outcome",
+        text,
+        lambda: pytest.fail("not built"),
+        id=f"O-{number:03d}",
+        date=(TODAY - dt.timedelta(days=days)).isoformat(),
+        importance=importance,
+    )
+
+
+FILLER = [f"unrelated note number {n} about something else entirely" for n in range(20)]
+QUERY_WORDS = st.lists(
+    st.sampled_from(["lockfile", "drift", "installer", "checksum", "timeout", "registry"]),
+    min_size=2,
+    max_size=4,
+    unique=True,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    query=QUERY_WORDS,
+    ages=st.tuples(st.integers(0, 2000), st.integers(0, 2000)),
+    importances=st.tuples(st.sampled_from([None, 1, 3, 5]), st.sampled_from([None, 1, 3, 5])),
+)
+def test_a_record_matching_every_word_outranks_one_matching_one_whatever_their_ages(
+    query: list[str], ages: tuple[int, int], importances: tuple[int | None, int | None]
+) -> None:
+    every = " ".join(query)
+    # The same length: only the words matched differ.
+    single = (query[0] + " " + "x" * (len(every) - len(query[0]) - 1)).strip()
+    corpus = Corpus.of(
+        [
+            _source(1, every, days=ages[0], importance=importances[0]),
+            _source(2, single, days=ages[1], importance=importances[1]),
+            *(_source(10 + n, text, days=n) for n, text in enumerate(FILLER)),
+        ]
+    )
+    hits = rank(corpus, query_terms(every), TODAY)
+    assert [hit.source.id for hit in hits] == ["O-001", "O-002"]
+
+
+def test_the_main_field_outweighs_tags_and_context(cli: CLI, tmp_path: Path) -> None:
+    # E-001 has "lockfile" in its tags only; E-002 in its signature; same age and length.
+    root = errors_project(
+        tmp_path,
+        [
+            "| E-001 | 2026-04-30 | main | Install breaks on CI | Pin npm | x | true | lockfile |",
+            "| E-002 | 2026-04-20 | main | Lockfile breaks on CI | Pin npm | x | true | install |",
+        ],
+    )
+    result = cli("--root", str(root), "--today", "2026-05-01", "--json", "search", "lockfile")
+    assert [(r["id"], r["field"]) for r in json.loads(result.stdout)["results"]] == [
+        ("E-002", "error_signature"),
+        ("E-001", "tags"),
+    ]
+
+
+def test_the_snippet_shows_the_field_that_matched(cli: CLI, tmp_path: Path) -> None:
+    root = errors_project(
+        tmp_path,
+        ["| E-001 | 2026-04-30 | main | Install breaks | Regenerate the lockfile | x | true |  |"],
+    )
+    result = cli("--root", str(root), "--today", "2026-05-01", "search", "regenerating")
+    assert result.stdout.splitlines()[2].endswith(" | fix: Regenerate the lockfile |")
+
+
+def test_a_snippet_is_anchored_on_a_whole_word() -> None:
+    # "prefix" holds "fix" first; the window opens at the word "fix" itself.
+    text = "prefix " + "filler " * 40 + "fix the lockfile " + "tail " * 40
+    shown = window(text, query_terms("fix"))
+    assert shown.startswith("…")
+    assert " fix the lockfile " in shown
+    assert "prefix" not in shown
+
+
+def test_a_query_with_no_answer_returns_nothing(cli: CLI, tmp_path: Path) -> None:
+    root = fixture_project(tmp_path)
+    # "auth" is in memory, the other four words are not: the best match covers too little.
+    task = "kubernetes helm chart rollback auth"
+    found = cli("--root", str(root), "--today", "2026-05-01", "--json", "search", task)
+    assert json.loads(found.stdout) == {"results": []}
+    human = cli("--root", str(root), "--today", "2026-05-01", "search", task)
+    assert (human.code, human.stdout) == (0, "no matches\n")
+    block = cli("--root", str(root), "context", "--agent", "x", "--task", task)
+    assert (block.code, block.stdout, block.stderr) == (0, "", "")
+    # The same memory answers a query about auth.
+    assert json.loads(cli("--root", str(root), "--json", "search", "auth").stdout)["results"]
+
+
+def _errors(count: int) -> list[str]:
+    return [
+        f"| E-{n:03d} | 2026-04-30 | main | Lockfile drift number {n} breaks the install "
+        f"| Pin the version {n} | x | true |  |"
+        for n in range(1, count + 1)
+    ]
+
+
+def test_the_number_of_items_follows_the_budget(cli: CLI, tmp_path: Path) -> None:
+    root = errors_project(tmp_path, _errors(30))
+
+    def items(*extra: str) -> int:
+        out = cli(
+            "--root", str(root), "context", "--agent", "x", "--task", "lockfile drift", *extra
+        )
+        return len(out.stdout.splitlines()) - 2
+
+    # Lines of 94 bytes (E-001 to E-009) and 96, in a frame of 42: 470 bytes hold 5, 982 hold
+    # 10 with 42 left (too few for a 40-character headline), 4054 hold all 30.
+    small, default, large = items("--budget", "512"), items(), items("--budget", "4096")
+    assert (small, default, large) == (5, 10, 30)
+    assert items("--budget", "4096", "--limit", "3") == 3
+
+
+def test_an_item_that_does_not_fit_is_skipped_for_a_shorter_one(cli: CLI, tmp_path: Path) -> None:
+    long_fix = "a very long explanation of the fix " * 6
+    root = errors_project(
+        tmp_path,
+        [
+            f"| E-001 | 2026-04-30 | main | Lockfile drift breaks CI | {long_fix} | x | true |  |",
+            "| E-002 | 2026-04-29 | main | Lockfile conflict | Pin | x | true |  |",
+            # Rows without either word: "lockfile" is then rare enough for E-002 to be relevant.
+            *(
+                f"| E-{n:03d} | 2026-04-01 | main | Other {n} | - | x | true |  |"
+                for n in (3, 4, 5)
+            ),
+        ],
+    )
+    out = cli(
+        "--root",
+        str(root),
+        "context",
+        "--agent",
+        "x",
+        "--task",
+        "lockfile drift",
+        "--budget",
+        "170",
+    ).stdout
+    lines = out.splitlines()
+    assert len(out.encode("utf-8")) <= 170
+    # E-001 matches both words but is too long whole: E-002 goes in whole, then E-001 shortened
+    # into the 73 bytes left (the ellipsis takes 3); shown in rank order.
+    assert lines[1] == "- [error-fix] Lockfile drift breaks CI; fix: a very long… (2026-04-30)"
+    assert lines[2] == "- [error-fix] Lockfile conflict; fix: Pin (2026-04-29)"
+
+
+def test_a_budget_smaller_than_any_line_prints_nothing(cli: CLI, tmp_path: Path) -> None:
+    root = errors_project(tmp_path, _errors(3))
+    out = cli(
+        "--root", str(root), "context", "--agent", "x", "--task", "lockfile", "--budget", "13"
+    )
+    assert (out.code, out.stdout, out.stderr) == (0, "", "")
