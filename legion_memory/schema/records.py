@@ -197,8 +197,12 @@ def highest_id_number(document: Document, table: Table, kind: Kind) -> int:
     # `id_numbers`' pattern for the usual first cell, one match per line: spaces and tabs only
     # before it, so a match never starts on one line and reads the next. It opens with the newline
     # before the line, not `^`: a literal first character lets `re` skip from newline to newline.
+    # The first line has no newline before it: it is matched on its own, so that the table's text
+    # is not copied once more to put one there.
     plain = rf"\n[ \t]*+\|?+[ \t]*+{re.escape(kind.prefix)}-(\d+)[ \t]*\|"
-    found = re.findall(plain, "\n" + "".join(lines))
+    first = re.match(plain[2:], lines[0])
+    found = [first[1]] if first else []
+    found += re.findall(plain, "".join(lines))
     if len(found) != len(lines):
         return max(id_numbers(document, table, kind), default=0)
     return max(map(int, found))

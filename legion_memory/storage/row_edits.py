@@ -3,10 +3,19 @@ as intended: the old rows unchanged and in order, the new row exactly the intend
 `store` reads the file, calls these and writes the text only when they pass.
 """
 
+from itertools import accumulate
 from pathlib import Path
 
 from legion_memory.errors import IntegrityError, ParseError, SchemaError
-from legion_memory.markdown.document import Document, RowStyle, Table, parse, render, strip_ending
+from legion_memory.markdown.document import (
+    BOM,
+    Document,
+    RowStyle,
+    Table,
+    parse,
+    render,
+    strip_ending,
+)
 from legion_memory.schema.kinds import Kind
 from legion_memory.schema.records import Record, column_key, read_records, record_at, records_table
 
@@ -49,11 +58,20 @@ def verify_append(path: Path, before: Document, text: str, table: Table, record:
     (docs/decisions.md#one-parse-per-store).
     """
     lines = before.lines
-    head = render(Document(lines[: table.end], bom=before.bom))
-    tail = "".join(lines[table.end :])
-    if not (text.startswith(head) and text.endswith(tail) and len(text) > len(head) + len(tail)):
+    # Each old line at its place, compared where it lies in `text` (in C, copying nothing): the
+    # lines up to the table's end where they were, the rest shifted by what was added.
+    bom = len(BOM) if before.bom else 0
+    offsets = list(accumulate(map(len, lines), initial=bom))
+    head, shift = offsets[table.end], len(text) - offsets[-1]
+    tail_at = [offset + shift for offset in offsets[table.end : -1]]
+    if not (
+        shift > 0
+        and text.startswith(BOM if before.bom else "")
+        and all(map(text.startswith, lines[: table.end], offsets))
+        and all(map(text.startswith, lines[table.end :], tail_at))
+    ):
         raise not_read_back(path)
-    added = text[len(head) : len(text) - len(tail)]
+    added = text[head : head + shift]
     if lines[table.end - 1] == strip_ending(lines[table.end - 1]):
         # The anchor was the file's last line, without an ending: it gains one.
         ending = added[: len(added) - len(added.lstrip("\r\n"))]
