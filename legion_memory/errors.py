@@ -39,8 +39,9 @@ class SchemaError(LegionMemoryError):
     """A memory table's columns do not match what its file kind requires."""
 
 
-class LockError(LegionMemoryError):
-    """The memory lock could not be taken in time."""
+class UnsafePathError(ParseError):
+    """A memory path cannot be read safely, or at all: not a regular file, a link leading out of
+    the project, or refused by the system. Readers treat it as unreadable; it is never written."""
 
 
 class GitError(LegionMemoryError):
@@ -59,6 +60,10 @@ class WriteError(LegionMemoryError):
     def __init__(self, message: str, *, where: str = "", hint: str = "", record: str = "") -> None:
         super().__init__(message, where=where, hint=hint)
         self.record = record
+
+
+class LockError(WriteError):
+    """The memory lock could not be taken (in time, or at all): nothing was written."""
 
 
 class IntegrityError(LegionMemoryError):

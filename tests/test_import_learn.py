@@ -217,3 +217,16 @@ def test_an_entry_in_another_kinds_file_moves_to_its_own_table(cli: CLI, repo: P
     )
     assert "PIT-002" not in memory_text(repo, "PATTERNS.md")
     assert pattern_rows(memory_text(repo, "PATTERNS.md")) == PATTERN_CELLS
+
+
+def test_move_is_refused_for_entries_outside_the_memory_directory(cli: CLI, repo: Path) -> None:
+    shutil.copytree(LEARN, repo / "elsewhere")
+    (repo / MEMORY).mkdir(parents=True)
+    before = read_bytes_of(repo)
+    code, out, err = run_import(cli, repo, "elsewhere", "--move")
+    assert (code, out) == (2, "")
+    assert err == (
+        "Error: elsewhere/PATTERNS.md:6: --move only takes entries out of this project's memory "
+        "files (import without --move, or move the file into .planning/memory first)\n"
+    )
+    assert read_bytes_of(repo) == before

@@ -16,6 +16,7 @@ from legion_memory.errors import WriteError
 from legion_memory.interop.import_items import content_hash
 from legion_memory.interop.ledger import HEADER, Entry, known_keys, with_entries
 from legion_memory.schema.kinds import PATTERN
+from legion_memory.storage import writing
 from legion_memory.storage.reading import Memory, load_records
 
 
@@ -113,10 +114,14 @@ def test_a_failed_write_prints_every_record_and_exits_3(
     )
     before = read_bytes_of(repo)
 
-    def fail(path: Path, text: str) -> None:
-        raise WriteError("could not write: No space left on device", where=str(path))
+    real = writing.atomic_write
 
-    monkeypatch.setattr("legion_memory.storage.bulk_append.atomic_write", fail)
+    def fail(path: Path, text: str) -> None:
+        if path.name == "PATTERNS.md":
+            raise WriteError("could not write: No space left on device", where=str(path))
+        real(path, text)
+
+    monkeypatch.setattr(writing, "atomic_write", fail)
     result = cli("--today", TODAY, "import", "bullpen", "b.json", cwd=repo)
     assert result.code == 3
     assert result.stdout == (
@@ -126,7 +131,10 @@ def test_a_failed_write_prints_every_record_and_exits_3(
         "Source: bullpen\nTags: qa, pattern\n"
     )
     path = repo / MEMORY / "PATTERNS.md"
-    assert result.stderr == f"Error: {path}: could not write: No space left on device\n"
+    assert result.stderr == (
+        f"Error: {path}: could not write: No space left on device; every file was put back as it "
+        "was, nothing changed\n"
+    )
     after = read_bytes_of(repo)
     after.pop(".planning/memory/.legion-memory.lock", None)
     assert after == before

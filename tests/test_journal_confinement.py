@@ -81,17 +81,21 @@ def test_a_pulled_journal_naming_paths_outside_memory_writes_nothing(
     assert not (victim / "owned").exists()
 
 
-def test_a_journal_entry_that_is_a_symbolic_link_is_refused(repo: Path, tmp_path: Path) -> None:
-    init_memory(repo, driver=False)
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    target = outside / "secret.md"
-    target.write_text("outside\n", encoding="utf-8")
+def _archive_linked_to(repo: Path, target: Path) -> tuple[Path, str]:
+    """ARCHIVE.md made a link to `target`, and a journal that would roll it back; both returned."""
     archive = repo / ".planning" / "memory" / "ARCHIVE.md"
     archive.unlink(missing_ok=True)
     archive.symlink_to(target)
     journal = _journal(("ARCHIVE.md", PAYLOAD, hashlib.sha256(b"outside\n").hexdigest()))
     (repo / JOURNAL).write_text(journal, encoding="utf-8")
+    return archive, journal
+
+
+def test_a_journal_entry_that_is_a_symbolic_link_is_refused(repo: Path) -> None:
+    init_memory(repo, driver=False)
+    target = repo / "notes.md"  # inside the project: memory may be read through this link
+    target.write_text("outside\n", encoding="utf-8")
+    archive, journal = _archive_linked_to(repo, target)
 
     done = run_process("doctor", "--fix", cwd=repo)
     assert done.code == 1
@@ -99,6 +103,26 @@ def test_a_journal_entry_that_is_a_symbolic_link_is_refused(repo: Path, tmp_path
         f".planning/memory/.legion-memory.journal: {REFUSAL}it names ARCHIVE.md, which is a "
         "symbolic link; nothing was written (a journal is only ever written by this tool: inspect "
         "it, then delete it)\n1 problem(s) need repair\n"
+    )
+    assert target.read_text(encoding="utf-8") == "outside\n"
+    assert archive.is_symlink()
+    assert (repo / JOURNAL).read_text(encoding="utf-8") == journal
+
+
+def test_a_journal_entry_linked_out_of_the_project_is_never_read(
+    repo: Path, tmp_path: Path
+) -> None:
+    init_memory(repo, driver=False)
+    target = tmp_path / "outside.md"
+    target.write_text("outside\n", encoding="utf-8")
+    archive, journal = _archive_linked_to(repo, target)
+
+    done = run_process("doctor", "--fix", cwd=repo)
+    assert (done.code, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"Error: {archive}: resolves outside the project (to {target}); refusing to follow it "
+        "(memory lives inside the project: replace the link with the real directory or file "
+        "(memory kept elsewhere is the global tier, --scope global))\n"
     )
     assert target.read_text(encoding="utf-8") == "outside\n"
     assert archive.is_symlink()

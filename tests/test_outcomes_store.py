@@ -246,7 +246,7 @@ GOOD = {
         ({"--summary": "pushed with ghp_abcdefghijklmnopqrstuvwxyz0123456789AB"}, 2,
          "Summary looks like it contains a GitHub token; secrets are never stored in memory"
          " (remove it and describe the change instead (e.g. 'rotated the API key'))"),
-        ({"--tags": "aws, AKIAABCDEFGHIJKLMNOP"}, 2, "Tags looks like it contains a AWS access"
+        ({"--tags": "aws, AKIAABCDEFGHIJKLMNOP"}, 2, "Tags looks like it contains an AWS access"
          " key; secrets are never stored in memory (remove it and describe the change instead"
          " (e.g. 'rotated the API key'))"),
         ({"--event": "shipped"}, 2, "unknown event 'shipped' (use one of plan-failed,"

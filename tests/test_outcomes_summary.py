@@ -172,8 +172,8 @@ def test_summary_refusals_change_nothing(cli: CLI, repo: Path, phases: Path) -> 
     cases = {
         unknown: f"Error: {unknown}: the SUMMARY's status 'In review' is not success, partial or"
         " failed (give --outcome)",
-        secret: "Error: Summary looks like it contains a OpenAI-style API key; secrets are never"
-        " stored in memory (remove it and describe the change instead (e.g. 'rotated the API"
+        secret: "Error: Summary looks like it contains an OpenAI or Anthropic API key; secrets are"
+        " never stored in memory (remove it and describe the change instead (e.g. 'rotated the API"
         " key'))",
         nameless: f"Error: {nameless}: the SUMMARY does not say its agent (add --agent)",
         outside: f"Error: path '{outside}' is outside the project (use a path under {repo})",

@@ -161,3 +161,21 @@ def test_new_memory_directories_ignore_the_journal(cli: CLI, repo: Path) -> None
     assert gitignore.read_text(encoding="utf-8") == (
         ".legion-memory.lock\n.legion-memory.journal\n.legion-memory-*.tmp\n"
     )
+
+
+@pytest.mark.parametrize("at", [stop[0] for stop in STOPS])
+def test_readers_see_the_state_before_a_killed_prune(
+    cli: CLI, repo: Path, monkeypatch: pytest.MonkeyPatch, at: str
+) -> None:
+    project_from(repo, "mixed")
+    commands = [
+        ["--json", "export", "--include-archive"],
+        ["--json", "recall", "outcomes", "--limit", "1000"],
+        ["--today", TODAY, "prune", "--dry-run"],
+    ]
+    expected = [cli(*args, cwd=repo) for args in commands]
+    killed_prune(reading.Memory.of_project(repo), monkeypatch, at)
+    left = read_bytes_of(repo)
+    for args, wanted in zip(commands, expected, strict=True):
+        assert cli(*args, cwd=repo) == wanted, args
+    assert read_bytes_of(repo) == left  # reading rolled nothing back

@@ -150,18 +150,18 @@ def test_bad_values_are_refused_with_one_line(changes: dict[str, str], message: 
 @pytest.mark.parametrize(
     ("summary", "kind"),
     [
-        ("key AKIAABCDEFGHIJKLMNOP leaked", "AWS access key"),
-        ("token ghp_" + "a" * 36, "GitHub token"),
-        ("set password=hunter22 in env", "password or API key assignment"),
-        ("-----BEGIN OPENSSH PRIVATE KEY-----", "private key"),
-        ("used sk-proj-" + "x" * 24, "OpenAI-style API key"),
+        ("key AKIAABCDEFGHIJKLMNOP leaked", "an AWS access key"),
+        ("token ghp_" + "a" * 36, "a GitHub token"),
+        ("set password=hunter22 in env", "a password or API key assignment"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----", "a private key"),
+        ("used sk-proj-" + "x" * 24, "an OpenAI or Anthropic API key"),
     ],
 )
 def test_secrets_are_refused_without_being_echoed(summary: str, kind: str) -> None:
     with pytest.raises(InputError) as raised:
         new_record(OUTCOME, outcome(summary))
     assert raised.value.line() == (
-        f"Summary looks like it contains a {kind}; secrets are never stored in memory "
+        f"Summary looks like it contains {kind}; secrets are never stored in memory "
         "(remove it and describe the change instead (e.g. 'rotated the API key'))"
     )
 

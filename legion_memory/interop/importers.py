@@ -31,6 +31,7 @@ from legion_memory.interop.memory_broker import memory_broker
 from legion_memory.markdown.document import Document, parse
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, PREFERENCE, Kind
 from legion_memory.schema.learn_entries import LearnEntry, learn_entries
+from legion_memory.schema.secrets import quoted
 from legion_memory.storage.bulk_append import Removal
 
 IMPORTED_DECISION = "manual-edit"
@@ -108,7 +109,9 @@ def _bullpen_entry(
     )
     kind = _BULLPEN_KINDS.get(kind_type)
     if kind is None:
-        return Skip(where, f"type '{raw_type}' has no memory table" if raw_type else "no type")
+        return Skip(
+            where, f"type {quoted(raw_type)} has no memory table" if raw_type else "no type"
+        )
     day = day_of(data.get("created_at"), today, where)
     agent = token(role)
     tags = ", ".join(dict.fromkeys((agent, kind_type)))
@@ -154,7 +157,7 @@ def _fact(fact: dict[str, object], where: str, today: dt.date, branch: str) -> I
     kind = _FACT_KINDS.get(category)
     if kind is None:
         return Skip(
-            where, f"category '{category}' has no memory table" if category else "no category"
+            where, f"category {quoted(category)} has no memory table" if category else "no category"
         )
     content = text_of(fact, "content", where)
     fact_id = text_of(fact, "id", where)
@@ -200,7 +203,7 @@ def _event(event: dict[str, object], where: str, today: dt.date, branch: str) ->
         return None
     outcome = _OUTCOME_WORDS.get(raw.lower())
     if outcome is None:
-        return Skip(where, f"outcome '{raw}' is not success, partial or failed")
+        return Skip(where, f"outcome {quoted(raw)} is not success, partial or failed")
     name = field("event") or "event"
     values = {
         "date": day_of(event.get("timestamp"), today, where),

@@ -25,7 +25,7 @@ from legion_memory.interop.import_items import (
 from legion_memory.markdown.document import escape
 from legion_memory.schema.kinds import Kind, check_value, kind_named
 from legion_memory.schema.records import Record
-from legion_memory.schema.secrets import refuse_secrets
+from legion_memory.schema.secrets import quoted, refuse_secrets
 
 FORMATS = ("json", "jsonl", "csv")
 EXPORT_FORMAT = "legion-memory-export"
@@ -109,7 +109,7 @@ def _rows(file: SourceFile) -> list[tuple[object, str]]:
             hint="give a file written by `legion-memory export --format json`",
         )
     if data.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
-        raise InputError(f"unknown export format {data['format']!r}", where=file.name)
+        raise InputError(f"unknown export format {quoted(str(data['format']))}", where=file.name)
     records = expect_list(data["records"], f"{file.name} at records")
     return [(record, f"{file.name} at records[{index}]") for index, record in enumerate(records)]
 
@@ -126,13 +126,14 @@ def _item(row: object, where: str, default_branch: str) -> Item:
     record_id = _cell(data, "id", where)
     problem = check_value(kind, "id", record_id)
     if problem:
-        raise InputError(f"ID '{record_id}' {problem}", where=where, hint=FIX_HINT)
+        raise InputError(f"ID {quoted(record_id)} {problem}", where=where, hint=FIX_HINT)
     values = {key: _cell(data, key, where) for key in data if key not in _META}
     values["branch"] = values.get("branch") or default_branch
     record = make_record(kind, values, where)
     extras = {key: value for key, value in values.items() if kind.column(key) is None}
     for key, value in extras.items():
         try:
+            refuse_secrets("a column name", key)  # before the name is shown in any message
             escape(value, single_line=True, field=key)
             refuse_secrets(key, value)
         except InputError as error:
@@ -152,4 +153,6 @@ def _cell(data: dict[str, object], key: str, where: str) -> str:
         return str(value)
     if isinstance(value, str):
         return value
-    raise InputError(f"'{key}' must be a string, integer or boolean", where=where, hint=FIX_HINT)
+    raise InputError(
+        f"{quoted(key)} must be a string, integer or boolean", where=where, hint=FIX_HINT
+    )

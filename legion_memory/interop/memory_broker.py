@@ -28,6 +28,7 @@ from legion_memory.interop.import_items import (
 )
 from legion_memory.markdown.frontmatter import Value, split_front_matter
 from legion_memory.schema.kinds import OUTCOME
+from legion_memory.schema.secrets import quoted
 
 BROKER_AGENT = "memory-broker"
 _FAIL = {
@@ -113,7 +114,9 @@ def _item(mission: _Mission, today: dt.date, branch: str) -> Item:
     mission_id = _flat(mission.fields.get("mission_id"))
     goal = _flat(mission.fields.get("goal"))
     if not goal:
-        raise InputError(f"mission '{mission_id}' has no goal", where=mission.where, hint=FIX_HINT)
+        raise InputError(
+            f"mission {quoted(mission_id)} has no goal", where=mission.where, hint=FIX_HINT
+        )
     completed = mission.fields.get("completed_at")
     verdicts = _flat(mission.fields.get("verdicts_summary"))
     tags = [token(tag) for tag in _tags(mission.fields.get("tags"))]

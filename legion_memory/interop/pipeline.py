@@ -5,11 +5,11 @@ under one lock together with their ledger lines. An export lists every record wi
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import InputError, LegionMemoryError
+from legion_memory.errors import InputError, LegionMemoryError, RollbackError, WriteError
 from legion_memory.interop.import_items import Conversion, Item, Skip
 from legion_memory.interop.importers import convert
 from legion_memory.interop.json_exchange import Exported, read_export
@@ -18,7 +18,7 @@ from legion_memory.interop.sources import DEFAULT_PATHS, check_source, read_sour
 from legion_memory.schema.kinds import KINDS, Kind, row_for
 from legion_memory.schema.records import Record
 from legion_memory.storage import reading, writing
-from legion_memory.storage.bulk_append import Batch, live_records, plan_batch, write_batch
+from legion_memory.storage.bulk_append import Batch, live_records, plan_batch
 from legion_memory.storage.reading import Memory
 
 ALREADY_IMPORTED = "already imported"
@@ -77,15 +77,48 @@ def import_source(memory: Memory, request: ImportRequest) -> ImportReport:
     report, batch, _ledger = _plan(memory, request, conversion)
     if request.dry_run or batch is None:
         return report
+    _require_own_files(memory, report.moved)
     # Planned once without the lock so that a refusal, or nothing to do, creates nothing (not even
-    # the lock file); planned again under it, where IDs are final.
-    with writing.locked(memory):
-        if request.source == "learn":
-            conversion = _convert(request)  # memory files: read them again under the lock
-        report, batch, ledger_text = _plan(memory, request, conversion)
-        if batch is not None:
-            write_batch(batch, {ledger_path(memory): ledger_text} if ledger_text else None)
-    return report
+    # the lock file); planned again under it, where IDs are final, and written as one journaled
+    # change with the ledger: a killed import is rolled back whole, so a rerun neither skips an
+    # item the ledger names nor adds one twice.
+    final: list[ImportReport] = [report]
+
+    def mutate(_current: Mapping[Path, str | None]) -> Mapping[Path, str]:
+        again = _convert(request) if request.source == "learn" else conversion
+        final[0], planned, ledger_text = _plan(memory, request, again)
+        _require_own_files(memory, final[0].moved)
+        if planned is None:
+            return {}
+        return {**planned.texts, **({ledger_path(memory): ledger_text} if ledger_text else {})}
+
+    try:
+        writing.transact(memory, _files_an_import_writes(memory, batch), mutate)
+    except (WriteError, RollbackError) as failure:
+        # Rolled back (or to be rolled back by the next command): none of the records is stored.
+        everything = "\n\n".join(writing.describe(added.record) for added in final[0].added)
+        raise WriteError(
+            failure.message, where=failure.where, hint=failure.hint, record=everything
+        ) from failure
+    return final[0]
+
+
+def _files_an_import_writes(memory: Memory, batch: Batch) -> list[Path]:
+    """Every file the import may change, read and journaled under the lock: the plan made under
+    it may add a kind's table or the archive that the first plan did not need."""
+    kinds = [memory.path(kind) for kind in KINDS.values()]
+    return list(dict.fromkeys([*kinds, memory.archive, *batch.texts, ledger_path(memory)]))
+
+
+def _require_own_files(memory: Memory, moved: Sequence[Item]) -> None:
+    """--move changes only this memory directory's files, which one journal can roll back."""
+    for item in moved:
+        if item.removal and item.removal.path.parent.resolve() != memory.directory.resolve():
+            raise InputError(
+                "--move only takes entries out of this project's memory files",
+                where=item.origin,
+                hint="import without --move, or move the file into .planning/memory first",
+            )
 
 
 def _convert(request: ImportRequest) -> Conversion:

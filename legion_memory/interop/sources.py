@@ -8,6 +8,7 @@ from pathlib import Path
 from legion_memory.errors import InputError
 from legion_memory.interop.import_items import SourceFile
 from legion_memory.project.root import confine
+from legion_memory.schema.secrets import quoted
 from legion_memory.storage.reading import MEMORY_DIR, read_text
 
 SOURCES = ("bullpen", "memory-system", "memory-broker", "learn", "json")
@@ -24,7 +25,7 @@ _LEARN_FILES = ("PATTERNS.md", "ERRORS.md", "PREFERENCES.md")
 def check_source(source: str) -> str:
     if source not in SOURCES:
         raise InputError(
-            f"unknown import source '{source}'", hint=f"use one of {', '.join(SOURCES)}"
+            f"unknown import source {quoted(source)}", hint=f"use one of {', '.join(SOURCES)}"
         )
     return source
 

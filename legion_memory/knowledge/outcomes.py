@@ -12,7 +12,7 @@ from typing import NamedTuple
 from legion_memory.errors import InputError
 from legion_memory.knowledge.importance import Facts, Importance, importance
 from legion_memory.project.catalog import GENERAL, Catalog
-from legion_memory.schema.kinds import OUTCOME, check_value, new_record
+from legion_memory.schema.kinds import OUTCOME, new_record, require_valid
 from legion_memory.schema.records import Record, column_key, split_list
 
 NO_CATALOG_NOTE = (
@@ -98,12 +98,7 @@ def _values(
 
 
 def _require(key: str, value: str) -> None:
-    problem = check_value(OUTCOME, key, value.strip())
-    if problem:
-        column = OUTCOME.column(key)
-        name = column.name if column else key
-        shown = f" '{value}'" if value.strip() else ""
-        raise InputError(f"{name}{shown} {problem}", hint="fix the value and retry")
+    require_valid(OUTCOME, key, value.strip())
 
 
 def resolve_task_type(

@@ -20,8 +20,14 @@ DECISION_POINTS = (
 )
 # Patterns, not compiled regexes: `re` compiles each on first use (and caches it), so that
 # commands that never check a value do not pay for compiling them at import.
-_DATE = r"^\d{4}-\d{2}-\d{2}$"
-_PLAN = r"^(\d{2,}-\d{2,}|board|-)$"
+# Digits are ASCII ([0-9], never `\d`, which takes any script's digits) and a number has a sane
+# length: repository content comes from anyone who can commit (docs/decisions.md#untrusted-values).
+_DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+_PLAN = r"^([0-9]{2,6}-[0-9]{2,6}|board|-)$"
+_PHASE = r"^([0-9]{1,6}|N/A)$"
+MAX_ID_DIGITS = 9
+# C0 and C1 control characters but tab and line breaks: ESC starts a terminal escape sequence.
+_CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
 _TOKEN = r"^[^\s,|]+$"
 
 
@@ -43,7 +49,7 @@ def date_rule(value: str) -> str | None:
 
 
 def phase_rule(value: str) -> str | None:
-    return None if value.isdigit() or value == "N/A" else "must be an integer or N/A"
+    return None if re.match(_PHASE, value) else "must be an integer or N/A"
 
 
 def plan_rule(value: str) -> str | None:
@@ -74,9 +80,15 @@ def free_rule(value: str) -> str | None:
 
 
 def id_rule(prefix: str) -> Rule:
-    pattern = rf"^{prefix}-\d{{3,}}$"
+    pattern = rf"^{prefix}-[0-9]{{3,{MAX_ID_DIGITS}}}$"
 
     def rule(value: str) -> str | None:
         return None if re.match(pattern, value) else f"must look like {prefix}-001"
 
     return rule
+
+
+def control_character(value: str) -> str | None:
+    """The first control character in `value` as `U+001B`, or None. Tab and line breaks pass."""
+    found = re.search(_CONTROL, value)
+    return None if found is None else f"U+{ord(found[0]):04X}"

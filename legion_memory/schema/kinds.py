@@ -11,6 +11,7 @@ from legion_memory.schema.fields import (
     SIGNALS,
     Rule,
     agents_rule,
+    control_character,
     date_rule,
     free_rule,
     id_rule,
@@ -22,7 +23,7 @@ from legion_memory.schema.fields import (
     token_rule,
 )
 from legion_memory.schema.records import Record, column_key
-from legion_memory.schema.secrets import refuse_secrets
+from legion_memory.schema.secrets import quoted, refuse_secrets, secret_kind, secret_message
 
 GENERAL = "general"
 """The task type of an outcome without one (rows written before task types existed)."""
@@ -230,7 +231,7 @@ def kind_named(name: str) -> Kind:
     for kind in KINDS.values():
         if name in (kind.name, kind.singular):
             return kind
-    raise InputError(f"unknown memory kind '{name}'", hint=f"use one of {', '.join(KINDS)}")
+    raise InputError(f"unknown memory kind {quoted(name)}", hint=f"use one of {', '.join(KINDS)}")
 
 
 def kind_of_id(record_id: str) -> Kind | None:
@@ -269,15 +270,38 @@ def column_problem(column: Column, value: str) -> str | None:
 
 
 def problems(record: Record) -> list[str]:
-    """Every field problem of a record read from a file, as `Column value: what is wrong`."""
+    """Every field problem of a record read from a file, as `Column 'value' what is wrong`; a
+    value that looks like a secret is named by its kind, never quoted."""
     found = []
     for column in record.kind.columns:
         if column.key not in record.values:
             continue
-        problem = check_value(record.kind, column.key, record[column.key])
+        value = record[column.key]
+        kind = secret_kind(value)
+        if kind is not None:
+            found.append(secret_message(column.name, kind))
+            continue
+        problem = check_value(record.kind, column.key, value)
         if problem:
-            found.append(f"{column.name} '{record[column.key]}' {problem}")
+            found.append(f"{column.name} '{value}' {problem}")
     return found
+
+
+def require_valid(kind: Kind, key: str, value: str) -> None:
+    """InputError when a caller's value is a secret or breaks its column's rule. The secret check
+    comes first: only a value it cleared is ever quoted back."""
+    column = kind.column(key)
+    name = column.name if column else key
+    refuse_secrets(name, value)
+    control = control_character(value)
+    if control:
+        raise InputError(
+            f"{name} holds a control character ({control})", hint="remove it and retry"
+        )
+    problem = check_value(kind, key, value)
+    if problem:
+        shown = f" '{value}'" if value else ""
+        raise InputError(f"{name}{shown} {problem}", hint="fix the value and retry")
 
 
 def new_record(kind: Kind, values: Mapping[str, str]) -> Record:
@@ -290,11 +314,7 @@ def new_record(kind: Kind, values: Mapping[str, str]) -> Record:
         # The value as it will read back (CRLF and a typed `<br>` become a line break), so the
         # check that re-reads the written file compares like with like.
         value = unescape(cell)
-        refuse_secrets(column.name, value)
-        problem = check_value(kind, column.key, value)
-        if problem:
-            shown = f" '{value}'" if value else ""
-            raise InputError(f"{column.name}{shown} {problem}", hint="fix the value and retry")
+        require_valid(kind, column.key, value)
         clean[column.key] = value
     return Record(kind, {"id": "", **clean})
 

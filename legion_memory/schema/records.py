@@ -21,6 +21,7 @@ from legion_memory.markdown.document import (
     row_cells,
     unescape,
 )
+from legion_memory.schema.fields import MAX_ID_DIGITS
 
 if TYPE_CHECKING:
     from legion_memory.schema.kinds import Kind
@@ -107,7 +108,8 @@ class Record:
         if "resolved" in data and self["resolved"] in {"true", "false"}:
             data["resolved"] = self["resolved"] == "true"
         # Only a canonical number becomes an integer: `05` stays text so it reads back as written.
-        if "phase" in data and self["phase"].isdigit() and str(int(self["phase"])) == self["phase"]:
+        phase = self["phase"]
+        if "phase" in data and phase.isascii() and phase.isdigit() and str(int(phase)) == phase:
             data["phase"] = int(self["phase"])
         return data
 
@@ -121,8 +123,10 @@ def split_list(cell: str) -> tuple[str, ...]:
 
 def id_number(record_id: str, prefix: str) -> int:
     head, _, digits = record_id.partition("-")
-    # isdecimal, not isdigit: int() refuses digits such as `²`, which isdigit accepts.
-    return int(digits) if head == prefix and digits.isdecimal() else 0
+    # ASCII decimal of a sane length only: int() takes other scripts' digits (isdecimal does too)
+    # and, past 4,300 digits, raises.
+    plain = digits.isascii() and digits.isdecimal() and len(digits) <= MAX_ID_DIGITS
+    return int(digits) if head == prefix and plain else 0
 
 
 def format_id(prefix: str, number: int) -> str:
@@ -182,7 +186,9 @@ def id_numbers(document: Document, table: Table, kind: Kind) -> Iterator[int]:
         return
     # The usual first cell, `| O-123 |`, read by one regex match (called from C) for each row;
     # any other first cell is read as it is everywhere else.
-    plain = re.compile(rf"\s*+\|?+\s*+{re.escape(kind.prefix)}-(\d+)[ \t]*\|")
+    plain = re.compile(
+        rf"\s*+\|?+\s*+{re.escape(kind.prefix)}-([0-9]{{1,{MAX_ID_DIGITS}}})[ \t]*\|"
+    )
     for line, match in zip(lines, map(plain.match, lines), strict=True):
         yield int(match[1]) if match else id_number(unescape(first_cell(line)), kind.prefix)
 

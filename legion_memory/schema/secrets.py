@@ -1,38 +1,133 @@
-"""Refusal of values that look like credentials: memory is committed to git and read by agents."""
+"""Refusal of values that look like credentials: memory is committed to git and read by agents.
+
+One detector serves every writer, every importer and `validate`. A value is checked as written
+and as a scanner would have to read it to see through a disguise: with escapes and splits undone
+(`\\|`, `|`, `<br>`, line breaks and zero-width characters between token characters), compatibility
+forms folded (full-width letters), and base64-looking tokens decoded.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from functools import cache
 
 from legion_memory.errors import InputError
+from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS, RULES, TOKEN_CHARS
 
-# Patterns, not compiled regexes: `re` compiles them on the first store (and caches them), so
-# that commands that only read memory do not pay for compiling them at import.
-_SECRETS = (
-    ("private key", r"-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----"),
-    ("AWS access key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    ("GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
-    ("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-    ("OpenAI-style API key", r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}"),
-    (
-        "password or API key assignment",
-        # A reference such as $DB_PASSWORD, ${TOKEN} or <password> is not a secret.
-        r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)"
-        r"\s*[:=]\s*[\"']?(?![$<{*])[^\s\"'`,;]{4,}",
-    ),
-)
+_INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff"
+# A split inside a token: (escaped) pipes, `<br>`s, line breaks or invisible characters touching
+# a token character (a table's ` | ` between two words is no split).
+_MARKS = rf"(?:\\?\||<br\s*/?>|\r?\n|[{_INVISIBLE}])+"
+_SPLIT = rf"(?<=[{TOKEN_CHARS}]){_MARKS}|{_MARKS}(?=[{TOKEN_CHARS}])"
+_SPLIT_MARKS = ("|", "<", "\n", "\r")
+_DROP_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE))
+_BASE64 = r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}"
+_MAX_DEPTH = 2  # base64 inside base64 is still read; deeper nesting is not a disguise seen
 
 
 def secret_kind(value: str) -> str | None:
     """The kind of credential `value` seems to hold, or None."""
-    return next((kind for kind, pattern in _SECRETS if re.search(pattern, value)), None)
+    return _kind(value, _MAX_DEPTH)
+
+
+def _kind(value: str, depth: int) -> str | None:
+    for variant in _variants(value):
+        if not _may_match(variant):
+            continue  # the common case: no rule can match, none is compiled or run
+        for kind, rule in _rules():
+            if rule.search(variant):
+                return kind
+        if depth:
+            for decoded in _decoded_tokens(variant):
+                found = _kind(decoded, depth - 1)
+                if found:
+                    return found
+    return None
+
+
+def could_hold_secret(text: str) -> bool:
+    """False only when no value read from `text` (a table row as written in its file) can look
+    like a secret: one search of the row instead of a check of each of its values."""
+    if not text.isascii() or "\\|" in text or "<" in text:
+        return True  # an escape, a `<br>` or an invisible character may hide a split token
+    return _may_match(text)
+
+
+def _may_match(text: str) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in PREFILTER_WORDS) or bool(re.search(PREFILTER_RUN, text))
+
+
+def _variants(value: str) -> Iterator[str]:
+    yield value
+    if value.isascii() and not any(mark in value for mark in _SPLIT_MARKS):
+        return  # the common case: nothing disguised, nothing to undo
+    folded = value
+    if not value.isascii():
+        import unicodedata  # a C module, imported only for text that is not ASCII
+
+        folded = unicodedata.normalize("NFKC", value)
+        folded = folded.translate(_DROP_INVISIBLE)
+    joined = re.sub(_SPLIT, "", folded)
+    if joined != value:
+        yield joined
+    if "\\|" in joined:
+        yield joined.replace("\\|", "|")
+
+
+@cache
+def _rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((kind, re.compile(pattern)) for kind, pattern in RULES)
+
+
+def _decoded_tokens(text: str) -> Iterator[str]:
+    """The text of every token in `text` that is base64 (standard or URL-safe) of UTF-8 text."""
+    import base64
+    import binascii
+
+    for match in re.finditer(_BASE64, text):
+        token = match[0].rstrip("=")
+        if len(token) % 4 == 1:
+            continue  # no base64 encoding has this length
+        padded = token + "=" * (-len(token) % 4)
+        try:
+            data = (
+                base64.urlsafe_b64decode(padded)
+                if re.search(r"[_-]", padded)
+                else binascii.a2b_base64(padded, strict_mode=True)
+            )
+            decoded = data.decode("utf-8")
+        except (ValueError, binascii.Error):
+            continue
+        if decoded.isprintable() or all(c.isprintable() or c in "\t\r\n" for c in decoded):
+            yield decoded
 
 
 def refuse_secrets(field: str, value: str) -> None:
     """InputError naming the field and the kind of secret; the value itself is never echoed."""
     kind = secret_kind(value)
     if kind is not None:
-        raise InputError(
-            f"{field} looks like it contains a {kind}; secrets are never stored in memory",
-            hint="remove it and describe the change instead (e.g. 'rotated the API key')",
-        )
+        raise InputError(secret_message(field, kind), hint=SECRET_HINT)
+
+
+SECRET_HINT = "remove it and describe the change instead (e.g. 'rotated the API key')"
+
+
+def secret_message(field: str, kind: str) -> str:
+    article = _article(kind)
+    return f"{field} looks like it contains {article} {kind}; secrets are never stored in memory"
+
+
+def _article(kind: str) -> str:
+    return "an" if kind[0] in "AEIOUaeiou" else "a"
+
+
+def quoted(value: str) -> str:
+    """`value` in quotes for a message, unless it could hold a secret: then a placeholder."""
+    kind = secret_kind(value)
+    return (
+        f"'{value}'"
+        if kind is None
+        else f"(a value withheld: it looks like {_article(kind)} {kind})"
+    )

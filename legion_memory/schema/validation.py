@@ -6,9 +6,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.markdown.document import Document, Table, cell_count, parse
+from legion_memory.schema.fields import control_character
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, column_problem
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.records import Record, column_key, read_records, records_table
+from legion_memory.schema.secrets import could_hold_secret, secret_kind, secret_message
 
 ERROR = "error"
 WARNING = "warning"
@@ -48,6 +50,14 @@ def kind_for_file(path: Path, document: Document | None = None) -> Kind | None:
     return None
 
 
+def not_a_memory_file(path: Path, name: str) -> Problem | None:
+    """The problem of a path that is no memory file by its name: `validate FILE` may be given any
+    path, and reads only memory files (docs/decisions.md#memory-confinement)."""
+    if path.name.upper() == ARCHIVE_FILENAME.upper() or kind_for_file(path) is not None:
+        return None
+    return Problem(name, 0, ERROR, "not a memory file (no memory kind in its name); not read")
+
+
 def validate_text(path: Path, text: str, name: str) -> list[Problem]:
     """Every problem of a memory file's text (`path` tells its kind: its name is what counts)."""
     document = parse(text)
@@ -56,11 +66,20 @@ def validate_text(path: Path, text: str, name: str) -> list[Problem]:
         found += _check_archive(document, name)
     else:
         found += _check_live(path, document, name)
-    found += [
-        Problem(name, entry.line, NOTE, f"/legion:learn entry {entry.id} (kept as written)")
-        for entry in learn_entries(document)
-    ]
+    found += _check_learn_entries(document, name)
     return sorted(found, key=lambda problem: problem.line)
+
+
+def _check_learn_entries(document: Document, name: str) -> list[Problem]:
+    found = []
+    for entry in learn_entries(document):
+        note = f"/legion:learn entry {entry.id} (kept as written)"
+        found.append(Problem(name, entry.line, NOTE, note))
+        kind = secret_kind("\n".join([entry.summary, *entry.fields.values(), entry.body]))
+        if kind is not None:
+            message = _secret(f"/legion:learn entry {entry.id}", kind)
+            found.append(Problem(name, entry.line, ERROR, message))
+    return found
 
 
 def _check_live(path: Path, document: Document, name: str) -> list[Problem]:
@@ -100,7 +119,7 @@ def check_table(document: Document, table: Table, kind: Kind, name: str) -> Iter
     good = set(good_rows)  # a list here made validate quadratic: 100,000 rows took minutes
     records = [r for r in read_records(document, table, kind) if r.line - 1 in good]
     for record in records:
-        yield from _check_record(record, name)
+        yield from _check_record(record, name, document.text(record.line - 1))
     yield from _duplicate_ids(records, name)
     if len(good_rows) != len(table.rows) or not (
         _plainly_a_table(document, table) or _renders_as_table(document, table)
@@ -134,9 +153,38 @@ def _check_header(table: Table, kind: Kind, name: str) -> Iterator[Problem]:
         yield Problem(name, line, ERROR, "a column name appears twice in the header")
 
 
-def _check_record(record: Record, name: str) -> Iterator[Problem]:
+_ROTATE = "remove it from the file and rotate the credential"
+
+
+def _secret(field: str, kind: str) -> str:
+    return f"{secret_message(field, kind)} ({_ROTATE})"
+
+
+def _secrets(record: Record, name: str) -> Iterator[tuple[str, Problem]]:
+    """A problem for each value of the record that looks like a secret, with the value's key;
+    the value is never quoted."""
+    for key, value in record.values.items():
+        column = record.kind.column(key)
+        field = column.name if column else "a column"
+        kind = secret_kind(value)
+        if kind is not None:
+            yield key, Problem(name, record.line, ERROR, _secret(field, kind))
+            continue
+        control = control_character(value)
+        if control is not None:
+            message = f"{field} holds a control character ({control}); remove it"
+            yield key, Problem(name, record.line, ERROR, message)
+
+
+def _check_record(record: Record, name: str, line: str) -> Iterator[Problem]:
+    secret_keys = set()
+    # One search of the row's text spares each value its own on all but a few rows.
+    if could_hold_secret(line) or control_character(line.rstrip("\r\n")):
+        for key, secret in _secrets(record, name):
+            secret_keys.add(key)
+            yield secret
     for column in record.kind.columns:
-        if column.key not in record.values:
+        if column.key not in record.values or column.key in secret_keys:
             continue
         value = record[column.key]
         problem = column_problem(column, value)

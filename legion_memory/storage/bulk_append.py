@@ -4,22 +4,28 @@ none, `/legion:learn` entries taken out, and every file verified by re-parsing b
 Files are read and written through `store` only; this module computes and checks their new text.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import LegionMemoryError, ParseError, WriteError
+from legion_memory.errors import LegionMemoryError, ParseError
 from legion_memory.markdown.document import Document, RowStyle, Table, parse, render, strip_ending
 from legion_memory.schema.kinds import Kind, archive_section_lines, archive_template, row_for
 from legion_memory.schema.records import Record, format_id, id_number, read_records, records_table
-from legion_memory.storage.reading import Memory, load, load_archived, records_of, require_table
+from legion_memory.storage.reading import (
+    Memory,
+    load,
+    load_archived,
+    records_of,
+    require_no_conflict_markers,
+    require_table,
+)
 from legion_memory.storage.row_edits import (
     insert_row,
     not_read_back,
     require_id_column,
     same_values,
 )
-from legion_memory.storage.writing import atomic_write, describe
 
 
 class Removal(NamedTuple):
@@ -48,7 +54,7 @@ def plan_batch(
     A record that carries an ID keeps it when no live or archived record of its kind has it, and
     is refused otherwise; the others get the next IDs, in order. A live file without any table (one
     only `/legion:learn` wrote) gains its kind's section; ARCHIVE.md gains a kind's section when
-    first needed. For a real write, hold `locked(memory)` around this and `write_batch`.
+    first needed. For a real write, plan under `writing.transact`, which writes them as one change.
     """
     numbered = _assign_ids(memory, [*live, *archived])
     live_stored, archived_stored = numbered[: len(live)], numbered[len(live) :]
@@ -68,16 +74,6 @@ def plan_batch(
     return Batch(tuple(numbered), {path: render(doc) for path, doc in documents.items()})
 
 
-def write_batch(batch: Batch, also: Mapping[Path, str] | None = None) -> None:
-    """Write a planned batch (memory files first, then `also`); a failure echoes every record."""
-    try:
-        for path, text in [*batch.texts.items(), *(also or {}).items()]:
-            atomic_write(path, text)
-    except WriteError as exc:
-        everything = "\n\n".join(describe(record) for record in batch.records)
-        raise WriteError(exc.message, where=exc.where, record=everything) from exc
-
-
 def _existing(path: Path) -> Document:
     document = load(path)
     if document is None:
@@ -86,6 +82,7 @@ def _existing(path: Path) -> Document:
 
 
 def _assign_ids(memory: Memory, records: Sequence[Record]) -> list[Record]:
+    require_no_conflict_markers(memory.archive, load(memory.archive))  # IDs are taken there too
     taken: dict[str, set[str]] = {}
     top: dict[str, int] = {}
     for kind in {record.kind.name: record.kind for record in records}.values():
@@ -126,6 +123,7 @@ def live_records(memory: Memory, kind: Kind) -> list[Record]:
 
 
 def _remove_lines(path: Path, document: Document, removals: Sequence[Removal]) -> Document:
+    require_no_conflict_markers(path, document)
     lines = list(document.lines)
     in_tables = {i for table in document.tables for i in range(table.header, table.end)}
     for removal in sorted(removals, key=lambda removal: removal.start, reverse=True):
@@ -163,6 +161,7 @@ def _with_table(document: Document, kind: Kind, *, archived: bool) -> Document:
 
 def _add_rows(path: Path, document: Document, records: list[Record], *, archived: bool) -> Document:
     kind = records[0].kind
+    require_no_conflict_markers(path, document)
     document = _with_table(document, kind, archived=archived)
     table = require_table(path, document, kind, archived=archived)
     require_id_column(path, table)

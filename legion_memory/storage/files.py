@@ -4,10 +4,13 @@ merge log) and `doctor` (the merge log) use a few primitives directly."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 from pathlib import Path
 
-from legion_memory.errors import ParseError, WriteError
+from legion_memory.errors import ParseError, UnsafePathError, WriteError
+from legion_memory.storage.confinement import require_inside
 
 TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
 
@@ -19,11 +22,50 @@ def read_text(path: Path) -> str | None:
 
 
 def read_data(path: Path) -> bytes | None:
-    """A file's bytes, or None when it does not exist."""
+    """A file's bytes, or None when it does not exist. Only a regular file is read, and a project's
+    memory file only inside the project: anything else raises UnsafePathError (readers warn and
+    go on without it), an unreadable one ParseError."""
+    require_inside(path)
     try:
-        return path.read_bytes()
+        # Non-blocking, so that opening a FIFO returns at once instead of waiting for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise UnsafePathError(f"cannot be read: {exc.strerror or exc}", where=str(path)) from None
+    try:
+        require_regular(path, os.fstat(fd).st_mode)
+    except UnsafePathError:
+        os.close(fd)
+        raise
+    with open(fd, "rb") as handle:
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise UnsafePathError(
+                f"cannot be read: {exc.strerror or exc}", where=str(path)
+            ) from None
+
+
+def require_regular(path: Path, mode: int) -> None:
+    """UnsafePathError unless `mode` is a regular file's: a FIFO or a device never ends."""
+    if not stat.S_ISREG(mode):
+        raise UnsafePathError(
+            f"is not a regular file but {_file_type(mode)}; it is not read",
+            where=str(path),
+            hint="replace it with a memory file, or remove it",
+        )
+
+
+def _file_type(mode: int) -> str:
+    kinds = {
+        stat.S_IFDIR: "a directory",
+        stat.S_IFIFO: "a FIFO",
+        stat.S_IFCHR: "a character device",
+        stat.S_IFBLK: "a block device",
+        stat.S_IFSOCK: "a socket",
+    }
+    return kinds.get(stat.S_IFMT(mode), "not a file")
 
 
 def decode(path: Path, data: bytes) -> str:
@@ -40,19 +82,28 @@ def decode(path: Path, data: bytes) -> str:
 def atomic_write(path: Path, text: str, errors: str = "strict") -> None:
     """Replace `path` with `text`: temp file in the same directory, fsync, same mode, rename."""
     data = text.encode("utf-8", errors)
-    mode = _mode_for(path)
-    fd, temp = _create_temp(path.parent)
+    require_inside(path)
+    temp: Path | None = None
     try:
+        mode = _mode_for(path)
+        fd, temp = _create_temp(path.parent)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, mode)
         os.replace(temp, path)
+        temp = None
+        fsync_directory(path.parent)
     except OSError as exc:
-        Path(temp).unlink(missing_ok=True)
+        if temp is not None:
+            _discard_quietly(temp)
         raise WriteError(f"could not write: {exc.strerror or exc}", where=str(path)) from exc
-    fsync_directory(path.parent)
+
+
+def _discard_quietly(temp: Path) -> None:
+    with contextlib.suppress(OSError):  # the temporary file stays; `doctor --fix` removes it
+        temp.unlink(missing_ok=True)
 
 
 def _create_temp(directory: Path) -> tuple[int, Path]:
@@ -85,12 +136,11 @@ def fsync_directory(directory: Path) -> None:
 
 
 def read_bytes(path: Path) -> bytes | None:
+    """Read-back of a file just written (a failure is the write's): regular files only."""
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise WriteError(f"could not read back: {exc.strerror or exc}", where=str(path)) from exc
+        return read_data(path)
+    except ParseError as exc:
+        raise WriteError(f"could not read back: {exc.message}", where=str(path)) from exc
 
 
 def remove(path: Path) -> None:

@@ -18,7 +18,7 @@ from enum import Enum
 from pathlib import Path
 from typing import NamedTuple, NoReturn
 
-from legion_memory.errors import LegionMemoryError, RollbackError, WriteError
+from legion_memory.errors import LegionMemoryError, ParseError, RollbackError, WriteError
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
 from legion_memory.storage.reading import LEDGER_FILENAME
 
@@ -147,7 +147,7 @@ def pending(path: Path, files: Files) -> list[str] | None:
 
     RollbackError when the journal cannot be read or a file changed since the crash.
     """
-    journal = _checked(path, files)
+    journal = _checked(path, files.read)
     if journal is None:
         return None
     directory = path.parent
@@ -164,7 +164,7 @@ def roll_back_leftover(path: Path, files: Files) -> list[str]:
     Nothing is touched when any file holds neither its previous text nor the change's: that file
     was edited after the crash, and a person has to decide which text wins.
     """
-    journal = _checked(path, files)
+    journal = _checked(path, files.read)
     if journal is None:
         return []
     restored = restore(path.parent, journal, files)
@@ -172,11 +172,23 @@ def roll_back_leftover(path: Path, files: Files) -> list[str]:
     return restored
 
 
-def _checked(path: Path, files: Files) -> Journal | None:
+def text_before(path: Path, name: str, read: Callable[[Path], bytes | None]) -> str | None:
+    """The text the memory file `name` had before the interrupted change journaled at `path`
+    (None: it did not exist). KeyError when the journal is absent, cannot be rolled back, or does
+    not name that file: then the file as it is is all there is to read."""
+    try:
+        journal = _checked(path, read)
+    except (RollbackError, ParseError):
+        raise KeyError(name) from None
+    entries = {entry.path: entry.before for entry in journal.entries} if journal else {}
+    return entries[name]
+
+
+def _checked(path: Path, read: Callable[[Path], bytes | None]) -> Journal | None:
     """The journal at `path` (None when there is none), if it can be rolled back."""
     if path.is_symlink():
         _refuse(path, "the journal is a symbolic link")
-    data = files.read(path)
+    data = read(path)
     if data is None:
         return None
     try:
@@ -187,9 +199,7 @@ def _checked(path: Path, files: Files) -> Journal | None:
     directory = path.parent
     for entry in journal.entries:
         _require_confined(path, entry)
-    foreign = [
-        e.path for e in journal.entries if e.state(files.read(e.file(directory))) is State.FOREIGN
-    ]
+    foreign = [e.path for e in journal.entries if e.state(read(e.file(directory))) is State.FOREIGN]
     if foreign:
         raise RollbackError(
             f"an interrupted change cannot be rolled back: {', '.join(foreign)} changed since",

@@ -2,6 +2,8 @@
 and their highest ID. Only this module and `store`, which changes them, open memory files.
 """
 
+import os
+import re
 from collections.abc import Iterator, Sequence
 from itertools import compress, count, repeat
 from operator import contains, eq, not_
@@ -19,7 +21,8 @@ from legion_memory.schema.records import (
     read_records,
     records_table,
 )
-from legion_memory.storage.files import decode, read_data, read_text
+from legion_memory.storage.files import decode, read_data
+from legion_memory.storage.files import read_text as read_file_text
 
 __all__ = [
     "JOURNAL_NAME",
@@ -77,6 +80,20 @@ class Memory(NamedTuple):
 
     def exists(self, kind: Kind) -> bool:
         return self.path(kind).is_file()
+
+
+def read_text(path: Path) -> str | None:
+    """A memory file's text (None when missing). While a journal beside it records an interrupted
+    change to it, the text it had before that change: a half-applied change is never read, and
+    the next writer rolls it back to exactly that text."""
+    if os.path.lexists(path.parent / JOURNAL_NAME):
+        from legion_memory.storage import journal  # only when there is one: almost never
+
+        try:
+            return journal.text_before(path.parent / JOURNAL_NAME, path.name, read_data)
+        except KeyError:
+            pass
+    return read_file_text(path)
 
 
 def load(path: Path) -> Document | None:
@@ -205,13 +222,39 @@ def load_rows(memory: Memory, kind: Kind) -> TableRows | None:
 def load_archived(memory: Memory, kind: Kind, *, mentioning: Sequence[str] = ()) -> list[Record]:
     """The archived records of a kind; [] when ARCHIVE.md or that kind's table does not exist.
     `mentioning` keeps only some of them, as `read_records` says."""
-    document = load(memory.archive)
+    return archived_in(memory.archive, load(memory.archive), kind, mentioning=mentioning)
+
+
+def archived_in(
+    path: Path, document: Document | None, kind: Kind, *, mentioning: Sequence[str] = ()
+) -> list[Record]:
+    """`load_archived` of an archive already read."""
     if document is None or records_table(document, kind, archived=True) is None:
         return []
     if not mentioning:
-        return records_of(memory.archive, document, kind, archived=True)
-    table = require_table(memory.archive, document, kind, archived=True)
+        return records_of(path, document, kind, archived=True)
+    table = require_table(path, document, kind, archived=True)
     return list(read_records(document, table, kind, mentioning=mentioning))
+
+
+_MARKERS = ("<<<<<<<", ">>>>>>>", "|||||||")
+_MARKER_LINE = r"(?:<{7}|>{7}|\|{7})(?:[ \t]|\r?\n?$)"  # compiled by `re` on first use
+
+
+def require_no_conflict_markers(path: Path, document: Document | None) -> None:
+    """ParseError when a file holds a git conflict: its rows on either side are both half of the
+    truth, and an ID computed from the rows above the marker may already be used below it."""
+    if document is None:
+        return
+    lines = document.lines
+    # One pass in C over the lines; only a line starting with a marker is looked at closer.
+    for index in compress(count(), map(str.startswith, lines, repeat(_MARKERS))):
+        if re.match(_MARKER_LINE, lines[index]):
+            raise ParseError(
+                "the file has unresolved git conflict markers",
+                where=f"{path}:{index + 1}",
+                hint="run `legion-memory doctor --fix` first",
+            )
 
 
 def max_id_number(
@@ -221,8 +264,11 @@ def max_id_number(
 
     `checked` is the live document's table when the caller has already required it.
     """
-    numbers = [record.number for record in load_archived(memory, kind)]
+    archive = load(memory.archive)
+    require_no_conflict_markers(memory.archive, archive)
+    numbers = [record.number for record in archived_in(memory.archive, archive, kind)]
     if live is not None:
+        require_no_conflict_markers(memory.path(kind), live)
         table = checked or require_table(memory.path(kind), live, kind)
         numbers.append(highest_id_number(live, table, kind))
     return max(numbers, default=0)

@@ -9,6 +9,7 @@ leftover one. Reading is `reading`'s.
 
 import fcntl
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from legion_memory.errors import (
 from legion_memory.markdown.document import Document, Table, parse
 from legion_memory.schema.kinds import KINDS, Kind, archive_template, row_for
 from legion_memory.schema.records import Record, format_id
+from legion_memory.storage.confinement import require_inside
 from legion_memory.storage.files import (
     TEMP_PREFIX,
     TEMP_SUFFIX,
@@ -43,6 +45,7 @@ from legion_memory.storage.reading import (
     load,
     max_id_number,
     records_of,
+    require_no_conflict_markers,
     require_table,
 )
 from legion_memory.storage.row_edits import (
@@ -83,16 +86,16 @@ LOCK_TIMEOUT_SECONDS = 30.0
 
 
 @contextmanager
-def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[list[str]]:
-    """Hold the memory directory's exclusive lock (a separate file, never a data file).
+def locked(memory: Memory, timeout: float | None = None) -> Iterator[list[str]]:
+    """Hold the memory directory's exclusive lock (a separate file, never a data file), waiting
+    up to `timeout` seconds (LOCK_TIMEOUT_SECONDS by default) for another command to finish.
 
     A change interrupted by a killed process is rolled back first; yields the files it restored.
     """
     ensure_directory(memory)
-    # A committed lock that is a link must not make the tool create or open a file elsewhere.
-    handle = os.open(memory.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    handle = _open_lock(memory.lock_path)
     try:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + (LOCK_TIMEOUT_SECONDS if timeout is None else timeout)
         while True:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -108,6 +111,29 @@ def locked(memory: Memory, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[li
         yield _roll_back_leftover(memory)
     finally:
         os.close(handle)  # closing releases the lock
+
+
+def _open_lock(path: Path) -> int:
+    """The lock file, opened for `flock`: a committed lock that is a link must not make the tool
+    create or open a file elsewhere, and one that is a FIFO or a device is no lock."""
+    try:
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        handle = os.open(path, flags, 0o644)
+    except OSError as exc:
+        why = "it is a symbolic link" if os.path.islink(path) else exc.strerror or str(exc)
+        raise LockError(f"cannot open the memory lock: {why}; nothing was written", where=str(path),
+                        hint=_LOCK_HINT) from None  # fmt: skip
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        raise LockError(
+            "the memory lock is not a regular file; nothing was written",
+            where=str(path),
+            hint=_LOCK_HINT,
+        )
+    return handle
+
+
+_LOCK_HINT = "remove it (no legion-memory command may be running) and retry"
 
 
 def _roll_back_leftover(memory: Memory) -> list[str]:
@@ -152,11 +178,19 @@ def remove_stray_temp_files(memory: Memory) -> list[Path]:
 
 
 def ensure_directory(memory: Memory) -> None:
-    """Create the memory directory on first write, with a .gitignore for the lock file."""
+    """Create the memory directory on first write, with a .gitignore for the lock file; never
+    through a link that leads out of the project."""
+    require_inside(memory.directory, memory.directory)
     if memory.directory.is_dir():
         return
-    memory.directory.mkdir(parents=True, exist_ok=True)
-    (memory.directory / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
+    try:
+        memory.directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(
+            f"cannot create the memory directory: {exc.strerror or exc}; nothing was written",
+            where=str(memory.directory),
+        ) from None
+    atomic_write(memory.directory / ".gitignore", GITIGNORE)
 
 
 def append(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
@@ -164,8 +198,24 @@ def append(memory: Memory, record: Record, seen: Checked | None = None) -> Recor
 
     `seen`: the file as the caller read and checked it before taking the lock, if it did.
     """
-    with locked(memory):
+    with _echoing(record), locked(memory):
         return _append_held(memory, record, seen)
+
+
+@contextmanager
+def _echoing(record: Record) -> Iterator[None]:
+    """A store whose write fails (the lock, the directory, permissions, a read-only or full disk)
+    raises WriteError with the record, so the caller can show it. A memory file that cannot be
+    read is no failed write: UnsafePathError says what to fix (see
+    docs/decisions.md#memory-confinement)."""
+    try:
+        yield
+    except WriteError as failure:
+        if failure.record:
+            raise
+        raise type(failure)(
+            failure.message, where=failure.where, hint=failure.hint, record=describe(record)
+        ) from failure
 
 
 def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
@@ -207,8 +257,9 @@ def append_or_update(
     """
     kind = record.kind
     path = memory.path(kind)
-    with locked(memory):
+    with _echoing(record), locked(memory):
         document = load(path)
+        require_no_conflict_markers(path, document)
         records = [] if document is None else records_of(path, document, kind)
         found = dedupe(records)
         if found is None:
@@ -253,6 +304,7 @@ def _update_held(
     document = load(path)
     if document is None:
         raise ParseError(f"{kind.filename} does not exist", where=str(path))
+    require_no_conflict_markers(path, document)
     table = require_table(path, document, kind)
     old = find_record(path, document, table, kind, record_id)
     new = old.replace(values={**old.values, **changes})

@@ -12,7 +12,7 @@ from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit
 from legion_memory.errors import ParseError
 from legion_memory.schema.kinds import KINDS
-from legion_memory.schema.validation import ERROR, Problem, validate_text
+from legion_memory.schema.validation import ERROR, Problem, not_a_memory_file, validate_text
 from legion_memory.storage.reading import read_text
 
 
@@ -28,12 +28,15 @@ def validate(context: Context, files: list[Path] | None) -> int:
 
 
 def validate_file(path: Path, shown: str) -> list[Problem]:
-    """Every problem of one memory file (ARCHIVE.md included)."""
+    """Every problem of one memory file (ARCHIVE.md included); any other path is not read."""
+    refused = not_a_memory_file(path, shown)
+    if refused is not None:
+        return [refused]
     try:
         text = read_text(path)
-    except ParseError as exc:
-        line = int(exc.where.rsplit(":", 1)[-1])
-        return [Problem(shown, line, ERROR, exc.message)]
+    except ParseError as exc:  # not UTF-8 (at a line), or not a file that may be read (no line)
+        line = exc.where.rsplit(":", 1)[-1]
+        return [Problem(shown, int(line) if line.isdecimal() else 0, ERROR, exc.message)]
     if text is None:
         return [Problem(shown, 0, ERROR, "file does not exist")]
     return validate_text(path, text, shown)
