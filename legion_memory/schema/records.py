@@ -205,7 +205,8 @@ def highest_id_number(document: Document, table: Table, kind: Kind) -> int:
     # before the line, not `^`: a literal first character lets `re` skip from newline to newline.
     # The first line has no newline before it: it is matched on its own, so that the table's text
     # is not copied once more to put one there.
-    plain = rf"\n[ \t]*+\|?+[ \t]*+{re.escape(kind.prefix)}-(\d+)[ \t]*\|"
+    digits = rf"[0-9]{{1,{MAX_ID_DIGITS}}}"
+    plain = rf"\n[ \t]*+\|?+[ \t]*+{re.escape(kind.prefix)}-({digits})[ \t]*\|"
     first = re.match(plain[2:], lines[0])
     found = [first[1]] if first else []
     found += re.findall(plain, "".join(lines))

@@ -76,6 +76,8 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
     by two rows is there: then `doctor` (with or without --fix) finds and changes nothing."""
     if git_dir is not None and os.path.lexists(os.path.join(git_dir, MERGE_LOG_NAME)):
         return False
+    if os.path.realpath(directory) != os.path.abspath(directory):
+        return False  # a linked memory directory (or a parent of it) is doctor's to refuse
     try:
         names = os.listdir(directory)
     except FileNotFoundError:
@@ -83,6 +85,9 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
     except OSError:
         return False
     if JOURNAL_NAME in names or any(_is_temp(name) for name in names):
+        return False
+    # A memory file that is a link is doctor's to refuse: the scan never reads through one.
+    if any(os.path.islink(os.path.join(directory, name)) for name in MEMORY_FILES if name in names):
         return False
     ids: list[bytes] = []
     for name in MEMORY_FILES:
