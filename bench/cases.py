@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.generate import GREP_WORD, QUERY
+from legion_memory.gitops.merge_log import LOG_NAME as MERGE_LOG
 from legion_memory.markdown.document import parse
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import records_table
@@ -46,6 +47,11 @@ BUDGETS_MS: dict[tuple[str, int], float] = {
 REFERENCE_PYTHON_MS = 9.0
 PARSE_BUDGET_MB_S = 40.0
 PASS_FLOOR = "floor: python -c pass"
+LEAN_RECALL = f"lean: {RECALL}"
+LEAN_STORE = f"lean: {STORE}"
+LEAN_STORE_FIRST = f"lean: {STORE_FIRST}"
+HOOK = "hook: doctor --fix --quiet, clean memory"
+BENCH_DIR = Path(__file__).resolve().parent
 READ_FLOOR = "floor: python reads OUTCOMES.md"
 GREP_FLOOR = "floor: grep -ri"
 
@@ -90,14 +96,50 @@ def floors() -> list[Case]:
     ]
 
 
+STORED_SUMMARY = "Benchmark run: stored one outcome | with a pipe"
+FIRST_AGENT = "lsp-index-engineer"
+"""An agent with no outcome of its task type yet: its store reads every row."""
+
+
+def store_args(agent: str) -> list[str]:
+    return [
+        "--catalog", str(CATALOG), "store", "outcome", "--phase", "41", "--plan", "41-01",
+        "--agent", agent, "--outcome", "success", "--summary", STORED_SUMMARY,
+    ]  # fmt: skip
+
+
 def _store(name: str, agent: str, rows: int) -> Case:
     """`store outcome` with the importance inferred, as workflows store: it reads the history."""
-    args = [
-        "--catalog", str(CATALOG), "store", "outcome", "--phase", "41", "--plan", "41-01",
-        "--agent", agent, "--outcome", "success",
-        "--summary", "Benchmark run: stored one outcome | with a pipe",
+    return Case(name, _tool(*store_args(agent)), _expect(f"O-{rows + 1:03d}"), _restore(OUTCOMES))
+
+
+def lean_recall_args() -> list[str]:
+    return [sys.executable, str(BENCH_DIR / "lean_recall.py"), TODAY]
+
+
+def lean_store_args(agent: str) -> list[str]:
+    script = str(BENCH_DIR / "lean_store.py")
+    facts = [str(CATALOG), agent, "41", "41-01", "success", STORED_SUMMARY]
+    return [sys.executable, script, TODAY, *facts]
+
+
+def lean_floors(rows: int) -> list[Case]:
+    """Hand-written scripts printing (and writing) the same bytes as recall and store: what those
+    commands would cost written for the one call (tests/test_bench_lean.py holds them equal)."""
+    stored = _expect(f"O-{rows + 1:03d}")
+    return [
+        Case(LEAN_RECALL, lean_recall_args(), _recalled),
+        Case(LEAN_STORE, lean_store_args("engineering-senior-developer"), stored,
+             _restore(OUTCOMES)),
+        Case(LEAN_STORE_FIRST, lean_store_args(FIRST_AGENT), stored, _restore(OUTCOMES)),
     ]  # fmt: skip
-    return Case(name, _tool(*args), _expect(f"O-{rows + 1:03d}"), _restore(OUTCOMES))
+
+
+def hook() -> Case:
+    """What the post-merge and post-rewrite hooks run, exactly (no global option), on the clean
+    memory the benchmark generates: it must print nothing."""
+    args = [*tool(), "doctor", "--fix", "--quiet"]
+    return Case(HOOK, args, lambda _, out, err: None if out + err == "" else f"printed {out}{err}")
 
 
 def commands(rows: int) -> list[Case]:
@@ -106,7 +148,7 @@ def commands(rows: int) -> list[Case]:
     return [
         _store(STORE, "engineering-senior-developer", rows),
         # An agent's first outcome of its task type: the only store that reads every row.
-        _store(STORE_FIRST, "lsp-index-engineer", rows),
+        _store(STORE_FIRST, FIRST_AGENT, rows),
         Case(RECALL, _tool("--json", "recall", "outcomes"), _recalled),
         Case("score agents", _tool("score", "agents", "--task-type", "backend"), _expect("| eng")),
         Case("briefing", _tool("briefing"), _expect(f"{rows} recorded")),
@@ -114,7 +156,7 @@ def commands(rows: int) -> list[Case]:
             "git merge-driver",
             _tool("git", "merge-driver", *merge, "7", str(OUTCOMES)),
             _merged(rows),
-            _restore(MERGE_DIR / "A"),
+            _unmerge,
         ),
         Case("search", _tool("search", QUERY), _expect("| OUTCOMES.md:")),
         Case(
@@ -143,6 +185,21 @@ def typer_costs() -> list[Case]:
     ]
 
 
+def typer_path() -> list[Case]:
+    """Commands workflows run that go through the typer app (`prune --dry-run` is measured with
+    the hot commands, at every size)."""
+    return [
+        Case("typer path: compact --list-uncompacted", _tool("compact", "--list-uncompacted"),
+             _expect("uncompacted")),
+        Case("typer path: phase-context", _tool("phase-context", "41"), _expect("41-01-SUMMARY")),
+        Case("typer path: detect-edits", _tool("detect-edits", "--phase", "41"),
+             _expect("phase 41")),
+        Case("typer path: export", _tool("export", "--format", "jsonl", "--file", "outcomes"),
+             _expect('"id": "O-001"')),
+        Case("typer path: doctor", _tool("doctor"), _expect("memory is healthy")),
+    ]  # fmt: skip
+
+
 def keep_originals(project: Path) -> None:
     """Copies of the files a command changes, so that every run starts from the same bytes."""
     for path in (OUTCOMES, MERGE_DIR / "A"):
@@ -154,6 +211,13 @@ def _restore(path: Path) -> Callable[[Path], None]:
         shutil.copyfile(project / f"{path}.orig", project / path)
 
     return restore
+
+
+def _unmerge(project: Path) -> None:
+    """Put back `ours`, and drop the merge log the driver leaves in the git directory: the hook
+    that runs after it would repair that log instead of finding clean memory."""
+    _restore(MERGE_DIR / "A")(project)
+    (project / ".git" / MERGE_LOG).unlink(missing_ok=True)
 
 
 def _recalled(_: Path, stdout: str, __: str) -> str | None:

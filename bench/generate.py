@@ -142,7 +142,7 @@ def table_text(kind: Kind, rows: int, today: dt.date, seed: int = 7) -> str:
 
 def write_project(root: Path, outcomes: int, today: dt.date) -> None:
     """A project's memory: OUTCOMES.md with `outcomes` rows, the three other files a tenth of
-    that each (at least 10), and STATE.md naming the current phase."""
+    that each (at least 10), STATE.md naming the current phase, and that phase's summary."""
     memory = root / ".planning" / "memory"
     memory.mkdir(parents=True)
     for kind in _BUILDERS:
@@ -150,6 +150,11 @@ def write_project(root: Path, outcomes: int, today: dt.date) -> None:
         (memory / kind.filename).write_text(table_text(kind, count, today), encoding="utf-8")
     state = "# Project State\n\n**Phase**: 41 of 60\n"
     (root / ".planning" / "STATE.md").write_text(state, encoding="utf-8")
+    # The phase `phase-context` and `detect-edits` read.
+    phase = root / ".planning" / "phases" / "41-bench"
+    phase.mkdir(parents=True)
+    summary = "---\nphase: 41\nplan: 01\n---\n\n# Phase 41 Plan 01 Summary\n\nBenchmark plan.\n"
+    (phase / "41-01-SUMMARY.md").write_text(summary, encoding="utf-8")
 
 
 def write_merge_sides(directory: Path, rows: int, today: dt.date) -> None:

@@ -24,18 +24,28 @@ from tabulate import tabulate
 
 from bench.cases import (
     GREP_FLOOR,
+    HOOK,
+    LEAN_RECALL,
+    LEAN_STORE,
+    LEAN_STORE_FIRST,
     OUTCOMES,
     PARSE_BUDGET_MB_S,
     PASS_FLOOR,
     READ_FLOOR,
+    RECALL,
     REFERENCE_PYTHON_MS,
+    STORE,
+    STORE_FIRST,
     TODAY,
     budget_ms,
     commands,
     floors,
+    hook,
     keep_originals,
+    lean_floors,
     tool,
     typer_costs,
+    typer_path,
 )
 from bench.generate import write_merge_sides, write_project
 from bench.instructions import available, count
@@ -48,11 +58,20 @@ from legion_memory.storage import reading
 
 HEADERS = [
     "benchmark", "rows", "runs", "wall ms", "cpu ms", "x pass", "x read", "x grep",
-    "budget", "ok (ms)", "ok (x pass)",
+    "budget", "ok (ms)", "ok (x pass)", "max RSS MB", "RSS x file",
 ]  # fmt: skip
 GREP_COMPARED = ("search", "context")
 NOT_HOT = ("prune --dry-run",)
 INSTRUCTION_HEADERS = ["benchmark", "rows", "M instructions", "x pass"]
+COMPARISON_HEADERS = ["comparison", "rows", "x (cpu)", "x (instructions)", "target", "ok"]
+# Each command against the lean script that prints the same bytes, counted at every size.
+AGAINST_LEAN = {RECALL: LEAN_RECALL, STORE: LEAN_STORE, STORE_FIRST: LEAN_STORE_FIRST}
+LEAN_TARGET = 1.5
+WORKFLOW_TARGET = 6.0  # x pass at the smallest size, for every command a workflow or hook runs
+HOOK_TARGET = 3.0
+RSS_TARGET = 4.0  # x the size of OUTCOMES.md, at the largest size
+VALIDATE_TARGET_MS = 2000.0  # CPU, at 100,000 rows
+TARGET_ROWS = (1000, 100_000)
 Row = list[object]
 
 
@@ -87,8 +106,8 @@ def throughput_rows(project: Path, rows: int) -> list[Row]:
     verdict = "ok" if speed >= PARSE_BUDGET_MB_S else "OVER"
     budget = f">= {PARSE_BUDGET_MB_S:g} MB/s"
     return [
-        ["parse (MB/s)", rows, 3, f"{speed:.1f}", "", "", "", "", budget, verdict, ""],
-        ["parse + records (MB/s)", rows, 3, f"{records:.1f}", *[""] * 7],
+        ["parse (MB/s)", rows, 3, f"{speed:.1f}", "", "", "", "", budget, verdict, "", "", ""],
+        ["parse + records (MB/s)", rows, 3, f"{records:.1f}", *[""] * 9],
     ]
 
 
@@ -107,7 +126,7 @@ def _verdicts(budget: float | None, wall: float, ratio: float) -> list[str]:
     ]
 
 
-def _row(name: str, rows: int, timing: Timing, found: dict[str, Timing]) -> Row:
+def _row(name: str, rows: int, timing: Timing, found: dict[str, Timing], size: int) -> Row:
     python = found[PASS_FLOOR].wall_ms
     grep = found[GREP_FLOOR].wall_ms if name in GREP_COMPARED else None
     return [
@@ -120,33 +139,43 @@ def _row(name: str, rows: int, timing: Timing, found: dict[str, Timing]) -> Row:
         _ratio(timing.wall_ms, found[READ_FLOOR].wall_ms),
         _ratio(timing.wall_ms, grep),
         *_verdicts(budget_ms(name, rows), timing.wall_ms, timing.wall_ms / python),
+        f"{timing.max_rss_kb / 1024:.1f}",
+        f"{timing.max_rss_kb * 1024 / size:.1f}",
     ]
 
 
 def measure_size(
     parent: Path, rows: int, runs: int, *, typer: bool
-) -> tuple[list[Row], dict[str, Timing]]:
+) -> tuple[list[Row], dict[str, Timing], int]:
+    """The main table's rows at one size, each case's timing, and the size of OUTCOMES.md."""
     project = make_project(parent, rows)
     found: dict[str, Timing] = {}
-    for case in [*floors(), *(typer_costs() if typer else []), *commands(rows)]:
+    typer_cases = [*typer_costs(), *typer_path()] if typer else []
+    for case in [*floors(), *lean_floors(rows), hook(), *typer_cases, *commands(rows)]:
         found[case.name] = measure(case, project, runs)
         print(f"  {rows} rows: {case.name}: {found[case.name].wall_ms:.1f} ms", file=sys.stderr)
     if mcp_available():  # the optional extra: skipped, as its tests are, when it is absent
         for name, timing in measure_mcp(project, runs).items():
             found[name] = timing
             print(f"  {rows} rows: {name}: {timing.wall_ms:.1f} ms", file=sys.stderr)
-    table = [_row(name, rows, timing, found) for name, timing in found.items()]
-    return table + throughput_rows(project, rows), found
+    size = (project / OUTCOMES).stat().st_size
+    table = [_row(name, rows, timing, found, size) for name, timing in found.items()]
+    return table + throughput_rows(project, rows), found, size
 
 
-def instruction_rows(parent: Path, rows: int) -> list[Row]:
-    """Instructions of `python -c pass` and of each hot command (not the typer commands, such as
-    `prune`) on the project of `rows` rows, and their ratio to `python -c pass`."""
+def instruction_rows(parent: Path, rows: int, *, smallest: bool) -> list[Row]:
+    """Instructions of `python -c pass` and, at the smallest size, of each hot command (not the
+    typer commands, such as `prune`), the hook and the lean scripts; at the other sizes of recall
+    and store and their lean scripts only. Each with its ratio to `python -c pass`."""
     project = parent / f"project-{rows}"
     python_floor = next(case for case in floors() if case.name == PASS_FLOOR)
-    cases = [python_floor, *(case for case in commands(rows) if case.name not in NOT_HOT)]
+    lean = lean_floors(rows)
+    hot = [case for case in commands(rows) if case.name not in NOT_HOT]
+    if not smallest:
+        hot = [case for case in hot if case.name in AGAINST_LEAN]
     counted: list[tuple[str, int]] = []
-    for case in cases:
+    # The hook before the commands: the merge driver leaves a merge log, which the hook repairs.
+    for case in [python_floor, hook(), *hot, *lean]:
         counted.append((case.name, count(case, project)))
         print(
             f"  {rows} rows: {case.name}: {counted[-1][1] / 1e6:.1f} M instructions",
@@ -154,6 +183,69 @@ def instruction_rows(parent: Path, rows: int) -> list[Row]:
         )
     python = counted[0][1]
     return [[name, rows, f"{n / 1e6:.1f}", f"{n / python:.1f}"] for name, n in counted]
+
+
+def _instructions(counted: list[Row]) -> dict[tuple[str, int], float]:
+    return {(str(row[0]), int(str(row[1]))): float(str(row[2])) for row in counted}
+
+
+def _comparison(
+    name: str, rows: int, cpu: float | None, instructions: float | None, target: float
+) -> Row:
+    """One ratio row: ok when the instruction ratio (else the CPU one) is within the target,
+    judged only at the sizes the targets are set for."""
+    judged = instructions if instructions is not None else cpu
+    ok = "" if rows not in TARGET_ROWS and target != LEAN_TARGET else (
+        "ok" if judged is not None and judged <= target else "OVER"
+    )  # fmt: skip
+    shown = [f"{value:.2f}" if value is not None else "" for value in (cpu, instructions)]
+    return [name, rows, *shown, f"<= {target:g}x", ok]
+
+
+def comparison_rows(
+    by_size: dict[int, dict[str, Timing]], counted: dict[tuple[str, int], float], file_size: int
+) -> list[Row]:
+    """Every ratio a target is set for, in one table. A workflow sequence run as separate
+    processes against one `batch` process belongs here too, as one more pair."""
+    sizes = sorted(by_size)
+    table: list[Row] = []
+    smallest, largest = sizes[0], sizes[-1]
+    for rows in sizes:
+        found = by_size[rows]
+
+        def ratio(name: str, floor: str, found: dict[str, Timing] = found) -> float:
+            return found[name].cpu_ms / found[floor].cpu_ms
+
+        def counted_ratio(name: str, floor: str, rows: int = rows) -> float | None:
+            if (name, rows) not in counted or (floor, rows) not in counted:
+                return None
+            return counted[(name, rows)] / counted[(floor, rows)]
+
+        table.append(_comparison(f"{HOOK} vs pass", rows, ratio(HOOK, PASS_FLOOR),
+                                 counted_ratio(HOOK, PASS_FLOOR), HOOK_TARGET))  # fmt: skip
+        for name, lean in AGAINST_LEAN.items():
+            table.append(_comparison(f"{name} vs {lean}", rows, ratio(name, lean),
+                                     counted_ratio(name, lean), LEAN_TARGET))  # fmt: skip
+        if rows == smallest:
+            workflow = [n for n in found if not n.startswith(("floor:", "lean:", "typer:", HOOK))]
+            table += [
+                _comparison(f"{name} vs pass", rows, ratio(name, PASS_FLOOR), None,
+                            WORKFLOW_TARGET)
+                for name in workflow
+            ]  # fmt: skip
+    return table + _largest_rows(by_size[largest], largest, file_size)
+
+
+def _largest_rows(found: dict[str, Timing], rows: int, file_size: int) -> list[Row]:
+    """validate's CPU time against its 2 s, and each command's max RSS against the size of
+    OUTCOMES.md (the floors and lean scripts aside)."""
+    validate = found["validate"].cpu_ms / VALIDATE_TARGET_MS
+    table = [_comparison("validate cpu vs 2 s", rows, validate, None, 1.0)]
+    for name, timing in found.items():
+        if not name.startswith(("floor:", "lean:", "typer:")):
+            rss = timing.max_rss_kb * 1024 / file_size
+            table.append(_comparison(f"{name}: max RSS vs file", rows, rss, None, RSS_TARGET))
+    return table
 
 
 def scaling_rows(by_size: dict[int, dict[str, Timing]]) -> list[Row]:
@@ -174,12 +266,16 @@ def report(requested: Sequence[int], runs: int, *, instructions: bool = False) -
     table: list[Row] = []
     by_size: dict[int, dict[str, Timing]] = {}
     counted: list[Row] = []
+    file_size = 0
     with tempfile.TemporaryDirectory(prefix="legion-memory-bench-") as temp:
         for rows in sizes:
-            size_rows, by_size[rows] = measure_size(Path(temp), rows, runs, typer=rows == sizes[0])
+            size_rows, by_size[rows], file_size = measure_size(
+                Path(temp), rows, runs, typer=rows == sizes[0]
+            )
             table += size_rows
         if instructions:
-            counted = instruction_rows(Path(temp), sizes[0])
+            for rows in sizes:
+                counted += instruction_rows(Path(temp), rows, smallest=rows == sizes[0])
     lines = [
         f"Python {platform.python_version()} ({Path(tool()[0]).name}), {os.cpu_count()} cores, "
         f"load average {load:.1f} -> {os.getloadavg()[0]:.1f}; medians of {runs} cold processes",
@@ -198,6 +294,9 @@ def report(requested: Sequence[int], runs: int, *, instructions: bool = False) -
             counted, headers=INSTRUCTION_HEADERS, tablefmt="github", disable_numparse=True
         )
         lines += ["", instruction_table]
+    comparisons = comparison_rows(by_size, _instructions(counted), file_size)
+    lines += ["", tabulate(comparisons, headers=COMPARISON_HEADERS, tablefmt="github",
+                           disable_numparse=True)]  # fmt: skip
     return "\n".join(lines)  # fmt: skip
 
 

@@ -7,16 +7,19 @@ it is the steadier of the two. Both are reported, next to the floors measured in
 from __future__ import annotations
 
 import os
-import resource
 import statistics
 import subprocess
+import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from bench.cases import Case
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+GNU_TIME = "/usr/bin/time"
 SLOW_MS = 5000.0
 """A command slower than this (validate on 100,000 rows) is timed over at most three runs."""
 
@@ -30,6 +33,8 @@ class Timing:
     wall_ms: float
     cpu_ms: float
     runs: int
+    max_rss_kb: int = 0
+    """The command's maximum resident set, from its first (checked, unmeasured) run."""
 
 
 def environment() -> dict[str, str]:
@@ -40,36 +45,60 @@ def environment() -> dict[str, str]:
     return env
 
 
-def _run(case: Case, project: Path, env: dict[str, str]) -> tuple[Timing, str, str]:
+def _run(
+    case: Case, project: Path, env: dict[str, str], prefix: Sequence[str] = ()
+) -> tuple[Timing, str, str]:
     if case.reset is not None:
         case.reset(project)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(case.args, cwd=project, env=env, capture_output=True, check=False)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    stdout = done.stdout.decode("utf-8", "replace")
-    stderr = done.stderr.decode("utf-8", "replace")
-    if done.returncode != 0:
-        raise BenchError(f"{case.name}: exit {done.returncode}: {stderr.strip()[-2000:]}")
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        args = [*prefix, *case.args]
+        process = subprocess.Popen(args, cwd=project, env=env, stdout=out, stderr=err)
+        # The process's own usage (CPU and max RSS), not the sum or maximum over all children.
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = code = os.waitstatus_to_exitcode(status)
+        stdout, stderr = (_text(stream) for stream in (out, err))
+    if code != 0:
+        raise BenchError(f"{case.name}: exit {code}: {stderr.strip()[-2000:]}")
+    cpu = usage.ru_utime + usage.ru_stime
     return Timing(wall * 1000, cpu * 1000, 1), stdout, stderr
 
 
+def _max_rss_kb(case: Case, project: Path, env: dict[str, str]) -> tuple[int, str, str]:
+    """The command's maximum resident set in kB, by GNU time, and its output. Not from this
+    process's `wait4`: on Linux a child's max RSS starts at its parent's size at the fork, and the
+    benchmark holds large parsed files. GNU time is small when it forks the command."""
+    if not Path(GNU_TIME).is_file():
+        _, stdout, stderr = _run(case, project, env)
+        return 0, stdout, stderr
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".rss") as report:
+        _, stdout, stderr = _run(case, project, env, (GNU_TIME, "-o", report.name, "-f", "%M"))
+        return int(report.read().split()[-1]), stdout, stderr
+
+
+def _text(stream: IO[bytes]) -> str:
+    stream.seek(0)
+    return stream.read().decode("utf-8", "replace")
+
+
 def measure(case: Case, project: Path, runs: int) -> Timing:
-    """Medians of `runs` cold processes, after one checked run that is not counted."""
+    """Medians of `runs` cold processes, after one checked run that is not counted (and gives
+    the maximum resident set)."""
     env = environment()
-    first, stdout, stderr = _run(case, project, env)
+    rss, stdout, stderr = _max_rss_kb(case, project, env)
     problem = case.check(project, stdout, stderr)
     if problem is not None:
         raise BenchError(f"{case.name}: {problem}")
-    if first.wall_ms > SLOW_MS:
+    timings = [_run(case, project, env)[0]]
+    if timings[0].wall_ms > SLOW_MS:
         runs = min(runs, 3)
-    timings = [_run(case, project, env)[0] for _ in range(runs)]
+    timings += [_run(case, project, env)[0] for _ in range(runs - 1)]
     if case.reset is not None:
         case.reset(project)
     return Timing(
         statistics.median(t.wall_ms for t in timings),
         statistics.median(t.cpu_ms for t in timings),
         runs,
+        rss,
     )

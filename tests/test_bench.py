@@ -20,7 +20,21 @@ pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parent.parent
 SIZES = (200, 400)
 FLOORS = ["floor: python -c pass", "floor: python reads OUTCOMES.md", "floor: grep -ri"]
-TYPER = ["typer: import typer", "typer: recall outcomes --json via the app"]
+LEAN = [
+    "lean: recall outcomes --json",
+    "lean: store outcome",
+    "lean: store outcome, agent's first of its type",
+]
+HOOK = "hook: doctor --fix --quiet, clean memory"
+TYPER = [
+    "typer: import typer",
+    "typer: recall outcomes --json via the app",
+    "typer path: compact --list-uncompacted",
+    "typer path: phase-context",
+    "typer path: detect-edits",
+    "typer path: export",
+    "typer path: doctor",
+]
 COMMANDS = [
     "store outcome",
     "store outcome, agent's first of its type",
@@ -69,21 +83,32 @@ def test_bench_produces_every_row_at_every_size() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    main, scaling, *counted = tables(done.stdout)
+    main, scaling, *counted, comparisons = tables(done.stdout)
+    smallest, largest = SIZES
     if counting:
         hot = [name for name in COMMANDS if name != "prune --dry-run"]
+        against_lean = [name for name in hot if name.startswith(("store", "recall"))]
         assert [(row[0], row[1]) for row in counted[0]] == [
-            (name, str(SIZES[0])) for name in [FLOORS[0], *hot]
+            *((name, str(smallest)) for name in [FLOORS[0], HOOK, *hot, *LEAN]),
+            *((name, str(largest)) for name in [FLOORS[0], HOOK, *against_lean, *LEAN]),
         ]
         assert counted[0][0][3] == "1.0"  # python -c pass is its own unit
     assert len(counted) == counting
-    smallest, largest = SIZES
     expected = [
-        *((name, str(smallest)) for name in [*FLOORS, *TYPER, *COMMANDS, *MCP, *THROUGHPUT]),
-        *((name, str(largest)) for name in [*FLOORS, *COMMANDS, *MCP, *THROUGHPUT]),
+        *(
+            (name, str(smallest))
+            for name in [*FLOORS, *LEAN, HOOK, *TYPER, *COMMANDS, *MCP, *THROUGHPUT]
+        ),
+        *((name, str(largest)) for name in [*FLOORS, *LEAN, HOOK, *COMMANDS, *MCP, *THROUGHPUT]),
     ]
     assert [(row[0], row[1]) for row in main] == expected
-    assert [row[0] for row in scaling] == [*FLOORS, *COMMANDS, *MCP]
+    assert [row[0] for row in scaling] == [*FLOORS, *LEAN, HOOK, *COMMANDS, *MCP]
     budgeted = [row for row in main if row[8]]
     assert [row[0] for row in budgeted] == ["parse (MB/s)"] * 2  # no budget at these sizes
+    compared = [row[0] for row in comparisons]
+    assert f"{HOOK} vs pass" in compared
+    assert "recall outcomes --json vs lean: recall outcomes --json" in compared
+    assert "validate cpu vs 2 s" in compared
+    assert "store outcome: max RSS vs file" in compared
+    assert all(float(row[2]) > 0 for row in comparisons)
     assert done.stdout.startswith("Python 3.")

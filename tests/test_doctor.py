@@ -245,9 +245,13 @@ def test_a_stale_merge_log_changes_nothing_and_is_dropped_by_fix(cli: CLI, repo:
 
 
 def test_one_cheap_scan_tells_clean_memory_and_nothing_else(repo: Path) -> None:
-    from legion_memory.upkeep.doctor import looks_clean
+    from legion_memory.upkeep import clean_scan
 
     memory = Memory.of_project(repo)
+
+    def looks_clean(memory: Memory) -> bool:
+        return clean_scan.memory_is_clean(str(memory.directory))
+
     _write(repo, "OUTCOMES.md", HEAD + outcome_row(1, "one") + outcome_row(2, "two"))
     _write(repo, "PATTERNS.md", PATTERN.template() + pattern_row(1, "p", "O-002"))
     assert looks_clean(memory)
@@ -263,6 +267,14 @@ def test_one_cheap_scan_tells_clean_memory_and_nothing_else(repo: Path) -> None:
             "| Signature | Fix |\n|---|---|\n| boom | retry |\n",
         ),
         "a leftover journal": (".legion-memory.journal", "{}"),
+        "one record under two IDs": (
+            "OUTCOMES.md",
+            HEAD + outcome_row(1, "one") + outcome_row(2, "one"),
+        ),
+        "a doubled archive section": (
+            "ARCHIVE.md",
+            archive_template() + "\n## Archived Patterns\n\n## Archived Patterns\n",
+        ),
     }
     for why, (name, text) in unusual.items():
         path = repo / MEMORY / name

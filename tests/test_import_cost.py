@@ -7,19 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from support.processes import CLI, Result, run_process
+from support.processes import CLI, probe
 
 from legion_memory.cli.lean.hot_commands import ACTIONS
 
 HEAVY = ("dataclasses", "inspect", "typer", "click", "pydantic", "mistune", "git", "tabulate")
-# What `python -m legion_memory ARGS` does, then the names of every module loaded, on one line.
-PROBE = (
-    "import sys\n"
-    "from legion_memory.cli.entry import main\n"
-    "code = main(sys.argv[1:])\n"
-    "print(' '.join(sorted(sys.modules)))\n"
-    "sys.exit(code)\n"
-)
 TODAY = ("--today", "2026-03-10")
 STORE = (
     "store", "outcome", "--phase", "1", "--agent", "backend-dev", "--task-type", "backend",
@@ -37,15 +29,6 @@ DELIMITER = (
 ROW = (
     "| O-001 | 2026-03-10 | main | 1 | 01-01 | backend-dev | backend | success | 3 |  | Search |\n"
 )
-
-
-def probe(*args: str, cwd: Path, stdin: str | None = None) -> tuple[Result, set[str]]:
-    """Run the command line in a fresh process: its exit code and output (the module line taken
-    off), and the names of the modules it had loaded when it finished."""
-    done = run_process(*args, cwd=cwd, stdin=stdin, program=("-c", PROBE))
-    output, _, modules = done.stdout.rstrip("\n").rpartition("\n")
-    shown = output + "\n" if output else ""
-    return Result(done.code, shown, done.stderr), set(modules.split())
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from legion_memory.cli.lean.dispatcher import dispatch_hoisted, load_spec
 from legion_memory.cli.lean.global_options import VERSION, MissingValue, hoist
+from legion_memory.cli.lean.hook import clean_exit
 from legion_memory.cli.output import note, report
 from legion_memory.errors import (
     EXIT_BROKEN_PIPE,
@@ -27,6 +28,9 @@ COMPLETION_VARIABLE = "_LEGION_MEMORY_COMPLETE"
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    code = clean_exit(args)  # the git hooks' usual call, answered by one scan
+    if code is not None:
+        return code
     try:
         code = _route(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit

@@ -9,11 +9,11 @@ import heapq
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, TypedDict
 
-from legion_memory.knowledge.decay import Scored, newest_first, rank, scored
+from legion_memory.knowledge.decay import Scored, newest_first, rank, rank_rows, scored
 from legion_memory.knowledge.filters import by_agent, has_any_tag
 from legion_memory.markdown.document import escape
 from legion_memory.schema.kinds import GENERAL
-from legion_memory.schema.records import Record
+from legion_memory.schema.records import Record, TableRows
 
 DEFAULT_LIMIT = 20
 MIN_TASKS = 2
@@ -49,7 +49,7 @@ def _folded(values: Iterable[str]) -> set[str]:
 
 
 def recall(
-    records: Iterable[Record],
+    records: Iterable[Record] | TableRows,
     today: dt.date,
     *,
     tags: Sequence[str] = (),
@@ -58,7 +58,13 @@ def recall(
     keep: Callable[[Record], bool] | None = None,
     limit: int = DEFAULT_LIMIT,
 ) -> list[Scored]:
-    """Filters AND-combined, decay-scored, under-0.2 dropped, best first, at most `limit`."""
+    """Filters AND-combined, decay-scored, under-0.2 dropped, best first, at most `limit`.
+    Rows read on demand, without a filter (a workflow's usual recall), build the records of the
+    results alone (docs/decisions.md#lazy-rows)."""
+    if isinstance(records, TableRows):
+        if not (tags or agent is not None or task_type or keep is not None or limit < 0):
+            return rank_rows(records, today, limit)
+        records = records.records()
     wanted_type = task_type.strip().casefold() if task_type else None
     # An absent filter is not called at all: a recall may go through 100,000 records.
     chosen = [

@@ -9,7 +9,7 @@ from legion_memory.errors import InputError, ParseError
 from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, has_any_tag, on_branch
 from legion_memory.operations.project import Project
 from legion_memory.schema.kinds import Kind
-from legion_memory.schema.records import Record, split_list
+from legion_memory.schema.records import Record, TableRows, split_list
 from legion_memory.storage import reading, scopes
 
 T = TypeVar("T")
@@ -69,6 +69,20 @@ def live_records(
         warning = unreadable_warning(tier, kind)
         project.notice(warning)
         return [], [warning]
+
+
+def live_rows(
+    project: Project, kind: Kind, tier: scopes.Scoped
+) -> tuple[TableRows | None, list[str]]:
+    """`live_records`, the rows read on demand (docs/decisions.md#lazy-rows); None for none."""
+    if not project.settings.enabled:
+        return None, []
+    try:
+        return reading.load_rows(tier.memory, kind), []
+    except ParseError:
+        warning = unreadable_warning(tier, kind)
+        project.notice(warning)
+        return None, [warning]
 
 
 def ranked_tiers(

@@ -12,6 +12,7 @@ from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_bra
 from legion_memory.operations.common import (
     Recalled,
     live_records,
+    live_rows,
     marked,
     scoped_json,
     split_all,
@@ -220,12 +221,14 @@ def recall_outcomes(
     groups: list[tuple[str, list[Scored]]] = []
     notes: list[str] = []
     for tier in project.tiers(scope):
-        records, tier_notes = live_records(project, OUTCOME, tier)
+        rows, tier_notes = live_rows(project, OUTCOME, tier)
         notes += tier_notes
         if tier.scope == scopes.PROJECT:  # prune and its threshold are the project's
-            notes += _too_many(project, len(records))
-        found = recall(records, project.today, tags=tags, agent=agent, task_type=task_type,
-                       keep=keep, limit=limit)  # fmt: skip
+            notes += _too_many(project, 0 if rows is None else len(rows))
+        found = [] if rows is None else recall(
+            rows, project.today, tags=tags, agent=agent, task_type=task_type, keep=keep,
+            limit=limit,
+        )  # fmt: skip
         groups.append((tier.scope, found))
     return Recalled(scope, scopes.merge(groups, limit), notes)
 

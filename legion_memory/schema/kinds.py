@@ -259,8 +259,11 @@ def archive_section_lines(kind: Kind) -> list[str]:
 def check_value(kind: Kind, key: str, value: str) -> str | None:
     """What is wrong with one field value, or None."""
     column = kind.column(key)
-    if column is None:
-        return None
+    return None if column is None else column_problem(column, value)
+
+
+def column_problem(column: Column, value: str) -> str | None:
+    """What is wrong with a value of `column`, or None (`check_value` once the column is known)."""
     if not value:
         return "is required" if column.required else None
     return column.rule(value)

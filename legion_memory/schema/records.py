@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from itertools import compress, repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 from legion_memory.markdown.document import (
@@ -190,3 +191,75 @@ def id_numbers(document: Document, table: Table, kind: Kind) -> Iterator[int]:
     )
     for line, match in zip(lines, map(plain.match, lines), strict=True):
         yield int(match[1]) if match else id_number(unescape(first_cell(line)), kind.prefix)
+
+
+def highest_id_number(document: Document, table: Table, kind: Kind) -> int:
+    """`max(id_numbers(...), default=0)` by one regex scan of the whole table, in C, when every
+    row has the usual first cell (`| O-123 |`); by `id_numbers` otherwise."""
+    keys = [column_key(name) for name in table.columns]
+    lines = document.lines[table.header + 2 : table.end]
+    if not lines or max((i for i, k in enumerate(keys) if k == "id"), default=None) != 0:
+        return max(id_numbers(document, table, kind), default=0)
+    # `id_numbers`' pattern for the usual first cell, one match per line: spaces and tabs only
+    # before it, so a match never starts on one line and reads the next. It opens with the newline
+    # before the line, not `^`: a literal first character lets `re` skip from newline to newline.
+    # The first line has no newline before it: it is matched on its own, so that the table's text
+    # is not copied once more to put one there.
+    digits = rf"[0-9]{{1,{MAX_ID_DIGITS}}}"
+    plain = rf"\n[ \t]*+\|?+[ \t]*+{re.escape(kind.prefix)}-({digits})[ \t]*\|"
+    first = re.match(plain[2:], lines[0])
+    found = [first[1]] if first else []
+    found += re.findall(plain, "".join(lines))
+    if len(found) != len(lines):
+        return max(id_numbers(document, table, kind), default=0)
+    return max(map(int, found))
+
+
+class TableRows:
+    """A checked table's row lines (no ragged row), read cell by cell on demand: a reader that
+    ranks every row by two or three cells builds the records of the few it keeps only, and holds
+    the lines, not an object per row (docs/decisions.md#lazy-rows)."""
+
+    __slots__ = ("first_line", "keys", "kind", "lines", "positions")
+
+    def __init__(self, kind: Kind, document: Document, table: Table) -> None:
+        self.kind = kind
+        self.keys = tuple(column_key(name) for name in table.columns)
+        # A record's values keep the last of repeated columns: so does each key's position.
+        self.positions = {key: position for position, key in enumerate(self.keys)}
+        self.lines = document.lines[table.header + 2 : table.end]
+        self.first_line = table.header + 3
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def record(self, offset: int) -> Record:
+        """The record of row `offset`, exactly as `read_records` reads it."""
+        values = dict(zip(self.keys, line_cells(self.lines[offset]), strict=False))
+        return Record(self.kind, values, self.first_line + offset)
+
+    def records(self) -> list[Record]:
+        return [self.record(offset) for offset in range(len(self.lines))]
+
+    def cells(self, *keys: str) -> Iterator[tuple[str, ...]]:
+        """For every row, the values of `keys` (empty for a missing column), as its record has
+        them. A row with nothing escaped (no backslash, no `<br>`) is split only as far as the
+        last cell asked for, by one split in C; any other is read in full."""
+        positions = [self.positions.get(key) for key in keys]
+        present = [p for p in positions if p is not None]
+        if len(present) < 2 or len(present) != len(positions):
+            # One key or a missing column: rare, read in full.
+            for offset in range(len(self.lines)):
+                record = self.record(offset)
+                yield tuple(record[key] for key in keys)
+            return
+        depth = max(present) + 2
+        # The cells by position, after an opening pipe (1) or without one (0).
+        pick = (itemgetter(*present), itemgetter(*(p + 1 for p in present)))
+        for line in self.lines:
+            if "\\" in line or "<" in line:
+                yield pick[0](line_cells(line))
+                continue
+            pieces = line.split("|", depth)
+            opening = not pieces[0] or pieces[0].isspace()
+            yield tuple(map(str.strip, pick[opening](pieces)))

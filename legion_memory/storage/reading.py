@@ -14,7 +14,14 @@ from typing import NamedTuple
 from legion_memory.errors import ParseError
 from legion_memory.markdown.document import Document, Table, cell_count, parse, table_cells
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
-from legion_memory.schema.records import Record, column_key, id_numbers, read_records, records_table
+from legion_memory.schema.records import (
+    Record,
+    TableRows,
+    column_key,
+    highest_id_number,
+    read_records,
+    records_table,
+)
 from legion_memory.storage.files import decode, read_data
 from legion_memory.storage.files import read_text as read_file_text
 
@@ -29,12 +36,14 @@ __all__ = [
     "load_archived",
     "load_checked",
     "load_records",
+    "load_rows",
     "max_id_number",
     "parses_kept",
     "ragged_row",
     "read_text",
     "records_of",
     "require_table",
+    "rows_to_count",
 ]
 
 MEMORY_DIR = Path(".planning") / "memory"
@@ -128,14 +137,14 @@ def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
     """The first body row whose cell count differs from the header's: (line index, cells)."""
     width = len(table.columns)
     rows = document.lines[table.header + 2 : table.end]
-    for offset in _rows_to_count(rows, width):
+    for offset in rows_to_count(rows, width):
         cells = cell_count(rows[offset])  # the line ending goes with the padding
         if cells != width:
             return table.header + 2 + offset, cells
     return None
 
 
-def _rows_to_count(rows: list[str], width: int) -> Iterator[int]:
+def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
     """Offsets of the rows whose cells must be counted one by one: all but those that have `width`
     cells in the plainest way (an opening and a closing pipe right at the line's edges, `width + 1`
     pipes, no backslash). Each test is a pass in C, which spares every write to a large file a
@@ -232,6 +241,16 @@ def load_records(memory: Memory, kind: Kind) -> list[Record]:
     return [] if document is None else records_of(path, document, kind)
 
 
+def load_rows(memory: Memory, kind: Kind) -> TableRows | None:
+    """The live table of a kind, checked as `load_records` checks it, its rows read on demand;
+    None when the file does not exist; ParseError when unreadable."""
+    path = memory.path(kind)
+    document = load(path)
+    return (
+        None if document is None else TableRows(kind, document, require_table(path, document, kind))
+    )
+
+
 def load_archived(memory: Memory, kind: Kind, *, mentioning: Sequence[str] = ()) -> list[Record]:
     """The archived records of a kind; [] when ARCHIVE.md or that kind's table does not exist.
     `mentioning` keeps only some of them, as `read_records` says."""
@@ -283,5 +302,5 @@ def max_id_number(
     if live is not None:
         require_no_conflict_markers(memory.path(kind), live)
         table = checked or require_table(memory.path(kind), live, kind)
-        numbers.extend(id_numbers(live, table, kind))
+        numbers.append(highest_id_number(live, table, kind))
     return max(numbers, default=0)

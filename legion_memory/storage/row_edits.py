@@ -3,10 +3,19 @@ as intended: the old rows unchanged and in order, the new row exactly the intend
 `store` reads the file, calls these and writes the text only when they pass.
 """
 
+from itertools import accumulate
 from pathlib import Path
 
 from legion_memory.errors import IntegrityError, ParseError, SchemaError
-from legion_memory.markdown.document import Document, RowStyle, Table, parse, render, strip_ending
+from legion_memory.markdown.document import (
+    BOM,
+    Document,
+    RowStyle,
+    Table,
+    parse,
+    render,
+    strip_ending,
+)
 from legion_memory.schema.kinds import Kind
 from legion_memory.schema.records import Record, column_key, read_records, record_at, records_table
 
@@ -39,25 +48,43 @@ def _row_style(document: Document, table: Table) -> RowStyle:
 
 
 def verify_append(path: Path, before: Document, text: str, table: Table, record: Record) -> None:
-    """Re-parse what is about to be written: same rows as before plus exactly the new record."""
-    after = parse(text)
-    new_table = records_table(after, record.kind)
-    if new_table is None or len(new_table.rows) != len(table.rows) + 1:
-        raise not_read_back(path)
-    read_back = record_at(after, new_table, record.kind, new_table.end - 1)
-    if not _same_rows(before, table, after, new_table) or not same_values(read_back, record):
-        raise not_read_back(path)
+    """What is about to be written reads back as the old rows plus exactly the new record.
 
-
-def _same_rows(before: Document, table: Table, after: Document, new_table: Table) -> bool:
-    """The old rows are the new table's rows but its last, in order. Lines are compared whole
-    (a list comparison, fast on large files); only the old last row may have gained a line
-    ending, when it was the file's last line."""
-    old = before.lines[table.header + 2 : table.end]
-    new = after.lines[new_table.header + 2 : new_table.end - 1]
-    if old[:-1] != new[:-1]:
-        return False
-    return [strip_ending(line) for line in old[-1:]] == [strip_ending(line) for line in new[-1:]]
+    Without parsing the whole text again (one parse per store): the text must be the old text
+    (string comparisons, in C) with one line after the table's last row, the old last row
+    gaining a line ending only when it had none; and that line, parsed under the table's header,
+    must be one row reading back as the record. Nothing before the table reads differently for
+    what follows it, and the old line after the table, which has no pipe, still ends it
+    (docs/decisions.md#one-parse-per-store).
+    """
+    lines = before.lines
+    # Each old line at its place, compared where it lies in `text` (in C, copying nothing): the
+    # lines up to the table's end where they were, the rest shifted by what was added.
+    bom = len(BOM) if before.bom else 0
+    offsets = list(accumulate(map(len, lines), initial=bom))
+    head, shift = offsets[table.end], len(text) - offsets[-1]
+    tail_at = [offset + shift for offset in offsets[table.end : -1]]
+    if not (
+        shift > 0
+        and text.startswith(BOM if before.bom else "")
+        and all(map(text.startswith, lines[: table.end], offsets))
+        and all(map(text.startswith, lines[table.end :], tail_at))
+    ):
+        raise not_read_back(path)
+    added = text[head : head + shift]
+    if lines[table.end - 1] == strip_ending(lines[table.end - 1]):
+        # The anchor was the file's last line, without an ending: it gains one.
+        ending = added[: len(added) - len(added.lstrip("\r\n"))]
+        if ending not in ("\n", "\r\n"):
+            raise not_read_back(path)
+        added = added[len(ending) :]
+    header = "".join(strip_ending(line) + "\n" for line in lines[table.header : table.header + 2])
+    mini = parse(header + added)
+    new_table = mini.tables[0] if len(mini.lines) == 3 and len(mini.tables) == 1 else None
+    if new_table is None or new_table.rows != range(2, 3) or new_table.columns != table.columns:
+        raise not_read_back(path)
+    if not same_values(record_at(mini, new_table, record.kind, 2), record):
+        raise not_read_back(path)
 
 
 def same_values(read_back: Record, intended: Record) -> bool:

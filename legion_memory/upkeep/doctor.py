@@ -11,14 +11,14 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import IntegrityError, LegionMemoryError, RollbackError
+from legion_memory.errors import IntegrityError, RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.repository import find_git_dir, merge_sides
 from legion_memory.markdown.document import is_row, parse, split_lines, strip_ending
-from legion_memory.schema.kinds import ERROR_FIX, KINDS
 from legion_memory.schema.record_twins import archive_layout
 from legion_memory.storage import files, reading, writing
 from legion_memory.storage.reading import Memory
+from legion_memory.upkeep import clean_scan
 from legion_memory.upkeep.renumbering import (
     Plan,
     duplicates,
@@ -55,8 +55,8 @@ def doctor(
     memory: Memory, *, fix: bool = False, checks: tuple[Check, ...] | None = None
 ) -> Checkup:
     """Run every check; with `fix`, repair in order, then check again for what is left."""
-    if checks is None and _clean(memory):
-        return Checkup((), (), ())  # the git hooks' usual case: nothing for any check to find
+    if checks is None and clean_scan.memory_is_clean(str(memory.directory)):
+        return Checkup((), (), ())  # docs/decisions.md#clean-memory-scan
     checks = CHECKS if checks is None else checks
     found: list[Finding] = []
     repaired: list[str] = []
@@ -66,89 +66,6 @@ def doctor(
             repaired += check.repair(memory)
     remaining = [f for check in checks for f in check.find(memory)] if fix else found
     return Checkup(tuple(found), tuple(repaired), tuple(remaining))
-
-
-# The one cheap scan of clean memory ------------------------------------------------------------
-
-# The first cell of every table line; a records table's is its header, its delimiter or an ID.
-_FIRST_CELL = re.compile(r"^\|([^|\n]*)\|", re.MULTILINE)
-_ID_OR_FRAME = re.compile(r"[A-Z]-\d+|ID|:?-+:?")
-
-
-def _clean(memory: Memory) -> bool:
-    """`looks_clean`, where a file that cannot be read is for the checks to report."""
-    try:
-        return looks_clean(memory)
-    except LegionMemoryError:
-        return False
-
-
-def looks_clean(memory: Memory) -> bool:
-    """True only when no check can find anything: no journal, no temporary file, no merge log,
-    no conflict marker, and every table line's first cell a header, a delimiter or an ID seen
-    once across all the files. Anything unusual (a legacy table, a prose table) says False, and
-    the checks themselves decide; never the other way round (docs/decisions.md#doctor-fast-path).
-    """
-    if memory.journal_path.exists() or writing.stray_temp_files(memory):
-        return False
-    git_dir = find_git_dir(memory.directory)
-    if git_dir is not None and log_path(git_dir).exists():
-        return False
-    seen: set[str] = set()
-    total = 0
-    contents: list[tuple[str, str]] = []
-    for path in memory_files(memory):
-        text = reading.read_text(path)
-        if text is None:
-            continue
-        if "<<<<<<<" in text:  # every conflict opens with one
-            return False
-        cells = [cell.strip() for cell in _FIRST_CELL.findall(text)]
-        if not all(_ID_OR_FRAME.fullmatch(cell) for cell in cells):
-            return False
-        ids = [cell for cell in cells if cell[:1].isalpha() and cell != "ID"]
-        total += len(ids)
-        seen.update(ids)
-        contents += _ROW_CONTENT.findall(text)
-        if path == memory.archive and not _archive_sections_in_order(text):
-            return False
-    return len(seen) == total and _no_record_twice(contents)
-
-
-_SECTION_OR_ROW = re.compile(r"^(?:## (.*?)\s*|\|\s*([A-Z])-\d+\s*\|.*)$", re.MULTILINE)
-_PREFIX_OF_SECTION = {kind.archive_section: kind.prefix for kind in KINDS.values()}
-
-
-def _archive_sections_in_order(text: str) -> bool:
-    """Each kind's section once, holding only its kind's rows (else the layout check decides)."""
-    headings: set[str] = set()
-    expected: str | None = None
-    for heading, prefix in _SECTION_OR_ROW.findall(text):
-        if heading:
-            if heading in headings:
-                return False
-            headings.add(heading)
-            expected = _PREFIX_OF_SECTION.get(heading)
-        elif prefix != expected:
-            return False
-    return True
-
-
-# A record row's ID prefix and the rest of the row after its ID cell.
-_ROW_CONTENT = re.compile(r"^\|\s*([A-Z])-\d+\s*\|(.*?)\s*$", re.MULTILINE)
-
-
-def _no_record_twice(contents: list[tuple[str, str]]) -> bool:
-    """No two rows of one kind hold the same content under two IDs, and no two error fixes share
-    their date, branch and signature (an error's identity: docs/decisions.md#record-identity).
-    Rows that differ in layout or in a Source alone are for the twin check of the full run."""
-    keys = [(prefix, _identity_text(prefix, rest)) for prefix, rest in contents]
-    return len(set(keys)) == len(keys)
-
-
-def _identity_text(prefix: str, rest: str) -> str:
-    cells = [" ".join(cell.split()) for cell in rest.split("|")]
-    return "|".join(cells[:3] if prefix == ERROR_FIX.prefix else cells)
 
 
 # Conflict markers -------------------------------------------------------------------------------

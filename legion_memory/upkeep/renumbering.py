@@ -39,20 +39,33 @@ class Occurrence:
     """One row of a kind's table, live or archived."""
 
     # A slotted class, not a NamedTuple: `index` and `[key]` would shadow the tuple's own.
-    __slots__ = ("cells", "columns", "index", "path", "raw")
+    __slots__ = ("cells", "columns", "index", "path", "positions", "raw")
 
     def __init__(
-        self, path: Path, index: int, raw: str, columns: tuple[str, ...], cells: tuple[str, ...]
+        self,
+        path: Path,
+        index: int,
+        raw: str,
+        columns: tuple[str, ...],
+        cells: tuple[str, ...],
+        positions: Mapping[str, int] | None = None,
     ) -> None:
         self.path = path
         self.index = index
         self.raw = raw
         self.columns = columns
         self.cells = cells
+        # Shared by every row of a table: a read looks one cell up, building nothing.
+        self.positions = column_positions(columns) if positions is None else positions
 
     def __getitem__(self, key: str) -> str:
-        values = dict(zip(self.columns, self.cells, strict=False))
-        return values.get(key, "")
+        position = self.positions.get(key)
+        if position is None:
+            return ""
+        if position < len(self.cells):
+            return self.cells[position]
+        # A short (ragged) row: an earlier column of the same key may still hold a cell.
+        return dict(zip(self.columns, self.cells, strict=False)).get(key, "")
 
     @property
     def where(self) -> str:
@@ -80,9 +93,16 @@ def _rows(path: Path, document: Document, kind: Kind, archived: bool) -> Iterato
     if table is None:
         return
     columns = tuple(column_key(name) for name in table.columns)
+    positions = column_positions(columns)
     for index in table.rows:
         cells = tuple(row_cells(document, index))
-        yield Occurrence(path, index, document.lines[index], columns, cells)
+        yield Occurrence(path, index, document.lines[index], columns, cells, positions)
+
+
+def column_positions(columns: tuple[str, ...]) -> dict[str, int]:
+    """Each column key's cell position; a repeated key is its last column's, as a row's values
+    keep the last of repeated columns."""
+    return {key: position for position, key in enumerate(columns)}
 
 
 class Move(NamedTuple):

@@ -69,3 +69,22 @@ def read_bytes_of(directory: Path) -> dict[str, bytes]:
         for p in sorted(directory.rglob("*"))
         if p.is_file() and ".git" not in p.relative_to(directory).parts and p.name != LOCK_FILE
     }
+
+
+# What `python -m legion_memory ARGS` does, then the names of every module loaded, on one line.
+PROBE = (
+    "import sys\n"
+    "from legion_memory.cli.entry import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print(' '.join(sorted(sys.modules)))\n"
+    "sys.exit(code)\n"
+)
+
+
+def probe(*args: str, cwd: Path, stdin: str | None = None) -> tuple[Result, set[str]]:
+    """Run the command line in a fresh process: its exit code and output (the module line taken
+    off), and the names of the modules it had loaded when it finished."""
+    done = run_process(*args, cwd=cwd, stdin=stdin, program=("-c", PROBE))
+    output, _, modules = done.stdout.rstrip("\n").rpartition("\n")
+    shown = output + "\n" if output else ""
+    return Result(done.code, shown, done.stderr), set(modules.split())

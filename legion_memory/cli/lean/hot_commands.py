@@ -14,6 +14,8 @@ from legion_memory.cli.context import Context
 
 Action = Callable[..., int | None]
 
+# The git hooks' `doctor --fix --quiet` (and `doctor --quiet`) on clean memory is answered before
+# this table is even imported, by `cli/lean/hook.py`; any other doctor call gets the full command.
 ACTIONS: dict[str, str] = {
     "store outcome": "outcomes:store_outcome",
     "recall outcomes": "outcomes:recall_outcomes",

@@ -1,0 +1,183 @@
+"""The per-row shortcuts against the full reading: lazy rows and their cells, recall's ranking
+from three cells, and a renumbering occurrence's cell lookup, over arbitrary rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from legion_memory.errors import InputError, IntegrityError, ParseError
+from legion_memory.knowledge.decay import rank, rank_rows
+from legion_memory.markdown.document import Document, Table, escape, parse, strip_ending
+from legion_memory.schema.kinds import OUTCOME, row_for
+from legion_memory.schema.records import (
+    Record,
+    TableRows,
+    highest_id_number,
+    id_numbers,
+    record_at,
+    records_table,
+)
+from legion_memory.storage.reading import ragged_row, records_of
+from legion_memory.storage.row_edits import insert_row, same_values, verify_append
+from legion_memory.upkeep.renumbering import Occurrence
+
+TODAY = dt.date(2026, 3, 10)
+PATH = Path("OUTCOMES.md")
+# Values rich in what changes a row's reading: pipes, backslashes, line breaks, `<br>`, spaces.
+value = st.lists(
+    st.sampled_from(["a", "日", " ", "|", "\\", "\n", "<br>", "<", "-", "1", "5", "O-1"]),
+    max_size=5,
+).map("".join)
+dates = st.sampled_from(["2026-03-10", "2026-03-01", "2025-12-01", "2024-01-01", "soon", ""])
+importances = st.sampled_from(["1", "2", "3", "4", "5", "", "0", "12", " 3"])
+ids = st.integers(0, 30).map(lambda n: f"O-{n:03d}") | st.sampled_from(["", "X-1", "O-x"])
+styles = st.sampled_from([("| ", " |"), ("|", "|"), ("", ""), ("  | ", " |  "), ("| ", "")])
+# Columns of the kind in the spec's order (ID first, the usual layout) or shuffled, one repeated
+# or missing sometimes.
+SPEC = [c.name for c in OUTCOME.columns]
+layouts = (st.just(SPEC) | st.permutations(SPEC)).flatmap(
+    lambda names: st.sampled_from([names, names[:-1], [*names, names[1]], names[1:]])
+)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> str:
+    names = draw(layouts)
+    lines = ["## Records", "", "| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
+    for _ in range(draw(st.integers(0, 12))):
+        cells = []
+        for name in names:
+            drawn = {"ID": ids, "Date": dates, "Importance": importances}.get(name, value)
+            cells.append(escape(draw(drawn)))
+        opening, closing = draw(styles)
+        lines.append(opening + " | ".join(cells) + closing)
+    return "\n".join(lines) + "\n"
+
+
+def _rows(text: str) -> tuple[TableRows, list[Record]] | None:
+    document = parse(text)
+    table = records_table(document, OUTCOME)
+    if table is None:
+        return None
+    try:
+        records = records_of(PATH, document, OUTCOME)
+    except ParseError:  # a ragged row: the lazy rows are only ever made of a checked table
+        event("ragged")
+        return None
+    event(f"{min(len(table.rows), 3)}+ rows")
+    return TableRows(OUTCOME, document, table), list(records)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.lists(st.sampled_from(["id", "date", "importance", "summary", "nope"])))
+def test_lazy_rows_read_what_the_records_hold(text: str, keys: list[str]) -> None:
+    read = _rows(text)
+    if read is None:
+        return
+    rows, records = read
+    assert rows.records() == records
+    assert list(rows.cells(*keys)) == [tuple(r[k] for k in keys) for r in records]
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.integers(1, 25))
+def test_ranking_from_three_cells_is_the_full_ranking(text: str, limit: int) -> None:
+    read = _rows(text)
+    if read is None:
+        return
+    rows, records = read
+    assert rank_rows(rows, TODAY, limit) == rank(records, TODAY, limit=limit)
+
+
+@given(
+    st.lists(st.sampled_from(["id", "date", "source", "branch"]), max_size=6),
+    st.lists(value, max_size=7),
+    st.sampled_from(["id", "date", "source", "branch", "tags"]),
+)
+def test_an_occurrence_reads_a_cell_as_its_values_would(
+    columns: list[str], cells: list[str], key: str
+) -> None:
+    row = Occurrence(PATH, 0, "", tuple(columns), tuple(cells))
+    assert row[key] == dict(zip(columns, cells, strict=False)).get(key, "")
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables())
+def test_the_highest_id_by_one_scan_is_the_highest_of_every_row(text: str) -> None:
+    read = _rows(text)
+    if read is None:
+        return
+    document = parse(text)
+    table = records_table(document, OUTCOME)
+    assert table is not None
+    expected = max(id_numbers(document, table, OUTCOME), default=0)
+    assert highest_id_number(document, table, OUTCOME) == expected
+
+
+def _reparsed(before: Document, text: str, table: Table, record: Record) -> bool:
+    """The former check, a parse of the whole text: the oracle for the one-parse store."""
+    after = parse(text)
+    new_table = records_table(after, record.kind)
+    if new_table is None or len(new_table.rows) != len(table.rows) + 1:
+        return False
+    read_back = record_at(after, new_table, record.kind, new_table.end - 1)
+    old = before.lines[table.header + 2 : table.end]
+    new = after.lines[new_table.header + 2 : new_table.end - 1]
+    same = old[:-1] == new[:-1] and [strip_ending(x) for x in old[-1:]] == [
+        strip_ending(x) for x in new[-1:]
+    ]
+    return same and same_values(read_back, record)
+
+
+def _verified(before: Document, text: str, table: Table, record: Record) -> bool:
+    try:
+        verify_append(PATH, before, text, table, record)
+    except IntegrityError:
+        return False
+    return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tables(),
+    st.sampled_from(
+        ["", "\n", "\nprose after\n", "\n## Next\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"]
+    ),
+    st.booleans(),
+    st.booleans(),
+    st.lists(value, min_size=3, max_size=3),
+    st.tuples(st.integers(0, 200), st.sampled_from(["", "x", "|", "\n", "| O-9 |\n"])),
+)
+def test_an_append_is_verified_as_a_full_parse_would_verify_it(
+    text: str,
+    after: str,
+    crlf: bool,
+    bom: bool,
+    summary_tags_plan: list[str],
+    tamper: tuple[int, str],
+) -> None:
+    text = text.rstrip("\n") + after if after else text.rstrip("\n")
+    text = ("\ufeff" if bom else "") + (text.replace("\n", "\r\n") if crlf else text)
+    document = parse(text)
+    table = records_table(document, OUTCOME)
+    if table is None or ragged_row(document, table) is not None:
+        return
+    summary, tags, plan = summary_tags_plan
+    values = {"id": "O-999", "date": "2026-03-10", "summary": summary, "tags": tags, "plan": plan}
+    record = Record(OUTCOME, {key: v.strip() for key, v in values.items()})
+    try:
+        cells = row_for(record, table.columns)
+    except InputError:  # a line break in a single-line field: refused before any write
+        return
+    written, _ = insert_row(document, table, cells)
+    verified = _verified(document, written, table, record)
+    assert verified == _reparsed(document, written, table, record)
+    event("verified" if verified else "refused")
+    position, extra = tamper
+    tampered = written[:position] + extra + written[position:]
+    if tampered != written and not _reparsed(document, tampered, table, record):
+        assert not _verified(document, tampered, table, record)
