@@ -227,7 +227,9 @@ def comparison_rows(
             table.append(_comparison(f"{name} vs {lean}", rows, ratio(name, lean),
                                      counted_ratio(name, lean), LEAN_TARGET))  # fmt: skip
         if rows == smallest:
-            workflow = [n for n in found if not n.startswith(("floor:", "lean:", "typer:", HOOK))]
+            # The MCP rows are wall times taken by a client: no process CPU or RSS of their own.
+            skipped = ("floor:", "lean:", "typer:", "mcp:", HOOK)
+            workflow = [n for n in found if not n.startswith(skipped)]
             table += [
                 _comparison(f"{name} vs pass", rows, ratio(name, PASS_FLOOR), None,
                             WORKFLOW_TARGET)
@@ -242,7 +244,7 @@ def _largest_rows(found: dict[str, Timing], rows: int, file_size: int) -> list[R
     validate = found["validate"].cpu_ms / VALIDATE_TARGET_MS
     table = [_comparison("validate cpu vs 2 s", rows, validate, None, 1.0)]
     for name, timing in found.items():
-        if not name.startswith(("floor:", "lean:", "typer:")):
+        if not name.startswith(("floor:", "lean:", "typer:", "mcp:")):
             rss = timing.max_rss_kb * 1024 / file_size
             table.append(_comparison(f"{name}: max RSS vs file", rows, rss, None, RSS_TARGET))
     return table

@@ -269,12 +269,28 @@ def test_tables_with_different_columns_are_refused(cli: CLI, tmp_path: Path) -> 
 
 
 def test_no_memory_creates_nothing(cli: CLI, tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
     code, _, err = run(cli, tmp_path, "forget", "O-001")
     assert code == 2
     assert "no record O-001" in err
     code, _, err = run(cli, tmp_path, "restore", "O-001")
     assert code == 2
     assert "no archived record O-001" in err
+    assert read_bytes_of(tmp_path) == {}
+
+
+def test_a_root_that_is_no_project_is_refused_and_nothing_is_written(
+    cli: CLI, tmp_path: Path
+) -> None:
+    refusal = (
+        f"Error: --root '{tmp_path}' is not a project: it holds neither .git nor .planning "
+        "(give a git repository's root, or run `git init` there first)\n"
+    )
+    assert run(cli, tmp_path, "forget", "O-001") == (2, "", refusal)
+    stored = cli("--root", str(tmp_path), "store", "error", "--signature", "boom", "--fix", "x",
+                 "--agent", "coder", "--resolved")  # fmt: skip
+    assert stored.code == 2
+    assert stored.stderr.startswith(refusal)
     assert read_bytes_of(tmp_path) == {}
 
 

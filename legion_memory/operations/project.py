@@ -127,14 +127,18 @@ class Project:
         return tier
 
     def require_project(self) -> None:
-        """Refuse to create project memory where there is no project: outside a git repository,
-        without --root and without an existing .planning/, a write would scatter memory into
-        whatever directory the shell was in (docs/decisions.md#no-project-no-store)."""
-        if self.root_option is not None:
-            return
+        """Refuse to create project memory where there is no project: outside a git repository
+        and without an existing .planning/, a write would scatter memory into whatever directory
+        the shell (or a mistyped --root) named (docs/decisions.md#no-project-no-store)."""
         root = self.root
         if (root / ".git").exists() or (root / ".planning").is_dir():
             return
+        if self.root_option is not None:  # `--root /etc` must not plant memory in /etc
+            raise InputError(
+                f"--root '{self.root_option}' is not a project: it holds neither .git nor "
+                ".planning",
+                hint="give a git repository's root, or run `git init` there first",
+            )
         raise InputError(
             f"no project here: {root} is not inside a git repository",
             hint="run `git init` to make it one, or pass --root PATH",
