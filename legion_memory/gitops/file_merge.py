@@ -261,8 +261,3 @@ def describe(result: MergeResult, path: str) -> list[str]:
     ]
     lines += [f"legion-memory: {path}: conflict: {what}" for what in result.conflicts]
     return lines
-
-
-def ids_in(text: str) -> list[str]:
-    """Every record ID in the tables of a file."""
-    return [row.id for row in _rows(items_of(parse(text))) if row.id]

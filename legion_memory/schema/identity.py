@@ -18,8 +18,6 @@ REFERENCE_KEYS = frozenset({"source"})
 _UPDATED_IN_PLACE: Mapping[str, tuple[str, ...]] = {
     ERROR_FIX.name: ("date", "branch", "error_signature"),
 }
-# Columns whose value a layout change adds: a row of the old layout reads them as empty.
-_LAYOUT_KEYS = frozenset({"branch", "task_type", "importance", "tags"})
 
 Identity = tuple[str, ...]
 
@@ -34,12 +32,6 @@ def identity_keys(kind: Kind) -> tuple[str, ...]:
 def identity(kind: Kind, values: Mapping[str, str]) -> Identity:
     """The record's identity from its values (missing columns read empty)."""
     return (kind.prefix, *(_clean(values.get(key, "")) for key in identity_keys(kind)))
-
-
-def layout_free(kind: Kind, values: Mapping[str, str]) -> Identity:
-    """The identity without the columns a migration adds: an old-layout row of the record."""
-    keys = [key for key in identity_keys(kind) if key not in _LAYOUT_KEYS]
-    return (kind.prefix, *(_clean(values.get(key, "")) for key in keys))
 
 
 def identity_of_cells(kind: Kind, columns: Sequence[str], cells: Sequence[str]) -> Identity:
