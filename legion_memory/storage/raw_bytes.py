@@ -3,11 +3,13 @@ not import pathlib or anything else that `storage.files` needs."""
 
 from __future__ import annotations
 
+import io
 
-def read_raw(path: str) -> bytes | None:
-    """The file's bytes; None when it cannot be read as a file (missing, a directory, denied)."""
+
+def open_raw(path: str) -> io.BufferedReader | None:
+    """The file opened for reading bytes, line by line (a large file is never held whole); None
+    when it cannot be opened as a file."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
+        return open(path, "rb")
     except OSError:
         return None
