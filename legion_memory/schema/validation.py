@@ -2,6 +2,7 @@
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -17,6 +18,9 @@ ERROR = "error"
 WARNING = "warning"
 NOTE = "note"
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})( |$)")
+# A table's values repeat from row to row (agents, dates, task types): each distinct one is read
+# for secrets once. The detector is a pure function of the value.
+_secret_kind = lru_cache(maxsize=4096)(secret_kind)
 
 
 class Problem(NamedTuple):
@@ -167,7 +171,7 @@ def _secrets(record: Record, name: str) -> Iterator[tuple[str, Problem]]:
     for key, value in record.values.items():
         column = record.kind.column(key)
         field = column.name if column else "a column"
-        kind = secret_kind(value)
+        kind = _secret_kind(value)
         if kind is not None:
             yield key, Problem(name, record.line, ERROR, _secret(field, kind))
             continue
