@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import ParseError
-from legion_memory.markdown.document import Document, Table, cell_count, parse, table_cells
+from legion_memory.markdown.document import (
+    Document,
+    Table,
+    cell_count,
+    parse,
+    parse_lines,
+    table_cells,
+)
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import (
     Record,
@@ -22,7 +29,7 @@ from legion_memory.schema.records import (
     read_records,
     records_table,
 )
-from legion_memory.storage.files import decode, read_data
+from legion_memory.storage.files import decode, read_data, read_lines
 from legion_memory.storage.files import read_text as read_file_text
 
 __all__ = [
@@ -118,6 +125,11 @@ def read_text(path: Path) -> str | None:
     """A memory file's text (None when missing). While a journal beside it records an interrupted
     change to it, the text it had before that change: a half-applied change is never read, and
     the next writer rolls it back to exactly that text."""
+    before = _journalled_text(path)
+    return read_file_text(path) if before is None else before
+
+
+def _journalled_text(path: Path) -> str | None:
     if os.path.lexists(path.parent / JOURNAL_NAME):
         from legion_memory.storage import journal  # only when there is one: almost never
 
@@ -125,11 +137,17 @@ def read_text(path: Path) -> str | None:
             return journal.text_before(path.parent / JOURNAL_NAME, path.name, read_data)
         except KeyError:
             pass
-    return read_file_text(path)
+    return None
 
 
 def load(path: Path) -> Document | None:
-    text = read_text(path)
+    """A memory file parsed as `read_text` reads it. Outside a batch (which keeps each parse by
+    its text) it is read as lines, never as one string (docs/decisions.md#memory-as-lines)."""
+    before = _journalled_text(path)
+    if before is None and _kept is None:
+        lines = read_lines(path)
+        return None if lines is None else parse_lines(lines)
+    text = read_file_text(path) if before is None else before
     return None if text is None else _parsed(path, text)
 
 
