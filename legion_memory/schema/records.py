@@ -117,6 +117,14 @@ class Record:
         return [key for key in self.values if key not in self.kind.keys]
 
 
+def _escaped_before(line: str, pieces: list[str], depth: int) -> bool:
+    """Whether a backslash or `<` stands before the rest `line.split("|", depth)` left whole: only
+    there can an escaped pipe move a split or a `<br>` change a cell asked for. An escape in the
+    cells after them (a summary's `\\|`) leaves them as a plain split reads them."""
+    cut = len(line) - len(pieces[-1]) if len(pieces) > depth else len(line)
+    return line.find("\\", 0, cut) >= 0 or line.find("<", 0, cut) >= 0
+
+
 def split_list(cell: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in cell.split(",") if part.strip())
 
@@ -257,9 +265,9 @@ class TableRows:
         # The cells by position, after an opening pipe (1) or without one (0).
         pick = (itemgetter(*present), itemgetter(*(p + 1 for p in present)))
         for line in self.lines:
-            if "\\" in line or "<" in line:
+            pieces = line.split("|", depth)
+            if ("\\" in line or "<" in line) and _escaped_before(line, pieces, depth):
                 yield pick[0](line_cells(line))
                 continue
-            pieces = line.split("|", depth)
             opening = not pieces[0] or pieces[0].isspace()
             yield tuple(map(str.strip, pick[opening](pieces)))
