@@ -119,6 +119,20 @@ def test_the_highest_id_by_one_scan_is_the_highest_of_every_row(text: str) -> No
     assert table is not None
     expected = max(id_numbers(document, table, OUTCOME), default=0)
     assert highest_id_number(document, table, OUTCOME) == expected
+    # Scanned in the bytes the text came from: with a byte order mark, CRLF endings, lines after
+    # the table.
+    for variant in (
+        text,
+        "\ufeff" + text,
+        text.replace("\n", "\r\n"),
+        text + "\n## Later\n\n日本 😀\n",
+    ):
+        document = parse(variant)
+        table = records_table(document, OUTCOME)
+        assert table is not None
+        expected = max(id_numbers(document, table, OUTCOME), default=0)
+        data = variant.encode("utf-8")
+        assert highest_id_number(document, table, OUTCOME, data) == expected
 
 
 def _reparsed(before: Document, text: str, table: Table, record: Record) -> bool:

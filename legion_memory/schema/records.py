@@ -201,13 +201,19 @@ def id_numbers(document: Document, table: Table, kind: Kind) -> Iterator[int]:
         yield int(match[1]) if match else id_number(unescape(first_cell(line)), kind.prefix)
 
 
-def highest_id_number(document: Document, table: Table, kind: Kind) -> int:
+def highest_id_number(
+    document: Document, table: Table, kind: Kind, data: bytes | None = None
+) -> int:
     """`max(id_numbers(...), default=0)` by one regex scan of the whole table, in C, when every
-    row has the usual first cell (`| O-123 |`); by `id_numbers` otherwise."""
+    row has the usual first cell (`| O-123 |`); by `id_numbers` otherwise. `data`, the bytes the
+    document was parsed from, is scanned where given: as it lies, without joining the lines into
+    one string (four bytes a character once a row holds an emoji)."""
     keys = [column_key(name) for name in table.columns]
     lines = document.lines[table.header + 2 : table.end]
     if not lines or max((i for i, k in enumerate(keys) if k == "id"), default=None) != 0:
         return max(id_numbers(document, table, kind), default=0)
+    if data is not None:
+        return _highest_in_bytes(document, table, kind, data)
     # `id_numbers`' pattern for the usual first cell, one match per line: spaces and tabs only
     # before it, so a match never starts on one line and reads the next. It opens with the newline
     # before the line, not `^`: a literal first character lets `re` skip from newline to newline.
@@ -219,6 +225,23 @@ def highest_id_number(document: Document, table: Table, kind: Kind) -> int:
     found = [first[1]] if first else []
     found += re.findall(plain, "".join(lines))
     if len(found) != len(lines):
+        return max(id_numbers(document, table, kind), default=0)
+    return max(map(int, found))
+
+
+def _highest_in_bytes(document: Document, table: Table, kind: Kind, data: bytes) -> int:
+    """`highest_id_number`'s scan, of the table's rows where they lie in `data`. The pattern is
+    ASCII and a multi-byte character holds no ASCII byte: each row matches as its text does."""
+    start = (3 if document.bom else 0) + sum(
+        len(line.encode("utf-8")) for line in document.lines[: table.header + 2]
+    )
+    stop = len(data) - sum(len(line.encode("utf-8")) for line in document.lines[table.end :])
+    digits = rb"[0-9]{1,%d}" % MAX_ID_DIGITS
+    prefix = re.escape(kind.prefix.encode("ascii"))
+    plain = rb"\n[ \t]*+\|?+[ \t]*+" + prefix + rb"-(" + digits + rb")[ \t]*\|"
+    # From the newline that ends the delimiter line: every row is matched after its newline.
+    found = re.compile(plain).findall(data, start - 1, stop)
+    if len(found) != table.end - table.header - 2:
         return max(id_numbers(document, table, kind), default=0)
     return max(map(int, found))
 

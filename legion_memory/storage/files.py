@@ -5,6 +5,7 @@ merge log) and `doctor` (the merge log) use a few primitives directly."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import stat
 from pathlib import Path
@@ -53,6 +54,15 @@ def read_lines(path: Path) -> list[str] | None:
             raise
         except OSError as exc:
             raise _unreadable(path, exc) from None
+
+
+def decode_lines(path: Path, data: bytes) -> list[str]:
+    """`decode(path, data)` as lines, each with its ending, decoded one by one (`read_lines`)."""
+    try:
+        return [raw.decode("utf-8") for raw in io.BytesIO(data)]
+    except UnicodeDecodeError:
+        decode(path, data)  # the same error, naming the same line
+        raise
 
 
 def _open_regular(path: Path) -> BinaryIO | None:
