@@ -12,7 +12,7 @@ from collections.abc import Callable
 from legion_memory.cli.lean.dispatcher import dispatch_hoisted, load_spec
 from legion_memory.cli.lean.global_options import VERSION, MissingValue, hoist
 from legion_memory.cli.lean.hook import clean_exit
-from legion_memory.cli.output import note, report
+from legion_memory.cli.output import controls_shown_visibly, note, report
 from legion_memory.errors import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
@@ -32,8 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     if code is not None:
         return code
     try:
-        code = _route(args)
-        sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
+        with controls_shown_visibly():
+            code = _route(args)
+            sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
     except MissingValue as missing:
         note(f"Error: {missing} (see `{PROGRAM} --help`)")
         return EXIT_USAGE
