@@ -19,6 +19,7 @@ from legion_memory.errors import (
     EXIT_USAGE,
     LegionMemoryError,
     file_system_error,
+    symlink_loop,
 )
 
 PROGRAM = "legion-memory"
@@ -45,6 +46,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except OSError as error:
         return _reported(file_system_error(error))
+    except RuntimeError as error:
+        loop = symlink_loop(error)
+        if loop is None:
+            raise
+        return _reported(file_system_error(loop))
     return code
 
 

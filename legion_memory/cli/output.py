@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 
 # What `schema.fields` refuses in a value: C0 but tab and line breaks, DEL and C1. A committed row
 # may still hold one (docs/decisions.md#untrusted-values), and ESC or CSI reaching a terminal
-# starts an escape sequence written by whoever committed the row.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# starts an escape sequence written by whoever committed the row. Lone surrogates too: they are
+# the bytes of an argument that was not UTF-8, which stdout could not encode at all.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _visible(found: re.Match[str]) -> str:
