@@ -125,11 +125,6 @@ def read_text(path: Path) -> str | None:
     """A memory file's text (None when missing). While a journal beside it records an interrupted
     change to it, the text it had before that change: a half-applied change is never read, and
     the next writer rolls it back to exactly that text."""
-    before = _journalled_text(path)
-    return read_file_text(path) if before is None else before
-
-
-def _journalled_text(path: Path) -> str | None:
     if os.path.lexists(path.parent / JOURNAL_NAME):
         from legion_memory.storage import journal  # only when there is one: almost never
 
@@ -137,17 +132,17 @@ def _journalled_text(path: Path) -> str | None:
             return journal.text_before(path.parent / JOURNAL_NAME, path.name, read_data)
         except KeyError:
             pass
-    return None
+    return read_file_text(path)
 
 
 def load(path: Path) -> Document | None:
-    """A memory file parsed as `read_text` reads it. Outside a batch (which keeps each parse by
-    its text) it is read as lines, never as one string (docs/decisions.md#memory-as-lines)."""
-    before = _journalled_text(path)
-    if before is None and _kept is None:
+    """A memory file parsed as `read_text` reads it. Without a journal and outside a batch (which
+    keeps each parse by its text) it is read as lines, never as one string
+    (docs/decisions.md#memory-as-lines)."""
+    if _kept is None and not os.path.lexists(path.parent / JOURNAL_NAME):
         lines = read_lines(path)
         return None if lines is None else parse_lines(lines)
-    text = read_file_text(path) if before is None else before
+    text = read_text(path)
     return None if text is None else _parsed(path, text)
 
 
