@@ -1,5 +1,6 @@
 """A light English suffix stemmer for search: plural, -ing and -ed forms and a final e or y fold
-onto one stem (agents/agent, spawning/spawn, retries/retry, caching/cache).
+onto one stem (agents/agent, spawning/spawn, retries/retry, caching/cache), and the -ise and -ize
+spellings onto one (prioritised/prioritized, summarise/summary).
 
 Every stem is a prefix of the word it came from, so a document that holds any form of a word holds
 that word's stem as a substring: the corpus's `str.find` pre-filter stays a superset of the real
@@ -10,10 +11,22 @@ matches. Suffixes are removed only while at least MIN_STEM characters remain, so
 MIN_STEM = 3
 # Longest first; each suffix is removed once, then a doubled final consonant and a final e or y.
 _SUFFIXES = (
+    "isations",
+    "izations",
+    "isation",
+    "ization",
     "ations",
     "ation",
     "ions",
     "ion",
+    "ising",
+    "izing",
+    "ised",
+    "ized",
+    "ises",
+    "izes",
+    "ise",
+    "ize",
     "ies",
     "ied",
     "ing",
@@ -26,6 +39,24 @@ _SUFFIXES = (
 )
 # What a suffix leaves in its place: escalation -> escalat, as escalate -> escalat.
 _REPLACE = {"ations": "at", "ation": "at"}
+# The -ise/-ize family is removed only from a longer word: revise and revision keep meeting at
+# revis, advise and advised at advis.
+_SPELLINGS = frozenset(
+    (
+        "isations",
+        "izations",
+        "isation",
+        "ization",
+        "ising",
+        "izing",
+        "ised",
+        "ized",
+        "ises",
+        "izes",
+        "ise",
+        "ize",
+    )
+)
 _KEEP_S = ("ss", "us", "is")
 _VOWELS = frozenset("aeiouy")
 _cache: dict[str, str] = {}
@@ -50,7 +81,8 @@ def _stem(word: str) -> str:
 
 def _strip_suffix(word: str) -> str:
     for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM:
+        shortest = MIN_STEM + 1 if suffix in _SPELLINGS else MIN_STEM
+        if word.endswith(suffix) and len(word) - len(suffix) >= shortest:
             if suffix == "s" and word.endswith(_KEEP_S):
                 return word
             if suffix in ("ion", "ions") and word[-len(suffix) - 1] not in "ts":
