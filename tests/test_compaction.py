@@ -204,7 +204,7 @@ def test_a_missing_summary_is_refused_even_when_forced(cli: CLI, project: Path) 
         result = cli("--root", str(project), "compact", "6", *extra)
         assert result.code == 1
         assert result.stderr == (
-            f"Error: {phase_dir(project, '06-webhooks')}: phase 6 has no SUMMARY for plan(s) "
+            f"Error: {phase_dir(project, '06-webhooks')}: phase 6 has no SUMMARY for plan "
             "06-02 (compact a phase only after all its plans have run)\n"
         )
         assert result.stdout == ""

@@ -17,6 +17,7 @@ from legion_memory.schema.validation import (
     validate_text,
 )
 from legion_memory.storage.reading import read_text
+from legion_memory.wording import count_of
 
 
 class Validation(NamedTuple):
@@ -38,7 +39,10 @@ class Validation(NamedTuple):
 
     def text(self) -> str:
         others = len(self.problems) - self.errors
-        summary = f"{self.files} file(s) checked, {self.errors} error(s), {others} other"
+        summary = (
+            f"{count_of(self.files, 'file')} checked, {count_of(self.errors, 'error')}, "
+            f"{others} other"
+        )
         return "\n".join([*(str(problem) for problem in self.problems), summary])
 
 

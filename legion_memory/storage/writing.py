@@ -47,6 +47,7 @@ from legion_memory.storage.reading import (
     max_id_number,
     records_of,
     require_no_conflict_markers,
+    require_no_conflict_markers_in,
     require_table,
 )
 from legion_memory.storage.row_edits import (
@@ -344,8 +345,13 @@ Mutation = Callable[[Mapping[Path, str | None]], Mapping[Path, str]]
 """Given the current text of some files (None when missing), the new text of those to change."""
 
 
-def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Path, str]:
+def transact(
+    memory: Memory, paths: list[Path], mutate: Mutation, *, resolving_conflicts: bool = False
+) -> Mapping[Path, str]:
     """Read `paths` under the lock, let `mutate` compute new texts, write them all or none.
+
+    A file with git conflict markers is refused (ParseError) unless the change is the one
+    `resolving_conflicts` that repairs them: any other change would compute from half the truth.
 
     The previous text of every path is journaled before the first write; the files are then written
     in the order of `paths`, read back and compared, and the journal is removed last. Any failure
@@ -356,6 +362,8 @@ def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Pat
 
     with locked(memory):
         current = {path: read_text(path) for path in paths}
+        if not resolving_conflicts:
+            require_no_conflict_markers_in(current)
         changes = mutate(current)
         ordered = [path for path in paths if path in changes]
         if len(ordered) != len(changes):

@@ -180,7 +180,7 @@ def repair_conflicts(memory: Memory) -> list[str]:
 
     if not any(conflict.end for conflict in _all_conflicts(memory)):
         return []  # nothing to do: no lock taken, nothing written
-    changed = writing.transact(memory, memory_files(memory), mutate)
+    changed = writing.transact(memory, memory_files(memory), mutate, resolving_conflicts=True)
     return [f"{path}: resolved conflict markers, both sides kept" for path in changed]
 
 
@@ -260,7 +260,7 @@ def _apply(
 
     if not planner(_current(memory)).edits:
         return []  # nothing to do: no lock taken, nothing written
-    writing.transact(memory, memory_files(memory), mutate)
+    writing.transact(memory, memory_files(memory), mutate, resolving_conflicts=True)
     return repairs
 
 
