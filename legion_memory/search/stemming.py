@@ -9,54 +9,21 @@ matches. Suffixes are removed only while at least MIN_STEM characters remain, so
 """
 
 MIN_STEM = 3
+# The -ise/-ize family (-isations ... -ize) is removed only from a longer word: revise and
+# revision keep meeting at revis, advise and advised at advis.
+_SPELLINGS = tuple(
+    f"{spelling}{end}"
+    for end in ("ations", "ation", "ing", "ed", "es", "e")
+    for spelling in ("is", "iz")
+)
 # Longest first; each suffix is removed once, then a doubled final consonant and a final e or y.
-_SUFFIXES = (
-    "isations",
-    "izations",
-    "isation",
-    "ization",
-    "ations",
-    "ation",
-    "ions",
-    "ion",
-    "ising",
-    "izing",
-    "ised",
-    "ized",
-    "ises",
-    "izes",
-    "ise",
-    "ize",
-    "ies",
-    "ied",
-    "ing",
-    "ers",
-    "es",
-    "ed",
-    "er",
-    "ly",
-    "s",
+_SUFFIXES = tuple(
+    sorted((*_SPELLINGS, *"ations ation ions ion ies ied ing ers es ed er ly s".split()), key=len)[
+        ::-1
+    ]
 )
 # What a suffix leaves in its place: escalation -> escalat, as escalate -> escalat.
 _REPLACE = {"ations": "at", "ation": "at"}
-# The -ise/-ize family is removed only from a longer word: revise and revision keep meeting at
-# revis, advise and advised at advis.
-_SPELLINGS = frozenset(
-    (
-        "isations",
-        "izations",
-        "isation",
-        "ization",
-        "ising",
-        "izing",
-        "ised",
-        "ized",
-        "ises",
-        "izes",
-        "ise",
-        "ize",
-    )
-)
 _KEEP_S = ("ss", "us", "is")
 _VOWELS = frozenset("aeiouy")
 _cache: dict[str, str] = {}
