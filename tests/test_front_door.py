@@ -186,6 +186,8 @@ BAD_VALUES = [
     (("export", "--format", "xml"), "--format 'xml' is not valid (use one of json, jsonl, csv)"),
     (("--format", "html", "briefing"),
      "--format 'html' is not valid (use one of table, markdown)"),
+    (("git", "merge-driver", "o", "a", "b", "seven"),
+     "SIZE 'seven' is not valid (use a whole number)"),
 ]  # fmt: skip
 
 

@@ -374,10 +374,7 @@ def transact(
         if not ordered:
             return changes
         record = journal.build(memory.directory, current, changes)
-        try:
-            atomic_write(memory.journal_path, journal.encode(record))
-        except WriteError as exc:
-            raise WriteError(f"{exc.message}; nothing was changed", where=exc.where) from exc
+        _write_journal(memory, journal.encode(record))
         try:
             for path in ordered:
                 atomic_write(path, changes[path])
@@ -386,6 +383,13 @@ def transact(
         except LegionMemoryError as failure:
             journal.undo(memory.journal_path, record, _files(), failure)
         return changes
+
+
+def _write_journal(memory: Memory, text: str) -> None:
+    try:
+        atomic_write(memory.journal_path, text)
+    except WriteError as exc:
+        raise WriteError(f"{exc.message}; nothing was changed", where=exc.where) from exc
 
 
 def _verify_written(paths: list[Path], changes: Mapping[Path, str]) -> None:
