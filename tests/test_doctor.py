@@ -10,7 +10,8 @@ from support.processes import CLI, read_bytes_of
 
 from legion_memory.schema.kinds import OUTCOME, PATTERN, archive_template
 from legion_memory.storage.reading import Memory
-from legion_memory.upkeep.doctor import CHECKS, Check, Finding, doctor
+from legion_memory.upkeep.doctor import CHECKS, Check, doctor
+from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.renumbering import memory_files
 
 HEAD = OUTCOME.template()
