@@ -9,8 +9,19 @@ chained="$0{chained}"
 commit_repair() {{
     tree=$(git write-tree) && made=$(git commit-tree "$tree" -p HEAD -m "$1") && git update-ref -m "$1" HEAD "$made"
 }}
+# post-rewrite reads "<old> <new>" lines: the old commits say what each reference meant.
+rewritten=""
+if [ "{name}" = post-rewrite ]; then
+    rewritten=$(cat)
+    LEGION_MEMORY_REWRITTEN=$(printf '%s\n' "$rewritten" | cut -d' ' -f1 | tr '\n' ' ')
+    export LEGION_MEMORY_REWRITTEN
+fi
 if [ -x "$chained" ]; then
-    "$chained" "$@" || status=$?
+    if [ "{name}" = post-rewrite ]; then
+        printf '%s\n' "$rewritten" | "$chained" "$@" || status=$?
+    else
+        "$chained" "$@" || status=$?
+    fi
 fi
 git config --get {driver}.driver >/dev/null 2>&1 || echo "legion-memory: the merge driver is not configured in this clone; run: legion-memory git install" >&2
 memory=.planning/memory

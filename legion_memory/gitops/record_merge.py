@@ -22,6 +22,7 @@ from legion_memory.gitops.row_merge import (
     Incoming,
     Ledger,
     Row,
+    cell,
     fit,
     set_cell,
     split_id,
@@ -86,6 +87,7 @@ class _TableMerge:
         self.base_ids = {row.id: key for key, row in self.base_rows.items() if row.id}
         self.our_rows = self.edits_kept(self.keyed(ours))
         self.their_rows = self.edits_kept(self.keyed(theirs))
+        self.emitted: dict[str, set[str]] = {}  # base record -> the IDs it has in the result
 
     def keyed(self, block: Block | None) -> dict[str, Row]:
         rows: dict[str, Row] = {}
@@ -115,6 +117,9 @@ class _TableMerge:
         values = {key: value for key, value in row.values if key in self.shared}
         return "record:" + "\x1f".join(identity(kind, values))
 
+    def id_of(self, line: str) -> str:
+        return cell(line, self.columns.index("id")) if "id" in self.columns else ""
+
     def fit(self, row: Row, side: str) -> str:
         block = self.blocks[side]
         return fit(row.raw, block.columns, self.columns) if block else row.raw
@@ -123,7 +128,9 @@ class _TableMerge:
         out: list[str] = []
         for key, row in self.our_rows.items():
             if key in self.base_rows:
-                out += self.three_way(self.base_rows[key], row, self.their_rows.get(key))
+                lines = self.three_way(self.base_rows[key], row, self.their_rows.get(key))
+                self.emitted[key] = {self.id_of(line) for line in lines}
+                out += lines
             elif not key.startswith("record:"):
                 self.ledger.ours_added += 1
                 out.append(self.fit(row, "ours"))
@@ -144,22 +151,30 @@ class _TableMerge:
             what = f"row {name} changed on ours, removed on theirs"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [])
         if other.content in (mine.content, old.content):
-            self.rekey(other, mine, "theirs")
-            return [self.fit(mine, "ours")]
-        if mine.content == old.content:
-            self.rekey(mine, other, "ours")
-            return [self.fit(other, "theirs")]
-        if _body(mine) == _body(other):  # only the ID differs: the lower one, on every clone
-            kept = min(mine, other, key=_number)
-            self.rekey(other if kept is mine else mine, kept, "theirs" if kept is mine else "ours")
-            return [self.fit(kept, "ours")]
-        what = f"row {name} changed differently on both sides"
-        return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
+            chosen, side = mine, "ours"
+        elif mine.content == old.content:
+            chosen, side = other, "theirs"
+        elif _body(other) in (_body(mine), _body(old)):  # theirs changed at most the ID
+            chosen, side = mine, "ours"
+        elif _body(mine) == _body(old):  # ours changed at most the ID
+            chosen, side = other, "theirs"
+        else:
+            what = f"row {name} changed differently on both sides"
+            return self.ledger.markers(
+                what, [self.fit(mine, "ours")], [self.fit(other, "theirs")]
+            )
+        final = _merged_id(old.id, mine.id, other.id)
+        self.rekey(mine, final, "ours")
+        self.rekey(other, final, "theirs")
+        raw = self.fit(chosen, side)
+        if chosen.id != final and "id" in self.columns:
+            raw = set_cell(raw, self.columns.index("id"), chosen.id, final)
+        return [raw]
 
-    def rekey(self, stale: Row, kept: Row, side: str) -> None:
-        """Note that `side`'s references to `stale`'s ID now mean `kept`'s (ID changed since)."""
-        if stale.id and kept.id and stale.id != kept.id:
-            self.ledger.rekeyed.append((stale.id, kept.id, side))
+    def rekey(self, stale: Row, kept: str, side: str) -> None:
+        """Note that `side`'s references to `stale`'s ID now mean `kept` (ID changed since)."""
+        if stale.id and kept and stale.id != kept:
+            self.ledger.rekeyed.append((stale.id, kept, side))
 
     def removed_by_ours(self) -> list[str]:
         """Rows ours removed: gone, unless theirs changed them (then a conflict)."""
@@ -218,11 +233,27 @@ class _TableMerge:
 
     def numbered(self, new: list[_New]) -> list[str]:
         """New records with IDs no other row holds, in ID order."""
+        return self.placed(new, self.used_ids())
+
+    def used_ids(self) -> set[str]:
+        """The IDs records of base hold in the result; a record removed keeps its IDs of every
+        version from reuse (its archived copy holds one). The ID a base record held before one
+        side renumbered it is free again: that side's new record may keep it
+        (docs/decisions.md#merge-renumbering)."""
         used: set[str] = set()
-        for rows in (self.base_rows, self.our_rows, self.their_rows):
-            used |= {row.id for key, row in rows.items() if key in self.base_rows}
+        for key, old in self.base_rows.items():
+            if self.emitted.get(key):
+                used |= self.emitted[key]
+                continue
+            for rows in (self.our_rows, self.their_rows):
+                used |= {rows[key].id} if key in rows else set()
+            used.add(old.id)
+        return used - {""}
+
+    def placed(self, new: list[_New], used: set[str]) -> list[str]:
         placed: list[tuple[tuple[str, int], str]] = []
-        for item in sorted(new, key=_ordering):
+        first = (lambda item: item.side != "ours") if self.ledger.keep_ours else (lambda _: False)
+        for item in sorted(new, key=lambda item: (first(item), _ordering(item))):
             placed.append(self.place(item, used))
         return [raw for _, raw in sorted(placed)]
 
@@ -250,6 +281,16 @@ class _TableMerge:
             Incoming(final, strip_ending(raw), self.columns, was, item.side)
         )
         return split_id(final) or (final, 0), raw
+
+
+def _merged_id(base: str, ours: str, theirs: str) -> str:
+    """A record's ID after the merge: the side that changed it wins; when both did, the lower
+    one, on every clone."""
+    if theirs in (ours, base):
+        return ours
+    if ours == base:
+        return theirs
+    return min(ours, theirs, key=lambda record_id: split_id(record_id) or (record_id, 0))
 
 
 def _number(row: Row) -> tuple[str, int]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.errors import LegionMemoryError
-from legion_memory.gitops.companions import companion_names, taken_ids
+from legion_memory.gitops.companions import companion_names, taken_ids, theirs_commits
 from legion_memory.gitops.file_merge import describe, merge
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
@@ -43,6 +43,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), _ours_companions(Path(shown)), os.environ, _logged()),
             archive=archive,
+            pick=not theirs_commits(os.environ),
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
