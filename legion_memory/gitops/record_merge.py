@@ -126,14 +126,19 @@ class _TableMerge:
 
     def merged(self) -> list[str]:
         out: list[str] = []
-        for key, row in self.our_rows.items():
+        # Records of base go in base's order, so both directions of a merge give the same bytes
+        # even where one side's earlier merge moved a record (rows without an ID stay in place).
+        in_order = iter([key for key in self.base_rows if _record(key) and key in self.our_rows])
+        for key in self.our_rows:
             if key in self.base_rows:
+                key = next(in_order) if _record(key) else key
+                row = self.our_rows[key]
                 lines = self.three_way(self.base_rows[key], row, self.their_rows.get(key))
                 self.emitted[key] = {self.id_of(line) for line in lines}
                 out += lines
-            elif not key.startswith("record:"):
+            elif not _record(key):
                 self.ledger.ours_added += 1
-                out.append(self.fit(row, "ours"))
+                out.append(self.fit(self.our_rows[key], "ours"))
         out += self.removed_by_ours()
         for key, row in self.their_rows.items():
             if key not in self.base_rows and not key.startswith("record:"):
@@ -281,6 +286,10 @@ class _TableMerge:
             Incoming(final, strip_ending(raw), self.columns, was, item.side)
         )
         return split_id(final) or (final, 0), raw
+
+
+def _record(key: str) -> bool:
+    return key.startswith("record:")
 
 
 def _merged_id(base: str, ours: str, theirs: str) -> str:
