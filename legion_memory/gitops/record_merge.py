@@ -241,18 +241,17 @@ class _TableMerge:
         return self.placed(new, self.used_ids())
 
     def used_ids(self) -> set[str]:
-        """The IDs records of base hold in the result; a record removed keeps its IDs of every
-        version from reuse (its archived copy holds one). The ID a base record held before one
-        side renumbered it is free again: that side's new record may keep it
-        (docs/decisions.md#merge-renumbering)."""
+        """The IDs records of base hold in the result. A record the merge removes keeps from
+        reuse the IDs the sides that still hold it give it (its archived copy is to hold one),
+        its base ID when neither does. The ID a base record held before one side renumbered it
+        is free again: that side's new record may keep it (docs/decisions.md#merge-renumbering)."""
         used: set[str] = set()
         for key, old in self.base_rows.items():
             if self.emitted.get(key):
                 used |= self.emitted[key]
                 continue
-            for rows in (self.our_rows, self.their_rows):
-                used |= {rows[key].id} if key in rows else set()
-            used.add(old.id)
+            holding = {rows[key].id for rows in (self.our_rows, self.their_rows) if key in rows}
+            used |= holding or {old.id}
         return used - {""}
 
     def placed(self, new: list[_New], used: set[str]) -> list[str]:
@@ -271,10 +270,24 @@ class _TableMerge:
         mine = identity(kind, _values(item.row)) if kind else None
         return not holders or any(other != mine for other in holders)
 
+    def held_elsewhere(self, item: _New, used: set[str]) -> str | None:
+        """The one ID the other memory files hold this very record under, when no other row
+        has it: a record forgotten or restored on one side keeps the ID it has there."""
+        kind = kind_of_prefix(item.row.id)
+        if kind is None or "id" not in self.columns:
+            return None
+        mine = identity(kind, _values(item.row))
+        ids = [key for key, holders in self.ledger.reserved.items() if holders == {mine}]
+        return ids[0] if len(ids) == 1 and ids[0] not in used else None
+
     def place(self, item: _New, used: set[str]) -> tuple[tuple[str, int], str]:
         raw = self.fit(item.row, item.side)
         final, was = item.row.id, ""
-        if (final in used or self.taken_elsewhere(item)) and "id" in self.columns:
+        held = self.held_elsewhere(item, used)
+        if held is not None and held != final:
+            raw = set_cell(raw, self.columns.index("id"), final, held)
+            final, was = held, item.row.id
+        elif (final in used or self.taken_elsewhere(item)) and "id" in self.columns:
             renumbered = self.ledger.renumber(final)
             if renumbered:
                 raw = set_cell(raw, self.columns.index("id"), final, renumbered)
