@@ -28,7 +28,7 @@ from legion_memory.gitops.row_merge import (
     split_id,
 )
 from legion_memory.markdown.document import strip_ending
-from legion_memory.schema.identity import identity, kind_of_prefix, order_key
+from legion_memory.schema.identity import REFERENCE_KEYS, identity, kind_of_prefix, order_key
 
 
 class _New(NamedTuple):
@@ -58,6 +58,12 @@ def merge_rows(
         mine, other = ours.lines() if ours else [], theirs.lines() if theirs else []
         return ledger.markers("the table header changed differently on both sides", mine, other)
     return [*chosen.head, *_TableMerge(ledger, chosen.columns, base, ours, theirs).merged()]
+
+
+def _own(row: Row) -> dict[str, str]:
+    """The body without the cells citing other records: a Source a renumbering rewrote is no
+    change of the record's own, so it never keeps alive a row the other side removed."""
+    return {key: value for key, value in _body(row).items() if key not in REFERENCE_KEYS}
 
 
 def _values(row: Row) -> dict[str, str]:
@@ -151,7 +157,7 @@ class _TableMerge:
     def three_way(self, old: Row, mine: Row, other: Row | None) -> list[str]:
         name = mine.id or mine.content.strip()[:40]
         if other is None:
-            if _body(mine) == _body(old):
+            if _own(mine) == _own(old):
                 return []  # removed (or moved to ARCHIVE) by theirs
             what = f"row {name} changed on ours, removed on theirs"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [])
@@ -186,7 +192,7 @@ class _TableMerge:
         out: list[str] = []
         for key, old in self.base_rows.items():
             other = self.their_rows.get(key)
-            if key in self.our_rows or other is None or _body(other) == _body(old):
+            if key in self.our_rows or other is None or _own(other) == _own(old):
                 continue
             name = other.id or other.content.strip()[:40]
             what = f"row {name} removed on ours, changed on theirs"
