@@ -245,7 +245,11 @@ def test_cherry_pick_of_an_outcome_onto_a_branch_with_its_own(repo: Path) -> Non
     done = run_git(repo, "cherry-pick", "feature")
     assert done.returncode == 0, done.stderr
     # The picked commit's outcome moves on; main's keeps the ID it already had.
-    assert rows(repo) == [*MERGED[:3], ("O-004", "main", "on main"), ("O-005", "feature", "on feature")]
+    assert rows(repo) == [
+        *MERGED[:3],
+        ("O-004", "main", "on main"),
+        ("O-005", "feature", "on feature"),
+    ]
 
 
 def test_the_driver_on_its_own_exits_1_on_a_conflict_and_writes_the_result(

@@ -1,0 +1,145 @@
+"""Real-git reproductions of references and IDs going wrong in rebases, pulls and squashes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.gitrepos import (
+    add_outcome,
+    add_pattern,
+    commit,
+    init_memory,
+    memory_of,
+    rows,
+    run_git,
+    sources,
+    text_of,
+)
+from support.processes import git, run_process
+
+from legion_memory.upkeep.forgetting import forget, restore
+
+REPAIR = "Repair .planning/memory after post-merge (legion-memory doctor --fix)"
+
+
+def _healthy(repo: Path) -> None:
+    assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
+    assert run_process("validate", cwd=repo).code == 0
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def _ids(repo: Path) -> dict[str, str]:
+    return {summary: record_id for record_id, _, summary in rows(repo)}
+
+
+def test_a_rebase_keeps_the_ids_of_the_branch_it_replays_onto(repo: Path) -> None:
+    """main's outcomes and the pattern citing one of them keep their IDs; the replayed outcomes
+    move on, even the one whose date sorts first."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "early feature", "feature", date="2026-01-01")
+    commit(repo, "feature")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main one", "main")
+    cited = add_outcome(repo, "main two", "main")
+    add_pattern(repo, "main pattern", cited, "main")
+    commit(repo, "main")
+    git(repo, "checkout", "-q", "feature")
+    done = run_git(repo, "rebase", "main")
+    assert done.returncode == 0, done.stderr
+    assert _ids(repo) == {"main one": "O-001", "main two": "O-002", "early feature": "O-003"}
+    assert sources(repo) == {"main pattern": "O-002"}
+    _healthy(repo)
+
+
+def test_a_merge_that_renumbers_ours_makes_ours_untouched_patterns_follow(repo: Path) -> None:
+    """Only ours changed PATTERNS.md, so git never calls the driver for it; the repair commit
+    makes the pattern follow its renumbered outcome."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "b2")
+    add_outcome(repo, "branch record", "b2")
+    commit(repo, "branch")
+    git(repo, "checkout", "-q", "main")
+    cited = add_outcome(repo, "main record", "main")
+    add_pattern(repo, "main pattern", cited, "main")
+    commit(repo, "main")
+    done = run_git(repo, "merge", "--no-edit", "b2")
+    assert done.returncode == 0, done.stderr
+    assert _ids(repo) == {"branch record": "O-001", "main record": "O-002"}
+    assert sources(repo) == {"main pattern": "O-002"}
+    assert git(repo, "log", "-1", "--format=%s") == REPAIR + "\n"
+    assert "committed the repair of .planning/memory as its own commit" in done.stderr
+    _healthy(repo)
+
+
+def test_pull_rebase_makes_a_replayed_pattern_follow_its_replayed_outcome(
+    repo: Path, tmp_path: Path
+) -> None:
+    init_memory(repo, driver=True)
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(origin))
+    git(repo, "remote", "add", "origin", str(origin))
+    git(repo, "fetch", "-q", "origin")
+    git(repo, "branch", "-q", "--set-upstream-to=origin/main", "main")
+    git(repo, "checkout", "-q", "-b", "upstream", "origin/main")
+    add_outcome(repo, "pushed first", "main")
+    commit(repo, "upstream")
+    git(repo, "push", "-q", "origin", "upstream:main")
+    git(repo, "checkout", "-q", "main")
+    cited = add_outcome(repo, "local record", "main")
+    commit(repo, "local outcome")
+    add_pattern(repo, "local pattern", cited, "main")
+    commit(repo, "local pattern")
+    done = run_git(repo, "pull", "-q", "--rebase", "origin", "main")
+    assert done.returncode == 0, done.stderr
+    assert _ids(repo) == {"pushed first": "O-001", "local record": "O-002"}
+    assert sources(repo) == {"local pattern": "O-002"}
+    _healthy(repo)
+
+
+def test_a_squash_leaves_its_repair_staged_and_the_tree_clean_after_the_commit(
+    repo: Path,
+) -> None:
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "b1")
+    add_outcome(repo, "branch record", "b1")
+    commit(repo, "branch")
+    git(repo, "checkout", "-q", "main")
+    cited = add_outcome(repo, "main record", "main")
+    add_pattern(repo, "main pattern", cited, "main")
+    commit(repo, "main")
+    done = run_git(repo, "merge", "--squash", "b1")
+    assert done.returncode == 0, done.stderr
+    assert "the repair is staged with your squash" in done.stderr
+    git(repo, "commit", "-q", "-m", "squash b1")
+    assert sources(repo) == {"main pattern": _ids(repo)["main record"]}
+    assert _ids(repo) == {"branch record": "O-001", "main record": "O-002"}
+    _healthy(repo)
+
+
+def test_a_rebase_that_forgets_and_restores_a_record_keeps_main_archived_id(repo: Path) -> None:
+    """main archived its O-001; the branch stores, forgets and restores its own O-001: each step
+    keeps the replayed record under the one ID it has on main, and main's records and the
+    pattern citing the archived one keep theirs."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    mine = add_outcome(repo, "feature record", "feature")
+    commit(repo, "store")
+    forget(memory_of(repo), mine)
+    commit(repo, "forget")
+    restore(memory_of(repo), mine)
+    commit(repo, "restore")
+    git(repo, "checkout", "-q", "main")
+    old = add_outcome(repo, "main record", "main")
+    add_outcome(repo, "main live", "main")
+    add_pattern(repo, "main pattern", old, "main")
+    commit(repo, "main store")
+    forget(memory_of(repo), old)
+    commit(repo, "main forget")
+    git(repo, "checkout", "-q", "feature")
+    done = run_git(repo, "rebase", "main")
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [("O-002", "main", "main live"), ("O-003", "feature", "feature record")]
+    assert "| O-001 | 2026-03-02 | main |" in text_of(repo, "ARCHIVE.md")
+    assert sources(repo) == {"main pattern": "O-001"}
+    _healthy(repo)
