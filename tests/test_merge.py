@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from support.gitrepos import error_row, outcome_row, pattern_row
-
 from pathlib import Path
+
+from support.gitrepos import error_row, outcome_row, pattern_row
 
 from legion_memory.gitops.companions import taken_ids
 from legion_memory.gitops.file_merge import describe, merge

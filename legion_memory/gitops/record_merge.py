@@ -135,16 +135,17 @@ class _TableMerge:
         # Records of base go in base's order, so both directions of a merge give the same bytes
         # even where one side's earlier merge moved a record (rows without an ID stay in place).
         in_order = iter([key for key in self.base_rows if _record(key) and key in self.our_rows])
-        for key in self.our_rows:
-            if key in self.base_rows:
-                key = next(in_order) if _record(key) else key
-                row = self.our_rows[key]
-                lines = self.three_way(self.base_rows[key], row, self.their_rows.get(key))
+        for at in self.our_rows:
+            if at in self.base_rows:
+                key = next(in_order) if _record(at) else at
+                lines = self.three_way(
+                    self.base_rows[key], self.our_rows[key], self.their_rows.get(key)
+                )
                 self.emitted[key] = {self.id_of(line) for line in lines}
                 out += lines
-            elif not _record(key):
+            elif not _record(at):
                 self.ledger.ours_added += 1
-                out.append(self.fit(self.our_rows[key], "ours"))
+                out.append(self.fit(self.our_rows[at], "ours"))
         out += self.removed_by_ours()
         for key, row in self.their_rows.items():
             if key not in self.base_rows and not key.startswith("record:"):
@@ -171,9 +172,7 @@ class _TableMerge:
             chosen, side = other, "theirs"
         else:
             what = f"row {name} changed differently on both sides"
-            return self.ledger.markers(
-                what, [self.fit(mine, "ours")], [self.fit(other, "theirs")]
-            )
+            return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
         final = _merged_id(old.id, mine.id, other.id)
         self.rekey(mine, final, "ours")
         self.rekey(other, final, "theirs")
