@@ -164,7 +164,7 @@ def commands(rows: int) -> list[Case]:
             _tool("context", "--agent", "testing-api-tester", "--task", task),
             _expect("<legion-memory role="),
         ),
-        Case("validate", _tool("validate"), _expect("0 error(s), 0 other")),
+        Case("validate", _tool("validate"), _expect("0 errors, 0 other")),
         Case("prune --dry-run", _tool("prune", "--dry-run"), _expect("Would prune")),
     ]
 
@@ -232,7 +232,7 @@ def _merged(rows: int) -> Check:
         document = parse((project / MERGE_DIR / "A").read_text(encoding="utf-8"))
         table = records_table(document, OUTCOME)
         merged = 0 if table is None else len(table.rows)
-        if merged != rows + 10 or "5 new row(s) from ours, 5 from theirs" not in stderr:
+        if merged != rows + 10 or "5 new rows from ours, 5 from theirs" not in stderr:
             return f"expected {rows + 10} merged rows, got {merged}: {stderr.strip()}"
         return None
 

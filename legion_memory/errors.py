@@ -81,7 +81,7 @@ _OS_HINTS = {
     "EROFS": "the file system is read-only: run from a writable checkout",
     "ENOSPC": "free some disk space, then retry",
     "EDQUOT": "free some disk space, then retry",
-    "ELOOP": "it is a symbolic link: replace it with a regular file",
+    "ELOOP": "a symbolic link is in the way (or loops): replace it with a regular file",
 }
 
 
@@ -98,6 +98,20 @@ def os_error_parts(error: OSError) -> tuple[str, str, str]:
     what = (error.strerror or str(error)).lower()
     where = str(error.filename) if error.filename is not None else ""
     return what, where, _OS_HINTS.get(name, "check that path, then retry")
+
+
+def symlink_loop(error: RuntimeError) -> OSError | None:
+    """The OSError that `Path.resolve` reports as RuntimeError before Python 3.13: a link that
+    leads back to itself. None for any other RuntimeError, which is a bug and is not hidden."""
+    prefix = "Symlink loop from "
+    message = str(error)
+    if not message.startswith(prefix):
+        return None
+    import errno
+
+    return OSError(
+        errno.ELOOP, "too many levels of symbolic links", message[len(prefix) :].strip("'")
+    )
 
 
 def file_system_error(error: OSError) -> FileSystemError:

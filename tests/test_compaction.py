@@ -204,7 +204,7 @@ def test_a_missing_summary_is_refused_even_when_forced(cli: CLI, project: Path) 
         result = cli("--root", str(project), "compact", "6", *extra)
         assert result.code == 1
         assert result.stderr == (
-            f"Error: {phase_dir(project, '06-webhooks')}: phase 6 has no SUMMARY for plan(s) "
+            f"Error: {phase_dir(project, '06-webhooks')}: phase 6 has no SUMMARY for plan "
             "06-02 (compact a phase only after all its plans have run)\n"
         )
         assert result.stdout == ""
@@ -400,6 +400,22 @@ def test_phase_context_of_a_phase_without_summaries(cli: CLI, project: Path) -> 
     result = cli("--root", str(project), "phase-context", "7")
     assert (result.code, result.stdout) == (0, "")
     assert result.stderr == "note: phase 7 has no SUMMARY files yet\n"
+
+
+def test_phase_context_of_a_phase_without_a_directory_reads_nothing(
+    cli: CLI, project: Path
+) -> None:
+    before = read_bytes_of(project)
+    result = cli("--root", str(project), "phase-context", "42")
+    assert (result.code, result.stdout) == (0, "")
+    assert result.stderr == (
+        f"note: {project / '.planning/phases'}: no directory for phase 42 (expected "
+        ".planning/phases/42-<name>/); nothing to show\n"
+    )
+    data = json.loads(cli("--root", str(project), "--json", "phase-context", "42").stdout)
+    assert data == {"phase": 42, "source": "summaries", "files": [], "text": ""}
+    assert cli("--root", str(project), "compact", "42").code == 1  # compacting it is an error
+    assert read_bytes_of(project) == before
 
 
 def test_compact_in_a_real_process(project: Path) -> None:

@@ -144,7 +144,7 @@ def test_validate_reads_only_memory_files(cli: CLI, repo: Path) -> None:
     assert result.code == 1
     assert result.stdout == (
         "/etc/passwd:0: error: not a memory file (no memory kind in its name); not read\n"
-        "1 file(s) checked, 1 error(s), 0 other\n"
+        "1 file checked, 1 error, 0 other\n"
     )
 
 
@@ -236,5 +236,5 @@ def test_control_characters_are_refused_and_reported(cli: CLI, repo: Path) -> No
     assert result.code == 1
     assert result.stdout == (
         ".planning/memory/OUTCOMES.md:10: error: Summary holds a control character (U+001B); "
-        "remove it\n5 file(s) checked, 1 error(s), 0 other\n"
+        "remove it\n5 files checked, 1 error, 0 other\n"
     )

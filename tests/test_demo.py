@@ -50,7 +50,7 @@ with a per-book lock |
 """
 
 MERGE_REPORT = [
-    "legion-memory: merged .planning/memory/OUTCOMES.md: 1 new row(s) from ours, 1 from theirs, "
+    "legion-memory: merged .planning/memory/OUTCOMES.md: 1 new row from ours, 1 from theirs, "
     "0 identical on both sides",
     "legion-memory: .planning/memory/OUTCOMES.md: ours O-006 renumbered to O-007",
 ]

@@ -62,7 +62,7 @@ def test_conflict_markers_are_reported_and_nothing_changes(cli: CLI, repo: Path)
     assert result.code == 1
     assert result.stdout == (
         ".planning/memory/OUTCOMES.md:11: git conflict markers (--fix keeps both sides)\n"
-        "1 problem(s) need repair (run `legion-memory doctor --fix`)\n"
+        "1 problem needs repair (run `legion-memory doctor --fix`)\n"
     )
     assert read_bytes_of(repo) == before
 
@@ -99,7 +99,7 @@ def test_a_conflict_never_closed_is_left_for_a_human(cli: CLI, repo: Path) -> No
     assert result.code == 1
     assert result.stdout == (
         ".planning/memory/OUTCOMES.md:10: conflict marker never closed (resolve it by hand)\n"
-        "1 problem(s) need repair\n"
+        "1 problem needs repair\n"
     )
     assert read_bytes_of(repo) == before
 
@@ -146,7 +146,7 @@ def test_duplicates_across_live_and_archive(cli: CLI, repo: Path) -> None:
         ".planning/memory/ARCHIVE.md:11)",
         ".planning/memory/OUTCOMES.md:10: duplicate ID O-001 (first at "
         ".planning/memory/ARCHIVE.md:10)",
-        "2 problem(s) need repair (run `legion-memory doctor --fix`)",
+        "2 problems need repair (run `legion-memory doctor --fix`)",
     ]
     assert cli("doctor", "--fix", "--quiet", cwd=repo).code == 0
     # The resurrected copy of an archived row goes; the different record gets the next ID.
@@ -255,7 +255,7 @@ def test_the_merge_log_makes_arrived_patterns_follow_on_one_branch_name(
     )
     assert cli("doctor", cwd=repo).stdout.splitlines() == [
         ".planning/memory/PATTERNS.md:11: P-002 Source O-004 should read O-005 (renumbered)",
-        "1 problem(s) need repair (run `legion-memory doctor --fix`)",
+        "1 problem needs repair (run `legion-memory doctor --fix`)",
     ]
     assert cli("doctor", "--fix", "--quiet", cwd=repo).code == 0
     assert _read(repo, "PATTERNS.md") == (

@@ -61,7 +61,7 @@ def test_a_half_done_prune_is_reported_then_rolled_back(
     # rows, which ARCHIVE.md and OUTCOMES.md both hold on disk, are not reported twice.
     assert result.stdout.splitlines() == [
         f"{JOURNAL}: interrupted change left half done (--fix restores ARCHIVE.md)",
-        "1 problem(s) need repair (run `legion-memory doctor --fix`)",
+        "1 problem needs repair (run `legion-memory doctor --fix`)",
     ]
     assert read_bytes_of(repo) == crashed
     result = cli("doctor", "--fix", cwd=repo)
@@ -113,7 +113,7 @@ def test_a_file_edited_since_the_crash_is_left_to_a_person(
         assert result.code == 1
         assert result.stdout.splitlines() == [
             finding,
-            "1 problem(s) need repair"
+            "1 problem needs repair"
             + ("" if "--fix" in args else " (run `legion-memory doctor --fix`)"),
         ]
         assert without_lock(read_bytes_of(repo)) == without_lock(edited)
@@ -133,7 +133,7 @@ def test_a_temporary_file_of_a_killed_writer_is_reported_then_deleted(
     assert (result.code, result.stdout) == (
         1,
         f"{shown}: temporary file left by an interrupted write (--fix deletes it)\n"
-        "1 problem(s) need repair (run `legion-memory doctor --fix`)\n",
+        "1 problem needs repair (run `legion-memory doctor --fix`)\n",
     )
     result = cli("doctor", "--fix", cwd=repo)
     assert (result.code, result.stdout) == (

@@ -80,8 +80,14 @@ def test_dash_h_is_dash_dash_help_for_every_command(cli: CLI, tmp_path: Path) ->
 
 
 def test_completion_goes_through_typer(tmp_path: Path) -> None:
-    shown = run_process("--show-completion", "bash", cwd=tmp_path)
-    assert shown.code == 0
+    # typer finds the shell to write a script for among the process's parents: run from bash,
+    # as a user typing the command would, whatever shell runs the test suite.
+    command = f"{sys.executable} -m legion_memory --show-completion; exit $?"
+    shown = subprocess.run(
+        ["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+    )  # fmt: skip
+    assert shown.returncode == 0, shown.stderr
     assert "_LEGION_MEMORY_COMPLETE=complete_bash" in shown.stdout
     env = {"_LEGION_MEMORY_COMPLETE": "complete_bash", "COMP_WORDS": "legion-memory rec",
            "COMP_CWORD": "1"}  # fmt: skip
@@ -180,6 +186,8 @@ BAD_VALUES = [
     (("export", "--format", "xml"), "--format 'xml' is not valid (use one of json, jsonl, csv)"),
     (("--format", "html", "briefing"),
      "--format 'html' is not valid (use one of table, markdown)"),
+    (("git", "merge-driver", "o", "a", "b", "seven"),
+     "SIZE 'seven' is not valid (use a whole number)"),
 ]  # fmt: skip
 
 

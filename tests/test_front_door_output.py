@@ -132,7 +132,7 @@ def test_pipes_in_cells_stay_escaped_on_a_terminal(cli: CLI, project: Path) -> N
 
 def test_progress_goes_to_a_terminal_and_never_to_a_pipe(project: Path) -> None:
     code, status, out = on_terminal("validate", cwd=project, stream="stderr", columns=80)
-    assert (code, out) == (0, "5 file(s) checked, 0 error(s), 0 other\n")
+    assert (code, out) == (0, "5 files checked, 0 errors, 0 other\n")
     names = ["OUTCOMES", "PATTERNS", "ERRORS", "PREFERENCES", "ARCHIVE"]
     assert status == "".join(
         f"\r\x1b[Kvalidate: checking .planning/memory/{name}.md ({number} of 5)…\r\x1b[K"

@@ -106,7 +106,7 @@ def test_merge_driver_imports_nothing_heavy(tmp_path: Path) -> None:
     assert (result.code, result.stdout, result.stderr) == (
         0,
         "",
-        "legion-memory: merged x: 1 new row(s) from ours, 1 from theirs, "
+        "legion-memory: merged x: 1 new row from ours, 1 from theirs, "
         "0 identical on both sides\n"
         "legion-memory: x: theirs O-001 renumbered to O-002\n",
     )

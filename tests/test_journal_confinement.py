@@ -102,7 +102,7 @@ def test_a_journal_entry_that_is_a_symbolic_link_is_refused(repo: Path) -> None:
     assert done.stdout == (
         f".planning/memory/.legion-memory.journal: {REFUSAL}it names ARCHIVE.md, which is a "
         "symbolic link; nothing was written (a journal is only ever written by this tool: inspect "
-        "it, then delete it)\n1 problem(s) need repair\n"
+        "it, then delete it)\n1 problem needs repair\n"
     )
     assert target.read_text(encoding="utf-8") == "outside\n"
     assert archive.is_symlink()

@@ -95,7 +95,7 @@ def test_no_changes(cli: CLI, history: Path) -> None:
         "## Memory changes: `v2` → working tree\n\n"
         "No memory records changed.\n\n"
         "### Validation\n\n"
-        "1 error(s), 0 warning(s):\n\n"
+        "1 error, 0 warnings:\n\n"
         "- `.planning/memory/ERRORS.md:11: error: Resolved 'yes' must be true or false`\n"
     )
 

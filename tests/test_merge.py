@@ -30,7 +30,7 @@ def test_both_sides_append_the_same_next_id_the_later_branch_is_renumbered() -> 
     assert result.conflicts == ()
     assert result.renumbered == [("O-004", "O-005")]
     assert describe(result, ".planning/memory/OUTCOMES.md") == [
-        "legion-memory: merged .planning/memory/OUTCOMES.md: 1 new row(s) from ours, 1 from "
+        "legion-memory: merged .planning/memory/OUTCOMES.md: 1 new row from ours, 1 from "
         "theirs, 0 identical on both sides",
         "legion-memory: .planning/memory/OUTCOMES.md: ours O-004 renumbered to O-005",
     ]

@@ -70,7 +70,7 @@ def test_the_hook_flags_a_duplicate_id_and_passes_once_fixed(
     assert "Failed" in flagged.stdout
     assert (
         ".planning/memory/OUTCOMES.md:11: error: duplicate ID O-001 (also on line 10)\n"
-        "1 file(s) checked, 1 error(s), 0 other\n"
+        "1 file checked, 1 error, 0 other\n"
     ) in flagged.stdout
 
     outcomes.write_text(OUTCOME.template() + outcome_row(1, "a") + outcome_row(2, "b"))

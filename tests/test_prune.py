@@ -305,7 +305,7 @@ def test_an_archive_table_missing_a_column_is_refused(cli: CLI, repo: Path) -> N
     result = cli("--today", TODAY, "prune", "--yes", cwd=repo)
     assert (result.code, result.stdout) == (1, "")
     assert result.stderr == (
-        f"Error: {memory.archive}:3: the archive table lacks the column(s) Plan, Agent, Task "
+        f"Error: {memory.archive}:3: the archive table lacks the columns Plan, Agent, Task "
         "Type, Outcome, Tags; moving rows into it would lose their values (add the column to "
         "ARCHIVE.md's Archived Records table)\n"
     )

@@ -11,7 +11,7 @@ from support.prune import TODAY, Disk, listing, project_from, without_lock
 
 from legion_memory.schema.kinds import OUTCOME, new_record
 from legion_memory.storage import writing
-from legion_memory.upkeep import prune
+from legion_memory.upkeep import archive_move
 
 ARCHIVED = ["O-004", "O-006", "O-008", "O-011", "O-015", "O-016"]
 JOURNAL = ".legion-memory.journal"
@@ -113,9 +113,9 @@ def test_the_check_before_writing_refuses_a_wrong_move_and_writes_nothing(
     disk = Disk()
     monkeypatch.setattr(writing, "atomic_write", disk)
     # A move that loses a row on its way into the archive must never reach the disk.
-    real_insert = prune._insert_rows
+    real_insert = archive_move._insert_rows
     monkeypatch.setattr(
-        prune, "_insert_rows", lambda doc, table, rows: real_insert(doc, table, rows[1:])
+        archive_move, "_insert_rows", lambda doc, table, rows: real_insert(doc, table, rows[1:])
     )
     result = cli("--today", TODAY, "prune", "--yes", cwd=repo)
     assert result.code == 3

@@ -100,7 +100,7 @@ def test_a_doubled_or_misfiled_archive_section_is_reported(cli: CLI, repo: Path)
         ".planning/memory/ARCHIVE.md:16: D-001 is a preference under '## Archived Patterns'",
         ".planning/memory/ARCHIVE.md:25: section '## Archived Preferences' appears again "
         "(first at line 20)",
-        "2 problem(s) need repair (run `legion-memory doctor --fix`)",
+        "2 problems need repair (run `legion-memory doctor --fix`)",
     ]
     checked = cli("validate", cwd=repo).stdout.splitlines()
     assert (

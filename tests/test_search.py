@@ -100,6 +100,7 @@ def test_json_explains_bm25_recency_and_importance(cli: CLI, tmp_path: Path) -> 
                 "bm25": 0.693147,
                 "coverage": 1.0,
                 "distinctive": 1,
+                "shared": 1,
                 "recency": 0.7,
                 "importance": 5,
                 "importance_weight": 1.05,

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from support.processes import CLI
 from support.search import errors_project, fixture_project
 
+from legion_memory.search.context_block import candidates
 from legion_memory.search.corpus import Corpus, Source
-from legion_memory.search.ranking import query_terms, rank, window
+from legion_memory.search.ranking import confident, query_terms, rank, window
 from legion_memory.search.stemming import stem
 from legion_memory.search.terms import starting_with, words
 
@@ -33,6 +34,10 @@ TODAY = dt.date(2026, 5, 1)
         ("escalate", "escalated", "escalation", "escalations"),
         ("parse", "parser", "parsers", "parsing"),
         ("compact", "compacted", "compaction"),
+        ("prioritised", "prioritized", "prioritising", "prioritizes"),
+        ("summarise", "summarize", "summary", "summaries"),
+        ("normalisation", "normalization", "normalised", "normalize"),
+        ("revise", "revised", "revision"),
     ],
 )
 def test_forms_of_a_word_share_one_stem(forms: tuple[str, ...]) -> None:
@@ -51,7 +56,7 @@ def test_short_and_other_words_keep_their_form() -> None:
     ]
 
 
-@given(st.text(st.sampled_from("abcdeilnorsty"), min_size=1, max_size=14))
+@given(st.text(st.sampled_from("abcdeilnorstyz"), min_size=1, max_size=14))
 def test_a_stem_is_a_prefix_of_its_word(word: str) -> None:
     # What lets the corpus find candidates with str.find on the stem.
     assert word.startswith(stem(word))
@@ -168,6 +173,49 @@ def test_a_query_with_no_answer_returns_nothing(cli: CLI, tmp_path: Path) -> Non
     assert (block.code, block.stdout, block.stderr) == (0, "", "")
     # The same memory answers a query about auth.
     assert json.loads(cli("--root", str(root), "--json", "search", "auth").stdout)["results"]
+
+
+# Sixty records hold "number"; a word of at most two of them (2% of 61) is distinctive.
+NOTES = [f"unrelated note number {n} about something else entirely" for n in range(60)]
+# Nine words, most of which no record holds: one rare word alone covers a ninth of it.
+LONG_TASK = "checksum number helm chart rollback kubernetes ingress canary terraform"
+
+
+def test_one_rare_word_in_common_is_below_the_floor() -> None:
+    corpus = Corpus.of([_source(1, "checksum mismatch"), *map(_note, range(60))])
+    hits = rank(corpus, query_terms(LONG_TASK), TODAY)
+    checksum = next(hit for hit in hits if hit.source.id == "O-001")
+    assert (checksum.shared, checksum.distinctive, checksum.coverage < 0.25) == (1, 1, True)
+    assert not confident(hits)
+
+
+def test_a_rare_word_with_another_word_in_common_is_relevant() -> None:
+    corpus = Corpus.of([_source(1, "checksum number went stale"), *map(_note, range(60))])
+    hits = rank(corpus, query_terms(LONG_TASK), TODAY)
+    assert hits[0].source.id == "O-001"
+    assert (hits[0].shared, hits[0].distinctive, hits[0].coverage < 0.25) == (2, 1, True)
+    assert confident(hits)
+    # The notes share "number" alone, a word most records hold: none of them is relevant.
+    assert [hit.source.id for hit in hits if hit.relevant] == ["O-001"]
+
+
+def test_context_also_takes_an_item_sharing_a_distinctive_word() -> None:
+    corpus = Corpus.of(
+        [
+            _source(1, "checksum number went stale"),
+            _source(2, "rollback of the release after the deploy went wrong"),
+            *map(_note, range(60)),
+        ]
+    )
+    shown = candidates([("project", corpus)], "dev", LONG_TASK, TODAY)
+    # O-002 shares only "rollback": not relevant and under half the floor's coverage, but rare.
+    rollback = shown[1].item
+    assert (rollback.relevant, rollback.coverage < 0.125, rollback.distinctive) == (False, True, 1)
+    assert [marked.item.source.id for marked in shown] == ["O-001", "O-002"]
+
+
+def _note(number: int) -> Source:
+    return _source(100 + number, NOTES[number], days=number)
 
 
 def _errors(count: int) -> list[str]:

@@ -35,7 +35,7 @@ def test_validate_reports_every_problem_with_its_line(cli: CLI, tmp_path: Path) 
         "OUTCOMES.md:10: error: row has 12 cells, header has 11 "
         "(an unescaped | in a value? write it as \\|)\n"
         "OUTCOMES.md:12: note: /legion:learn entry PAT-001 (kept as written)\n"
-        "1 file(s) checked, 7 error(s), 3 other\n"
+        "1 file checked, 7 errors, 3 other\n"
     )
     assert read_bytes_of(tmp_path) == before
 
@@ -62,7 +62,7 @@ def test_validate_json_lists_problems(cli: CLI, tmp_path: Path) -> None:
 def test_validate_without_files_checks_the_memory_directory(cli: CLI, repo: Path) -> None:
     assert cli("init", cwd=repo).code == 0
     result = cli("validate", cwd=repo)
-    assert (result.code, result.stdout) == (0, "5 file(s) checked, 0 error(s), 0 other\n")
+    assert (result.code, result.stdout) == (0, "5 files checked, 0 errors, 0 other\n")
 
 
 def test_legacy_three_column_layout_is_reported_not_fatal(cli: CLI, tmp_path: Path) -> None:
@@ -70,11 +70,11 @@ def test_legacy_three_column_layout_is_reported_not_fatal(cli: CLI, tmp_path: Pa
     result = cli("--root", str(tmp_path), "validate", str(tmp_path / "OUTCOMES.md"))
     assert result.code == 0
     assert result.stdout == (
-        "OUTCOMES.md:2: warning: legacy layout: missing column(s) ID, Branch, Phase, Plan, "
+        "OUTCOMES.md:2: warning: legacy layout: missing columns ID, Branch, Phase, Plan, "
         "Task Type, Importance, Tags, Summary (read as empty; `legion-memory migrate` adds them)\n"
         "OUTCOMES.md:4: warning: Outcome 'Success' should be lowercase 'success'\n"
         "OUTCOMES.md:5: warning: Outcome 'Failed' should be lowercase 'failed'\n"
-        "1 file(s) checked, 0 error(s), 3 other\n"
+        "1 file checked, 0 errors, 3 other\n"
     )
 
 
@@ -83,7 +83,7 @@ def test_the_real_legacy_outcomes_sample_is_tolerated(cli: CLI, tmp_path: Path) 
     sample = SAMPLES / "legacy-OUTCOMES.md"
     result = cli("--root", str(tmp_path), "validate", str(sample))
     assert result.code == 0
-    assert "legacy layout: missing column(s) ID, Branch" in result.stdout
+    assert "legacy layout: missing columns ID, Branch" in result.stdout
 
 
 def test_a_file_that_is_not_utf8_is_an_error_with_its_line(cli: CLI, tmp_path: Path) -> None:
@@ -126,7 +126,7 @@ def test_a_table_only_the_renderer_rejects_is_reported(cli: CLI, tmp_path: Path,
     result = cli("--root", str(tmp_path), "validate", str(tmp_path / "OUTCOMES.md"))
     assert (result.code, result.stdout) == (
         0,
-        GITHUB_WARNING + "1 file(s) checked, 0 error(s), 1 other\n",
+        GITHUB_WARNING + "1 file checked, 0 errors, 1 other\n",
     )
     assert read_bytes_of(tmp_path) == before
 
@@ -141,7 +141,7 @@ def test_a_crlf_table_the_renderer_accepts_is_not_reported(
         (text if final_newline else text.removesuffix("\r\n")).encode("utf-8")
     )
     result = cli("--root", str(tmp_path), "validate", str(tmp_path / "OUTCOMES.md"))
-    assert (result.code, result.stdout) == (0, "1 file(s) checked, 0 error(s), 0 other\n")
+    assert (result.code, result.stdout) == (0, "1 file checked, 0 errors, 0 other\n")
 
 
 CELL_TEXT = st.lists(

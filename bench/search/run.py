@@ -3,7 +3,9 @@ in a memory built from a Legion checkout (`../shared/legion`, read at run time).
 
 For each system: hit@1, MRR@10 and nDCG@10 over the queries that have an answer, the share of
 those whose results hold a relevant record at all, and the share of no-answer queries for which
-it returns nothing. Queries and judgements are in `queries.json`.
+it returns nothing. Two judged sets, each reported alone and with the other: `queries.json` (the
+first) and `heldout.json` (written later, kept apart from the ranking's design to check that a
+change generalises).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from bench.search.systems import (
 
 HERE = Path(__file__).resolve().parent
 LEGION = HERE.parent.parent.parent / "shared" / "legion"
-QUERIES = HERE / "queries.json"
+SETS = {"first": HERE / "queries.json", "held-out": HERE / "heldout.json"}
+UNION = "union"
 TODAY = "2026-11-29"
 COLUMNS = ("hit@1", "MRR@10", "nDCG@10", "holds relevant", "quiet on no-answer", "ms/query")
 NONE = "none"
@@ -46,7 +49,7 @@ class Query(NamedTuple):
     relevant: frozenset[str]
 
 
-def load_queries(path: Path = QUERIES) -> list[Query]:
+def load_queries(path: Path) -> list[Query]:
     data = json.loads(path.read_text(encoding="utf-8"))
     return [
         Query(q["id"], q["kind"], q["query"], frozenset(q["relevant"])) for q in data["queries"]
@@ -64,11 +67,15 @@ def sample(queries: Sequence[Query], per_kind: int) -> list[Query]:
     return chosen
 
 
-def evaluate(system: System, queries: Sequence[Query]) -> dict[str, float]:
-    answerable = [q for q in queries if q.kind != NONE]
+def rankings(system: System, queries: Sequence[Query]) -> tuple[dict[str, list[str]], float]:
+    """Each query's ranked keys, and the mean milliseconds a query took."""
     start = time.perf_counter()
     ranked = {q.id: system(q.text) for q in queries}
-    elapsed = (time.perf_counter() - start) * 1000 / max(len(queries), 1)
+    return ranked, (time.perf_counter() - start) * 1000 / max(len(queries), 1)
+
+
+def evaluate(ranked: dict[str, list[str]], ms: float, queries: Sequence[Query]) -> dict[str, float]:
+    answerable = [q for q in queries if q.kind != NONE]
 
     def over(measure: metrics.Measure) -> float:
         return metrics.mean([measure(ranked[q.id], q.relevant) for q in answerable])
@@ -81,17 +88,21 @@ def evaluate(system: System, queries: Sequence[Query]) -> dict[str, float]:
         "quiet on no-answer": metrics.mean(
             [0.0 if ranked[q.id] else 1.0 for q in queries if q.kind == NONE]
         ),
-        "ms/query": elapsed,
+        "ms/query": ms,
     }
 
 
+Results = dict[str, dict[str, float]]  # system name -> metric -> value
+
+
 class Report(NamedTuple):
-    results: dict[str, dict[str, float]]
+    sets: dict[str, Results]  # each judged set, then UNION
     snippets: float  # share of search's snippets showing a query word
 
 
-def run(legion: Path, queries: Sequence[Query], today: dt.date) -> Report:
+def run(legion: Path, sets: dict[str, list[Query]], today: dt.date) -> Report:
     items = read_items(legion)
+    every = [q for queries in sets.values() for q in queries]
     with tempfile.TemporaryDirectory(prefix="bench-search-") as scratch:
         root = Path(scratch)
         keys = write_memory(root, items, today)
@@ -100,11 +111,16 @@ def run(legion: Path, queries: Sequence[Query], today: dt.date) -> Report:
             "legion-memory context (default block)": context_system(root, keys, today),
             "SQLite FTS5 bm25, porter": fts5_system(root, keys),
         }
-        results = {name: evaluate(system, queries) for name, system in systems.items()}
-        return Report(results, snippet_share(root, [q.text for q in queries], today))
+        ranked = {name: rankings(system, every) for name, system in systems.items()}
+        scored = {**sets, UNION: every}
+        results = {
+            label: {name: evaluate(*ranked[name], queries) for name in systems}
+            for label, queries in scored.items()
+        }
+        return Report(results, snippet_share(root, [q.text for q in every], today))
 
 
-def table(results: dict[str, dict[str, float]]) -> str:
+def table(results: Results) -> str:
     rows = [
         [name, *(f"{values[c]:.2f}" if c != "ms/query" else f"{values[c]:.1f}" for c in COLUMNS)]
         for name, values in results.items()
@@ -112,39 +128,48 @@ def table(results: dict[str, dict[str, float]]) -> str:
     return tabulate(rows, headers=["system", *COLUMNS], tablefmt="github")
 
 
+def describe(queries: Sequence[Query]) -> str:
+    count = {kind: sum(q.kind == kind for q in queries) for kind in ("paraphrase", "keyword", NONE)}
+    return (
+        f"{len(queries)} queries ({count['paraphrase']} paraphrased, {count['keyword']} keyword, "
+        f"{count[NONE]} no-answer)"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--legion", type=Path, default=LEGION, help="a Legion checkout")
-    parser.add_argument("--sample", type=int, default=0, help="only N queries of each kind")
+    parser.add_argument("--sample", type=int, default=0, help="only N queries of each kind a set")
     parser.add_argument("--json", action="store_true", help="the numbers as JSON")
     args = parser.parse_args(argv)
     if not args.legion.is_dir():
         print(f"error: no Legion checkout at {args.legion}; pass --legion PATH", file=sys.stderr)
         return 2
-    queries = load_queries()
+    sets = {label: load_queries(path) for label, path in SETS.items()}
     if args.sample:
-        queries = sample(queries, args.sample)
+        sets = {label: sample(queries, args.sample) for label, queries in sets.items()}
+    counted = {**sets, UNION: [q for queries in sets.values() for q in queries]}
     items = len(read_items(args.legion))
-    report = run(args.legion, queries, dt.date.fromisoformat(TODAY))
+    report = run(args.legion, sets, dt.date.fromisoformat(TODAY))
     if args.json:
         print(
             json.dumps(
                 {
                     "records": items,
-                    "queries": len(queries),
-                    "results": report.results,
+                    "sets": {
+                        label: {"queries": len(counted[label]), "results": results}
+                        for label, results in report.sets.items()
+                    },
                     "snippets with a query word": report.snippets,
                 }
             )
         )
-    else:
-        kinds = {kind: sum(q.kind == kind for q in queries) for kind in ("paraphrase", "keyword")}
-        print(
-            f"{items} records, {len(queries)} queries ({kinds['paraphrase']} paraphrased, "
-            f"{kinds['keyword']} keyword, {sum(q.kind == NONE for q in queries)} no-answer)\n"
-        )
-        print(table(report.results))
-        print(f"\nsearch snippets showing a query word as a whole word: {report.snippets:.0%}")
+        return 0
+    print(f"{items} records")
+    for label, results in report.sets.items():
+        print(f"\n{label}: {describe(counted[label])}\n")
+        print(table(results))
+    print(f"\nsearch snippets showing a query word as a whole word: {report.snippets:.0%}")
     return 0
 
 

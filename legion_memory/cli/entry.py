@@ -12,13 +12,14 @@ from collections.abc import Callable
 from legion_memory.cli.lean.dispatcher import dispatch_hoisted, load_spec
 from legion_memory.cli.lean.global_options import VERSION, MissingValue, hoist
 from legion_memory.cli.lean.hook import clean_exit
-from legion_memory.cli.output import note, report
+from legion_memory.cli.output import controls_shown_visibly, note, report
 from legion_memory.errors import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     LegionMemoryError,
     file_system_error,
+    symlink_loop,
 )
 
 PROGRAM = "legion-memory"
@@ -32,8 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     if code is not None:
         return code
     try:
-        code = _route(args)
-        sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
+        with controls_shown_visibly():
+            code = _route(args)
+            sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
     except MissingValue as missing:
         note(f"Error: {missing} (see `{PROGRAM} --help`)")
         return EXIT_USAGE
@@ -44,6 +46,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except OSError as error:
         return _reported(file_system_error(error))
+    except RuntimeError as error:
+        loop = symlink_loop(error)
+        if loop is None:
+            raise
+        return _reported(file_system_error(loop))
     return code
 
 

@@ -4,14 +4,65 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, TextIO
 
 from legion_memory.errors import LegionMemoryError, WriteError
 
 if TYPE_CHECKING:
     from legion_memory.cli.context import Context
+
+
+# What `schema.fields` refuses in a value: C0 but tab and line breaks, DEL and C1. A committed row
+# may still hold one (docs/decisions.md#untrusted-values), and ESC or CSI reaching a terminal
+# starts an escape sequence written by whoever committed the row. Lone surrogates too: they are
+# the bytes of an argument that was not UTF-8, which stdout could not encode at all.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _visible(found: re.Match[str]) -> str:
+    return f"\\u{ord(found[0]):04x}"
+
+
+class VisibleControls:
+    """A text stream that writes every control character as its JSON escape (`\\u001b`), so that
+    no output of the tool carries one: inside a JSON string the escape stands for the same
+    character, so `--json` keeps every value exactly."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if _CONTROL.search(text) is None:
+            return self._stream.write(text)
+        self._stream.write(_CONTROL.sub(_visible, text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def terminal_stream(stream: TextIO) -> TextIO:
+    """The stream under `VisibleControls`, for the tool's own terminal escapes (a progress line
+    erasing itself), never for text that comes from memory."""
+    return stream._stream if isinstance(stream, VisibleControls) else stream
+
+
+@contextmanager
+def controls_shown_visibly() -> Iterator[None]:
+    """Route stdout and stderr through `VisibleControls` while a command runs."""
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = (
+        stream if isinstance(stream, VisibleControls) else VisibleControls(stream)
+        for stream in streams
+    )
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = streams
 
 
 class _Style:

@@ -7,6 +7,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from legion_memory.cli.output import terminal_stream
+
 _CLEAR = "\r\x1b[K"  # back to the line's start, erase it
 
 
@@ -15,11 +17,12 @@ def working_on(text: str) -> Iterator[None]:
     """Show `text` while the block runs; erase it afterwards, however the block ends."""
     shown = sys.stderr.isatty()
     if shown:
-        sys.stderr.write(f"{_CLEAR}{text}…")
+        terminal_stream(sys.stderr).write(_CLEAR)  # our own escape; the text's are made visible
+        sys.stderr.write(f"{text}…")
         sys.stderr.flush()
     try:
         yield
     finally:
         if shown:
-            sys.stderr.write(_CLEAR)
+            terminal_stream(sys.stderr).write(_CLEAR)
             sys.stderr.flush()

@@ -29,6 +29,7 @@ from legion_memory.gitops.row_merge import Block, Incoming, Ledger, Row, cell, c
 from legion_memory.markdown.document import BOM, Document, Table, line_cells, parse, strip_ending
 from legion_memory.schema.identity import Identity
 from legion_memory.schema.records import column_key
+from legion_memory.wording import count_of
 
 Item = str | Block
 Reserved = Mapping[str, Collection[Identity]] | Iterable[str]
@@ -251,7 +252,7 @@ class _Merge:
 def describe(result: MergeResult, path: str) -> list[str]:
     """What the merge did, one line each, for stderr."""
     lines = [
-        f"legion-memory: merged {path}: {result.ours_added} new row(s) from ours, "
+        f"legion-memory: merged {path}: {count_of(result.ours_added, 'new row')} from ours, "
         f"{result.from_theirs} from theirs, {result.identical} identical on both sides"
     ]
     lines += [

@@ -17,6 +17,7 @@ from legion_memory.schema.identity import Identity, identity
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 from legion_memory.schema.records import Record, read_records, records_table
 from legion_memory.schema.validation import ERROR, NOTE, Problem, validate_text
+from legion_memory.wording import count_of
 
 Texts = Mapping[str, str | None]
 """File name (`OUTCOMES.md`, ..., `ARCHIVE.md`) -> text, None when the file does not exist."""
@@ -211,6 +212,9 @@ def render_markdown(diff: MemoryDiff) -> str:
     if not diff.problems:
         lines.append("No problems found.")
     else:
-        lines += [f"{errors} error(s), {len(diff.problems) - errors} warning(s):", ""]
+        lines += [
+            f"{count_of(errors, 'error')}, {count_of(len(diff.problems) - errors, 'warning')}:",
+            "",
+        ]
         lines += [f"- `{problem}`" for problem in diff.problems]
     return "\n".join(lines) + "\n"

@@ -158,3 +158,21 @@ def _json_type(value: object) -> str:
     if value is None:
         return "null"
     return names.get(type(value), "a number")
+
+
+IMPORTED_DECISION = "manual-edit"
+"""Imported preferences are choices the user made by hand, not answers to an agent's proposal."""
+IMPORTED_SIGNAL = "positive"
+
+
+def pattern_values(day: str, branch: str, **values: str) -> dict[str, str]:
+    return {"date": day, "branch": branch, "reuse_criteria": NOT_RECORDED, **values}
+
+
+def error_values(day: str, branch: str, **values: str) -> dict[str, str]:
+    return {"date": day, "branch": branch, "fix": NOT_RECORDED, "resolved": "false", **values}
+
+
+def preference_values(day: str, branch: str, **values: str) -> dict[str, str]:
+    defaults = {"decision_point": IMPORTED_DECISION, "signal": IMPORTED_SIGNAL}
+    return {"date": day, "branch": branch, "proposed": NOT_RECORDED, **defaults, **values}

@@ -132,5 +132,5 @@ def _read_foreign(path: Path, shown: str) -> str:
 def _shown(root: Path, path: Path) -> str:
     try:
         return str(path.resolve().relative_to(root.resolve()))
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):  # outside the root, or a symlink loop
         return str(path)

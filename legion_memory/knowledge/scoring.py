@@ -14,6 +14,7 @@ from legion_memory.knowledge.filters import by_agent, has_any_tag
 from legion_memory.markdown.document import escape
 from legion_memory.schema.kinds import GENERAL
 from legion_memory.schema.records import Record, TableRows
+from legion_memory.wording import count_of
 
 DEFAULT_LIMIT = 20
 MIN_TASKS = 2
@@ -29,7 +30,8 @@ def too_many_note(count: int, threshold: int) -> str | None:
     if count <= threshold:
         return None
     return (
-        f"OUTCOMES.md has {count} records. Run `/legion:learn --prune` to archive old entries, "
+        f"OUTCOMES.md has {count_of(count, 'record')}. Run `/legion:learn --prune` to archive "
+        "old entries, "
         "or enable `memory.auto_prune` in settings.json."
     )
 

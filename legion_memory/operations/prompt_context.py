@@ -42,6 +42,7 @@ class AgentContext(NamedTuple):
             "bm25": round(hit.bm25, 6),
             "coverage": round(hit.coverage, 6),
             "distinctive": hit.distinctive,
+            "shared": hit.shared,
             "recency": hit.recency,
             "importance_weight": round(hit.importance_weight, 6),
             "role_boost": hit.boost,

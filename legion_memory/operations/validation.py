@@ -17,6 +17,7 @@ from legion_memory.schema.validation import (
     validate_text,
 )
 from legion_memory.storage.reading import read_text
+from legion_memory.wording import count_of
 
 
 class Validation(NamedTuple):
@@ -38,7 +39,10 @@ class Validation(NamedTuple):
 
     def text(self) -> str:
         others = len(self.problems) - self.errors
-        summary = f"{self.files} file(s) checked, {self.errors} error(s), {others} other"
+        summary = (
+            f"{count_of(self.files, 'file')} checked, {count_of(self.errors, 'error')}, "
+            f"{others} other"
+        )
         return "\n".join([*(str(problem) for problem in self.problems), summary])
 
 
@@ -70,7 +74,8 @@ def validate_file(path: Path, shown: str) -> list[Problem]:
         line = exc.where.rsplit(":", 1)[-1]
         return [Problem(shown, int(line) if line.isdecimal() else 0, ERROR, exc.message)]
     if text is None:
-        return [Problem(shown, 0, ERROR, "file does not exist")]
+        gone = "is a link to a missing file" if path.is_symlink() else "file does not exist"
+        return [Problem(shown, 0, ERROR, gone)]
     return validate_text(path, text, shown)
 
 
@@ -92,11 +97,15 @@ def _readable(shown: list[tuple[Path, str]]) -> list[tuple[Path, str, str]]:
 def _memory_files(project: Project) -> list[Path]:
     memory = project.memory
     candidates = [memory.path(kind) for kind in KINDS.values()] + [memory.archive]
-    return [path for path in candidates if path.is_file()]
+    # Whatever holds a memory file's name is checked, so that a FIFO, a directory or a link
+    # committed in its place is reported rather than silently passed over.
+    return [path for path in candidates if path.exists() or path.is_symlink()]
 
 
 def _shown(project: Project, path: Path) -> str:
+    """The path as given, relative to the project: a link is named, never what it points to."""
+    absolute = path.parent.resolve() / path.name
     try:
-        return str(path.resolve().relative_to(project.root))
+        return str(absolute.relative_to(project.root))
     except ValueError:
         return str(path)

@@ -22,7 +22,7 @@ from legion_memory.project.phases import find_phase, phase_at, phase_directories
 from legion_memory.project.roadmap import load_roadmaps
 from legion_memory.project.summary_facts import FAIL, PlanFacts, requirement_verdict
 from legion_memory.storage import reading, writing
-from legion_memory.wording import count_of
+from legion_memory.wording import count_of, noun_for
 
 SECTIONS = ("Deliverables", "Decisions", "Files Modified", "Verification", "Agents")
 
@@ -31,9 +31,11 @@ def require_compactable(facts: PhaseFacts, *, force: bool) -> None:
     """The spec's preconditions: every PLAN has its SUMMARY (always), the phase is Complete
     in ROADMAP.md (unless forced)."""
     phase = facts.phase
-    if phase.missing_summaries:
+    missing = phase.missing_summaries
+    if missing:
         raise LegionMemoryError(
-            f"phase {phase.number} has no SUMMARY for plan(s) {', '.join(phase.missing_summaries)}",
+            f"phase {phase.number} has no SUMMARY for {noun_for(len(missing), 'plan')} "
+            f"{', '.join(missing)}",
             where=str(phase.directory),
             hint="compact a phase only after all its plans have run",
         )

@@ -152,6 +152,11 @@ def phase_at(root: Path, found: PhaseDirectory) -> Phase:
     return Phase(found.number, directory, _plans(directory, found.number), found.milestone)
 
 
+class PhaseNotFound(LegionMemoryError):
+    """No directory holds the phase: an error for what works on it, nothing to read for what
+    only reads it."""
+
+
 def _chosen(root: Path, selector: str) -> PhaseDirectory:
     milestone, name = phase_selector(selector)
     candidates = [
@@ -167,7 +172,7 @@ def _chosen(root: Path, selector: str) -> PhaseDirectory:
         return candidates[0]
     if not candidates:
         expected = f"{int(name):02d}-<name>" if name.isdigit() else name
-        raise LegionMemoryError(
+        raise PhaseNotFound(
             f"no directory for phase {selector}",
             where=str(root / PHASES_DIR),
             hint=f"expected .planning/phases/{expected}/",

@@ -38,7 +38,12 @@ def find_root(start: Path) -> Path:
 
 def confine(root: Path, path: Path) -> Path:
     """Resolve `path` against `root` and refuse anything that escapes the project."""
-    resolved = (root / path).resolve()
+    try:
+        resolved = (root / path).resolve()
+    except RuntimeError as loop:  # before Python 3.13, a symlink loop
+        raise InputError(
+            f"path '{path}' is a symbolic link loop", hint="fix or remove the link"
+        ) from loop
     if resolved != root.resolve() and root.resolve() not in resolved.parents:
         raise InputError(f"path '{path}' is outside the project", hint=f"use a path under {root}")
     return resolved

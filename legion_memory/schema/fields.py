@@ -92,3 +92,9 @@ def control_character(value: str) -> str | None:
     """The first control character in `value` as `U+001B`, or None. Tab and line breaks pass."""
     found = re.search(_CONTROL, value)
     return None if found is None else f"U+{ord(found[0]):04X}"
+
+
+def not_text(value: str) -> bool:
+    """Whether `value` holds lone surrogates: how Python passes on the bytes of an argument that
+    was not UTF-8, which no memory file (always UTF-8) can hold."""
+    return re.search(r"[\ud800-\udfff]", value) is not None

@@ -16,6 +16,7 @@ from legion_memory.schema.fields import (
     free_rule,
     id_rule,
     importance_rule,
+    not_text,
     one_of,
     phase_rule,
     plan_rule,
@@ -297,6 +298,10 @@ def require_valid(kind: Kind, key: str, value: str) -> None:
     if control:
         raise InputError(
             f"{name} holds a control character ({control})", hint="remove it and retry"
+        )
+    if not_text(value):
+        raise InputError(
+            f"{name} holds bytes that are not UTF-8 text", hint="pass the value as UTF-8 and retry"
         )
     problem = check_value(kind, key, value)
     if problem:

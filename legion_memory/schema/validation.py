@@ -12,6 +12,7 @@ from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.record_twins import archive_layout, twins
 from legion_memory.schema.records import Record, column_key, read_records, records_table
 from legion_memory.schema.secrets import could_hold_secret, secret_kind, secret_message
+from legion_memory.wording import noun_for
 
 ERROR = "error"
 WARNING = "warning"
@@ -145,11 +146,16 @@ def _check_header(table: Table, kind: Kind, name: str) -> Iterator[Problem]:
             name,
             line,
             WARNING,
-            f"legacy layout: missing column(s) {', '.join(missing)} "
+            f"legacy layout: missing {noun_for(len(missing), 'column')} {', '.join(missing)} "
             "(read as empty; `legion-memory migrate` adds them)",
         )
     if unknown:
-        yield Problem(name, line, WARNING, f"unknown column(s) {', '.join(unknown)} (kept as is)")
+        yield Problem(
+            name,
+            line,
+            WARNING,
+            f"unknown {noun_for(len(unknown), 'column')} {', '.join(unknown)} (kept as is)",
+        )
     if len(set(keys)) != len(keys):
         yield Problem(name, line, ERROR, "a column name appears twice in the header")
 

@@ -8,7 +8,8 @@
 Relevance is the task's search score (search.rank); items whose Agent column or tags name the role
 weigh ROLE_BOOST times more. When no item reaches the relevance floor (`Hit.relevant`), the block
 is empty and the caller prints nothing at all; else it holds the relevant items and those that
-cover at least half of the floor's share of the task. Near-duplicate items
+support them: covering at least half of the floor's share of the task, or sharing a distinctive
+word with it. Near-duplicate items
 (token Jaccard >= 0.8) appear once, the better one. The budget decides how many items there are
 (`--limit` is only a cap the caller may set): whole lines are packed best first, an item that
 does not fit is skipped for the next, and then the skipped ones are shortened into the room left
@@ -85,8 +86,9 @@ def candidates(
     tiers: Sequence[tuple[str, Corpus]], role: str, task: str, today: dt.date
 ) -> list[Marked[Hit]]:
     """Every relevant item of every tier, project first, each tier ranked on its own: nothing when
-    no item reaches the relevance floor, else the items that reach half of it (a task of several
-    parts is answered by items about one part each)."""
+    no item reaches the relevance floor, else the items that reach half of it or share a
+    distinctive word with the task (a task of several parts is answered by items about one part
+    each)."""
     query = query_terms(task)
     boost = role_boost(role)
     groups = []
@@ -100,7 +102,7 @@ def candidates(
 
 
 def _supporting(hit: Hit) -> bool:
-    return hit.relevant or hit.coverage >= RELEVANCE_FLOOR / 2
+    return hit.relevant or hit.coverage >= RELEVANCE_FLOOR / 2 or hit.distinctive >= 1
 
 
 def distinct(ranked: Sequence[Marked[Hit]], limit: int | None) -> list[Marked[Hit]]:

@@ -14,10 +14,11 @@
   importance_weight: 1 + IMPORTANCE_SHARE * (importance - 3) / 2 (1.0 without one). Together they
   move a score by at most a factor 1.1 * 1.05 / (1.01 * 0.95) = 1.2: a better text match by more
   than that always ranks first, however old it is.
-- The relevance floor: a document is relevant when it covers RELEVANCE_FLOOR of the query or shares
-  DISTINCTIVE_WORDS words with it that at most DISTINCTIVE_SHARE of the documents hold (a long task
-  touching several topics covers little of itself in any one record); when none is, nothing is
-  returned.
+- The relevance floor: a document is relevant when it covers RELEVANCE_FLOOR of the query, or
+  shares SHARED_WORDS of its words, one of them distinctive (held by at most DISTINCTIVE_SHARE of
+  the documents): a rare word alone is often a coincidence, a rare word with another one in common
+  is a topic (a long task touching several topics covers little of itself in any one record);
+  when none is, nothing is returned.
 
 Every constant is explained in docs/decisions.md#search-ranking. Only documents that contain a
 query stem as a substring are tokenised at all.
@@ -44,8 +45,10 @@ NEUTRAL_IMPORTANCE = 3
 RECENCY_SHARE = 0.1
 IMPORTANCE_SHARE = 0.05
 RELEVANCE_FLOOR = 0.25
-DISTINCTIVE_WORDS = 2
+SHARED_WORDS = 2
 DISTINCTIVE_SHARE = 0.02
+# In a small memory a word held by this many documents still counts as distinctive.
+FEWEST_DISTINCTIVE = 2
 SNIPPET_CHARS = 240
 _SNIPPET_LEAD = 60
 ELLIPSIS = "…"
@@ -81,12 +84,15 @@ class Hit(NamedTuple):
     importance_weight: float
     boost: float = 1.0
     distinctive: int = 0  # query words it shares that few records hold
+    shared: int = 0  # distinct query words it shares
 
     @property
     def relevant(self) -> bool:
         """Above the relevance floor: it covers RELEVANCE_FLOOR of the query, or shares
-        DISTINCTIVE_WORDS distinctive words with it (docs/decisions.md#search-ranking)."""
-        return self.coverage >= RELEVANCE_FLOOR or self.distinctive >= DISTINCTIVE_WORDS
+        SHARED_WORDS words with it of which one is distinctive
+        (docs/decisions.md#search-ranking)."""
+        corroborated = self.distinctive >= 1 and self.shared >= SHARED_WORDS
+        return self.coverage >= RELEVANCE_FLOOR or corroborated
 
     @property
     def relevance(self) -> float:
@@ -130,6 +136,7 @@ def rank(
             importance_weight(match.source.importance),
             boost(match.source) if boost else 1.0,
             match.distinctive,
+            match.shared,
         )
         for match in bm25(query, corpus)
     ]
@@ -142,6 +149,7 @@ class TextMatch(NamedTuple):
     bm25: float
     coverage: float
     distinctive: int  # matched query words held by at most DISTINCTIVE_SHARE of the documents
+    shared: int  # distinct query words matched
 
 
 def bm25(query: Sequence[str], corpus: Corpus) -> list[TextMatch]:
@@ -164,13 +172,14 @@ def bm25(query: Sequence[str], corpus: Corpus) -> list[TextMatch]:
                 containing[word] += 1
     idf = {w: math.log(1 + (count - n + 0.5) / (n + 0.5)) for w, n in containing.items()}
     total = sum(idf.values())
-    few = max(DISTINCTIVE_WORDS, DISTINCTIVE_SHARE * count)
+    few = max(FEWEST_DISTINCTIVE, DISTINCTIVE_SHARE * count)
     scored = []
     for source, counts in matched:
         norm = K1 * (1 - B + B * source.length / average)
         value = sum(idf[w] * tf * (K1 + 1) / (tf + norm) for w, tf in counts.items())
         coverage = sum(idf[w] for w in counts) / total
-        scored.append(TextMatch(source, value, coverage, sum(containing[w] <= few for w in counts)))
+        distinctive = sum(containing[w] <= few for w in counts)
+        scored.append(TextMatch(source, value, coverage, distinctive, len(counts)))
     return scored
 
 
@@ -270,6 +279,7 @@ def hit_json(marked: Marked[Hit], query: Sequence[str], shown_path: str) -> dict
         "bm25": round(hit.bm25, 6),
         "coverage": round(hit.coverage, 6),
         "distinctive": hit.distinctive,
+        "shared": hit.shared,
         "recency": hit.recency,
         "importance": entry.importance,
         "importance_weight": round(hit.importance_weight, 6),

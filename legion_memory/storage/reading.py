@@ -4,7 +4,7 @@ and their highest ID. Only this module and `store`, which changes them, open mem
 
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import compress, count, repeat
 from operator import contains, eq, not_
@@ -278,7 +278,17 @@ def require_no_conflict_markers(path: Path, document: Document | None) -> None:
     truth, and an ID computed from the rows above the marker may already be used below it."""
     if document is None:
         return
-    lines = document.lines
+    _refuse_marker(path, document.lines)
+
+
+def require_no_conflict_markers_in(texts: Mapping[Path, str | None]) -> None:
+    """The same for files read as text: what `forget`, `restore`, `prune` and `migrate` change."""
+    for path, text in texts.items():
+        if text is not None and any(marker in text for marker in _MARKERS):
+            _refuse_marker(path, text.splitlines(keepends=True))
+
+
+def _refuse_marker(path: Path, lines: Sequence[str]) -> None:
     # One pass in C over the lines; only a line starting with a marker is looked at closer.
     for index in compress(count(), map(str.startswith, lines, repeat(_MARKERS))):
         if re.match(_MARKER_LINE, lines[index]):

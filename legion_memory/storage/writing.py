@@ -47,6 +47,7 @@ from legion_memory.storage.reading import (
     max_id_number,
     records_of,
     require_no_conflict_markers,
+    require_no_conflict_markers_in,
     require_table,
 )
 from legion_memory.storage.row_edits import (
@@ -344,8 +345,13 @@ Mutation = Callable[[Mapping[Path, str | None]], Mapping[Path, str]]
 """Given the current text of some files (None when missing), the new text of those to change."""
 
 
-def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Path, str]:
+def transact(
+    memory: Memory, paths: list[Path], mutate: Mutation, *, resolving_conflicts: bool = False
+) -> Mapping[Path, str]:
     """Read `paths` under the lock, let `mutate` compute new texts, write them all or none.
+
+    A file with git conflict markers is refused (ParseError) unless the change is the one
+    `resolving_conflicts` that repairs them: any other change would compute from half the truth.
 
     The previous text of every path is journaled before the first write; the files are then written
     in the order of `paths`, read back and compared, and the journal is removed last. Any failure
@@ -356,6 +362,8 @@ def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Pat
 
     with locked(memory):
         current = {path: read_text(path) for path in paths}
+        if not resolving_conflicts:
+            require_no_conflict_markers_in(current)
         changes = mutate(current)
         ordered = [path for path in paths if path in changes]
         if len(ordered) != len(changes):
@@ -366,10 +374,7 @@ def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Pat
         if not ordered:
             return changes
         record = journal.build(memory.directory, current, changes)
-        try:
-            atomic_write(memory.journal_path, journal.encode(record))
-        except WriteError as exc:
-            raise WriteError(f"{exc.message}; nothing was changed", where=exc.where) from exc
+        _write_journal(memory, journal.encode(record))
         try:
             for path in ordered:
                 atomic_write(path, changes[path])
@@ -378,6 +383,13 @@ def transact(memory: Memory, paths: list[Path], mutate: Mutation) -> Mapping[Pat
         except LegionMemoryError as failure:
             journal.undo(memory.journal_path, record, _files(), failure)
         return changes
+
+
+def _write_journal(memory: Memory, text: str) -> None:
+    try:
+        atomic_write(memory.journal_path, text)
+    except WriteError as exc:
+        raise WriteError(f"{exc.message}; nothing was changed", where=exc.where) from exc
 
 
 def _verify_written(paths: list[Path], changes: Mapping[Path, str]) -> None:

@@ -155,7 +155,7 @@ def repair_conflicts(memory: Memory) -> list[str]:
 
     if not any(c.end and not c.nested for c in _all_conflicts(memory)):
         return []  # nothing to do: no lock taken, nothing written
-    changed = writing.transact(memory, memory_files(memory), mutate)
+    changed = writing.transact(memory, memory_files(memory), mutate, resolving_conflicts=True)
     return [f"{path}: resolved conflict markers, both sides kept" for path in changed]
 
 

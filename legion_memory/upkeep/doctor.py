@@ -174,7 +174,7 @@ def _apply(
 
     if not planner(_current(memory)).edits:
         return []  # nothing to do: no lock taken, nothing written
-    writing.transact(memory, memory_files(memory), mutate)
+    writing.transact(memory, memory_files(memory), mutate, resolving_conflicts=True)
     return repairs
 
 
@@ -216,7 +216,7 @@ def repair_archive_layout(memory: Memory) -> list[str]:
         moved.append(f"{memory.archive}: one section per kind, each row under its own kind")
         return changed
 
-    writing.transact(memory, memory_files(memory), mutate)
+    writing.transact(memory, memory_files(memory), mutate, resolving_conflicts=True)
     return moved
 
 

@@ -91,7 +91,9 @@ def _move(
     live, archive = memory.path(kind), memory.archive
     # Plan once without the lock so that a refused move leaves the directory untouched (not even
     # a lock file), then again under the lock on what is really there.
-    plan(kind, record_id, Texts(live, reading.read_text(live), archive, reading.read_text(archive)))
+    texts = Texts(live, reading.read_text(live), archive, reading.read_text(archive))
+    reading.require_no_conflict_markers_in({live: texts.live_text, archive: texts.archive_text})
+    plan(kind, record_id, texts)
     found: list[Record] = []
 
     def mutate(current: Mapping[Path, str | None]) -> dict[Path, str]:

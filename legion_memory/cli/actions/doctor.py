@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit
+from legion_memory.wording import count_of
 
 if TYPE_CHECKING:
     from legion_memory.upkeep.doctor import Checkup
@@ -46,7 +47,10 @@ def _checkup_text(checkup: Checkup, context: Context, fix: bool, quiet: bool) ->
     lines += [_relative(str(finding), root) for finding in checkup.remaining]
     if checkup.remaining:
         hint = "" if fix else " (run `legion-memory doctor --fix`)"
-        lines.append(f"{len(checkup.remaining)} problem(s) need repair{hint}")
+        lines.append(
+            f"{count_of(len(checkup.remaining), 'problem')} "
+            f"{'needs' if len(checkup.remaining) == 1 else 'need'} repair{hint}"
+        )
     elif not quiet:
         lines.append("memory is healthy" if not checkup.repaired else "memory repaired")
     return "\n".join(lines)

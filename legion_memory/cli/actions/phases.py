@@ -132,14 +132,20 @@ def _list_uncompacted(context: Context, exclude_current: bool) -> None:
 def phase_context(context: Context, phase: str) -> None:
     """A phase's COMPACTED.md when present, else its SUMMARY files in plan order."""
     from legion_memory.project import compaction
-    from legion_memory.project.phases import phase_selector
+    from legion_memory.project.phases import PhaseNotFound, phase_selector
 
     phase_selector(phase)
     number = _phase_value(phase)
-    files, text = compaction.phase_context(context.root, phase)
+    try:
+        files, text = compaction.phase_context(context.root, phase)
+    except PhaseNotFound as missing:
+        # A reading command with nothing to read answers with nothing (exit 0), as recall does.
+        files, text = [], ""
+        note(f"note: {missing.line()}; nothing to show")
+    else:
+        if not files:
+            note(f"note: phase {number} has no SUMMARY files yet")
     source = "compacted" if files and files[0].name.endswith("-COMPACTED.md") else "summaries"
-    if not files:
-        note(f"note: phase {number} has no SUMMARY files yet")
     data = {
         "phase": number,
         "source": source,

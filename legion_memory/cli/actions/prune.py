@@ -8,6 +8,7 @@ from legion_memory.cli.output import emit, note
 from legion_memory.project.root import current_phase, milestone_start
 from legion_memory.storage import writing
 from legion_memory.upkeep import prune as pruning
+from legion_memory.wording import count_of
 
 
 def prune(
@@ -75,19 +76,19 @@ def _dry_run(context: Context, plan: pruning.Plan, facts: dict[str, object], lim
     else:
         count = len(plan.candidates)
         shown = pruning.archive_shown(context.memory)
-        human = f"Would prune {count} records → {shown} (dry run: nothing changed)\n\n"
+        human = f"Would prune {count_of(count, 'record')} → {shown} (dry run: nothing changed)\n\n"
         human += plan.listing()
         if not plan.over(limit):
             human += (
-                f"\n\nOUTCOMES.md has {plan.total} records, at or under the prune threshold of "
-                f"{limit}: a real run prunes only with --yes."
+                f"\n\nOUTCOMES.md has {count_of(plan.total, 'record')}, at or under the prune "
+                f"threshold of {limit}: a real run prunes only with --yes."
             )
     emit(context, {"status": "dry-run", **facts, **_unchanged(plan)}, human)
 
 
 def _under_threshold(context: Context, plan: pruning.Plan, facts: dict[str, object]) -> None:
     human = (
-        f"OUTCOMES.md has {plan.total} records, at or under the prune threshold of "
+        f"OUTCOMES.md has {count_of(plan.total, 'record')}, at or under the prune threshold of "
         f"{facts['threshold']}: nothing was pruned ({len(plan.candidates)} eligible). "
         "Run `legion-memory prune --yes` to prune anyway, or `--dry-run` to list them."
     )

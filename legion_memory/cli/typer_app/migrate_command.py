@@ -26,9 +26,9 @@ def run_migrate(context: Context, dry_run: bool) -> None:
         return
     default_branch = context.default_branch
     # Planned without the lock first, so a dry run or a no-op never touches the directory.
-    planned = plan_migration(
-        memory, {path: reading.read_text(path) for path in paths}, default_branch
-    )
+    texts = {path: reading.read_text(path) for path in paths}
+    reading.require_no_conflict_markers_in(texts)  # a dry run says what the real run would
+    planned = plan_migration(memory, texts, default_branch)
     if dry_run or not planned.tables:
         _show(context, planned, dry_run)
         return

@@ -12,12 +12,14 @@ def bad_value_line(usage: Exception, args: Sequence[str]) -> str | None:
     param: Any = getattr(usage, "param", None)
     if type(usage).__name__ != "BadParameter" or param is None:
         return None
-    if param.param_type_name != "option" or not param.opts:
+    if param.param_type_name == "argument":
+        raw, flag = _refused_input(usage), str(param.metavar or param.name).upper()
+    elif param.opts:
+        raw, flag = _given(args, param.opts), max(param.opts, key=len)
+    else:
         return None
-    raw = _given(args, param.opts)
     if raw is None:
         return None
-    flag = max(param.opts, key=len)
     from legion_memory.schema.secrets import SECRET_HINT, secret_kind, secret_message
 
     kind = secret_kind(raw)
@@ -41,6 +43,16 @@ def _number_line(flag: str, raw: str, annotation: Any, low: int | None) -> str |
     if low is not None and number < low:
         return f"{flag} {number} is not valid (use a number of {low} or more)"
     return None
+
+
+def _refused_input(usage: Exception) -> str | None:
+    """The value typer's validation refused, as the user typed it (an argument has no flag to
+    find it by in the command line)."""
+    errors = getattr(usage.__cause__, "errors", None)
+    if errors is None:
+        return None
+    found = errors()[0].get("input") if errors() else None
+    return found if isinstance(found, str) else None
 
 
 def _given(args: Sequence[str], opts: Sequence[str]) -> str | None:
