@@ -143,3 +143,27 @@ def test_a_rebase_that_forgets_and_restores_a_record_keeps_main_archived_id(repo
     assert "| O-001 | 2026-03-02 | main |" in text_of(repo, "ARCHIVE.md")
     assert sources(repo) == {"main pattern": "O-001"}
     _healthy(repo)
+
+
+def test_a_merge_commit_itself_holds_the_followed_references(repo: Path) -> None:
+    """Both sides changed PATTERNS.md, so its driver runs: it predicts the outcome files' merge
+    from the commits git names and writes each Source right, so no repair commit is needed."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "b2")
+    theirs = add_outcome(repo, "branch record", "b2")
+    add_pattern(repo, "branch pattern", theirs, "b2")
+    commit(repo, "branch")
+    git(repo, "checkout", "-q", "main")
+    ours = add_outcome(repo, "main record", "main")
+    add_pattern(repo, "main pattern", ours, "main")
+    commit(repo, "main")
+    done = run_git(repo, "merge", "--no-edit", "b2")
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "log", "-1", "--format=%s") == "Merge branch 'b2'\n"
+    assert _ids(repo) == {"branch record": "O-001", "main record": "O-002"}
+    assert sources(repo) == {"main pattern": "O-002", "branch pattern": "O-001"}
+    assert (
+        "legion-memory: .planning/memory/PATTERNS.md: Source references follow their outcomes"
+        in done.stderr
+    )
+    _healthy(repo)
