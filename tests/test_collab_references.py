@@ -7,6 +7,7 @@ from pathlib import Path
 from support.gitrepos import (
     add_outcome,
     add_pattern,
+    assert_healthy,
     commit,
     init_memory,
     memory_of,
@@ -15,17 +16,11 @@ from support.gitrepos import (
     sources,
     text_of,
 )
-from support.processes import git, run_process
+from support.processes import git
 
 from legion_memory.upkeep.forgetting import forget, restore
 
 REPAIR = "Repair .planning/memory after post-merge (legion-memory doctor --fix)"
-
-
-def _healthy(repo: Path) -> None:
-    assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
-    assert run_process("validate", cwd=repo).code == 0
-    assert git(repo, "status", "--porcelain") == ""
 
 
 def _ids(repo: Path) -> dict[str, str]:
@@ -49,7 +44,7 @@ def test_a_rebase_keeps_the_ids_of_the_branch_it_replays_onto(repo: Path) -> Non
     assert done.returncode == 0, done.stderr
     assert _ids(repo) == {"main one": "O-001", "main two": "O-002", "early feature": "O-003"}
     assert sources(repo) == {"main pattern": "O-002"}
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_a_merge_that_renumbers_ours_makes_ours_untouched_patterns_follow(repo: Path) -> None:
@@ -69,7 +64,7 @@ def test_a_merge_that_renumbers_ours_makes_ours_untouched_patterns_follow(repo: 
     assert sources(repo) == {"main pattern": "O-002"}
     assert git(repo, "log", "-1", "--format=%s") == REPAIR + "\n"
     assert "committed the repair of .planning/memory as its own commit" in done.stderr
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_pull_rebase_makes_a_replayed_pattern_follow_its_replayed_outcome(
@@ -94,7 +89,7 @@ def test_pull_rebase_makes_a_replayed_pattern_follow_its_replayed_outcome(
     assert done.returncode == 0, done.stderr
     assert _ids(repo) == {"pushed first": "O-001", "local record": "O-002"}
     assert sources(repo) == {"local pattern": "O-002"}
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_a_squash_leaves_its_repair_staged_and_the_tree_clean_after_the_commit(
@@ -114,7 +109,7 @@ def test_a_squash_leaves_its_repair_staged_and_the_tree_clean_after_the_commit(
     git(repo, "commit", "-q", "-m", "squash b1")
     assert sources(repo) == {"main pattern": _ids(repo)["main record"]}
     assert _ids(repo) == {"branch record": "O-001", "main record": "O-002"}
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_a_rebase_that_forgets_and_restores_a_record_keeps_main_archived_id(repo: Path) -> None:
@@ -142,7 +137,7 @@ def test_a_rebase_that_forgets_and_restores_a_record_keeps_main_archived_id(repo
     assert rows(repo) == [("O-002", "main", "main live"), ("O-003", "feature", "feature record")]
     assert "| O-001 | 2026-03-02 | main |" in text_of(repo, "ARCHIVE.md")
     assert sources(repo) == {"main pattern": "O-001"}
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_a_merge_commit_itself_holds_the_followed_references(repo: Path) -> None:
@@ -166,4 +161,4 @@ def test_a_merge_commit_itself_holds_the_followed_references(repo: Path) -> None
         "legion-memory: .planning/memory/PATTERNS.md: Source references follow their outcomes"
         in done.stderr
     )
-    _healthy(repo)
+    assert_healthy(repo)

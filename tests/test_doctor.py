@@ -120,7 +120,7 @@ def test_nested_and_leftover_markers_are_reported_on_their_own_and_left_alone(
         ".planning/memory/OUTCOMES.md:16: leftover conflict marker '=======' (remove it by hand)\n"
         ".planning/memory/OUTCOMES.md:18: leftover conflict marker '>>>>>>>' (remove it by hand)\n"
         ".planning/memory/PATTERNS.md:10: leftover conflict marker '>>>>>>>' (remove it by hand)\n"
-        "4 problem(s) need repair\n"
+        "4 problems need repair\n"
     )
     assert read_bytes_of(repo) == before
     checked = cli("validate", cwd=repo).stdout.splitlines()
