@@ -10,8 +10,8 @@ from support.processes import CLI, read_bytes_of
 
 from legion_memory.schema.kinds import OUTCOME, PATTERN, archive_template
 from legion_memory.storage.reading import Memory
-from legion_memory.upkeep.conflict_markers import Finding
 from legion_memory.upkeep.doctor import CHECKS, Check, doctor
+from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.renumbering import memory_files
 
 HEAD = OUTCOME.template()
@@ -104,28 +104,25 @@ def test_a_conflict_never_closed_is_left_for_a_human(cli: CLI, repo: Path) -> No
     assert read_bytes_of(repo) == before
 
 
-def test_nested_and_leftover_markers_are_reported_on_their_own_and_left_alone(
-    cli: CLI, repo: Path
-) -> None:
-    nested = "<<<<<<< HEAD\n<<<<<<< inner\n" + outcome_row(2, "a") + "=======\n>>>>>>> x\n"
-    nested += "=======\n" + outcome_row(3, "b") + ">>>>>>> feature\n"
-    _write(repo, "OUTCOMES.md", HEAD + outcome_row(1, "one") + nested)
+def test_leftover_markers_are_reported_on_their_own_and_left_alone(cli: CLI, repo: Path) -> None:
+    """A hand resolution that kept a separator or a closing marker: which lines were whose is
+    gone, so doctor reports each and leaves it; validate names it too."""
+    leftover = outcome_row(2, "a") + "=======\n" + outcome_row(3, "b") + ">>>>>>> feature\n"
+    _write(repo, "OUTCOMES.md", HEAD + outcome_row(1, "one") + leftover)
     _write(repo, "PATTERNS.md", PATTERN.template() + ">>>>>>> feature\n")
     before = read_bytes_of(repo)
     result = cli("doctor", "--fix", cwd=repo)
     assert result.code == 1
     assert result.stdout == (
-        ".planning/memory/OUTCOMES.md:11: nested conflict markers (resolve them by hand)\n"
-        # The inner block closes the outer one: what follows it is left over.
-        ".planning/memory/OUTCOMES.md:16: leftover conflict marker '=======' (remove it by hand)\n"
-        ".planning/memory/OUTCOMES.md:18: leftover conflict marker '>>>>>>>' (remove it by hand)\n"
+        ".planning/memory/OUTCOMES.md:12: leftover conflict marker '=======' (remove it by hand)\n"
+        ".planning/memory/OUTCOMES.md:14: leftover conflict marker '>>>>>>>' (remove it by hand)\n"
         ".planning/memory/PATTERNS.md:10: leftover conflict marker '>>>>>>>' (remove it by hand)\n"
-        "4 problems need repair\n"
+        "3 problems need repair\n"
     )
     assert read_bytes_of(repo) == before
     checked = cli("validate", cwd=repo).stdout.splitlines()
     assert (
-        ".planning/memory/OUTCOMES.md:12: error: nested git conflict marker (resolve it by hand)"
+        ".planning/memory/OUTCOMES.md:14: error: leftover git conflict marker (remove it by hand)"
         in checked
     )
     assert (

@@ -111,35 +111,3 @@ def test_a_doubled_or_misfiled_archive_section_is_reported(cli: CLI, repo: Path)
         ".planning/memory/ARCHIVE.md:25: error: section '## Archived Preferences' appears again "
         "(first at line 20)"
     ) in checked
-
-
-def test_doctor_fix_gathers_a_doubled_or_misfiled_archive_section_losslessly(
-    cli: CLI, repo: Path
-) -> None:
-    preference = (
-        "| D-001 | 2026-03-01 | main | agent-selection | c | p | u | positive | coder | |\n"
-    )
-    other = "| D-002 | 2026-03-01 | main | agent-selection | d | q | v | positive | coder | |\n"
-    archive = (
-        archive_template()
-        + outcome_row(1, "forgotten")
-        + _section(pattern_row(1, "p", "O-001") + preference, PATTERN)
-        + _section(other, PREFERENCE)
-        + _section(outcome_row(2, "also forgotten"), OUTCOME)
-    )
-    _write(repo, "ARCHIVE.md", archive)
-    _write(repo, "OUTCOMES.md", OUTCOME.template())
-    fixed = cli("doctor", "--fix", cwd=repo)
-    assert fixed.code == 0, fixed.stderr
-    assert fixed.stdout.splitlines()[0] == (
-        "repaired .planning/memory/ARCHIVE.md: one section per kind, each row under its own kind"
-    )
-    assert _read(repo, "ARCHIVE.md") == (
-        archive_template()
-        + outcome_row(1, "forgotten")
-        + outcome_row(2, "also forgotten")
-        + _section(pattern_row(1, "p", "O-001"), PATTERN)
-        + _section(preference + other, PREFERENCE)
-    )
-    assert cli("doctor", cwd=repo).stdout == "memory is healthy\n"
-    assert cli("validate", cwd=repo).code == 0

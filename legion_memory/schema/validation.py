@@ -217,8 +217,8 @@ def _duplicate_ids(records: list[Record], name: str) -> Iterator[Problem]:
 
 
 def _conflict_markers(document: Document, name: str) -> Iterator[Problem]:
-    """Each marker line: one of a conflict `doctor --fix` resolves, an opening one inside another
-    conflict (nested), or a separator or closing one outside any (left by a hand resolution)."""
+    """Each marker line: one of a conflict `doctor --fix` resolves (nested ones too, from the
+    inside out), or a separator or closing one outside any, left by a hand resolution."""
     depth = 0
     for index in range(len(document.lines)):
         marker = _CONFLICT.match(document.text(index))
@@ -227,7 +227,8 @@ def _conflict_markers(document: Document, name: str) -> Iterator[Problem]:
         kind = marker.group(1)[0]
         if kind == "<":
             depth += 1
-            how = "nested git conflict marker (resolve it by hand)" if depth > 1 else None
+            nested = "nested git conflict marker (run `legion-memory doctor --fix`)"
+            how = nested if depth > 1 else None
         else:
             how = None if depth else "leftover git conflict marker (remove it by hand)"
             depth = max(depth - 1, 0) if kind == ">" else depth

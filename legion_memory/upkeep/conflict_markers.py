@@ -1,6 +1,8 @@
-"""Git conflict markers in the memory files: blocks `doctor --fix` resolves by keeping both
-sides, and what it leaves to a person (a block never closed, nested markers, a separator or
-closing marker left outside any block by a hand resolution)."""
+"""Git conflict markers in memory files, found and resolved by the union of both sides (a row
+both sides hold identically kept once): the doctor check that runs before the others, since a
+union can leave work for them (two rows under one ID). A block nested inside a side, which a merge
+of an already conflicted file leaves, resolves from the inside out. A separator or closing marker
+outside any block (a hand resolution's leftover) is reported by a check of its own."""
 
 import re
 from collections.abc import Iterator, Mapping
@@ -11,16 +13,8 @@ from legion_memory.errors import IntegrityError
 from legion_memory.markdown.document import is_row, split_lines, strip_ending
 from legion_memory.storage import reading, writing
 from legion_memory.storage.reading import Memory
+from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.renumbering import memory_files
-
-
-class Finding(NamedTuple):
-    where: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.message}"
-
 
 _OPEN = re.compile(r"^(<{7,})(?: |$)")
 
@@ -30,7 +24,7 @@ class _Conflict(NamedTuple):
     end: int | None  # None: never closed
     ours: tuple[str, ...]
     theirs: tuple[str, ...]
-    nested: bool = False  # another opening marker inside: which lines are whose is unclear
+    nested: bool = False  # a side held a block of its own, already resolved into it
 
 
 def _conflicts(lines: list[str]) -> Iterator[_Conflict]:
@@ -46,25 +40,33 @@ def _conflicts(lines: list[str]) -> Iterator[_Conflict]:
 
 
 def _read_conflict(lines: list[str], start: int, size: int) -> _Conflict:
-    """One marked block; a diff3-style base section (`|||||||`) is dropped."""
+    """One marked block; a diff3-style base section (`|||||||`) is dropped, and a block opened
+    inside a side is read whole and stands in that side as its own union."""
     middle = re.compile(rf"^={{{size}}}\s*$")
     base = re.compile(rf"^\|{{{size}}}(?: |$)")
     close = re.compile(rf"^>{{{size}}}(?: |$)")
     parts: dict[str, list[str]] = {"ours": [], "base": [], "theirs": []}
-    part = "ours"
-    nested = False
-    for index in range(start + 1, len(lines)):
+    part, nested, index = "ours", False, start + 1
+    while index < len(lines):
         text = strip_ending(lines[index])
-        nested = nested or bool(_OPEN.match(text))
         if part == "theirs" and close.match(text):
-            ours, theirs = tuple(parts["ours"]), tuple(parts["theirs"])
-            return _Conflict(start, index + 1, ours, theirs, nested)
+            sides = tuple(parts["ours"]), tuple(parts["theirs"])
+            return _Conflict(start, index + 1, *sides, nested)
+        opened = _OPEN.match(text)
+        if opened is not None:
+            inner = _read_conflict(lines, index, len(opened.group(1)))
+            if inner.end is None:
+                break
+            parts[part] += union(inner)
+            nested, index = True, inner.end
+            continue
         if part != "theirs" and middle.match(text):
             part = "theirs"
         elif part == "ours" and base.match(text):
             part = "base"
         else:
             parts[part].append(lines[index])
+        index += 1
     return _Conflict(start, None, tuple(parts["ours"]), tuple(parts["theirs"]), nested)
 
 
@@ -89,8 +91,8 @@ def resolve_conflicts(text: str) -> str:
     out: list[str] = []
     position = 0
     for conflict in _conflicts(lines):
-        if conflict.end is None or conflict.nested:
-            continue  # left as it is, for a person (its finding says so)
+        if conflict.end is None:
+            continue
         out += lines[position : conflict.start] + union(conflict)
         position = conflict.end
     out += lines[position:]
@@ -105,7 +107,8 @@ def find_conflicts(memory: Memory) -> list[Finding]:
             if conflict.end is None:
                 found.append(Finding(where, "conflict marker never closed (resolve it by hand)"))
             elif conflict.nested:
-                found.append(Finding(where, "nested conflict markers (resolve them by hand)"))
+                message = "nested git conflict markers (--fix keeps every side)"
+                found.append(Finding(where, message))
             else:
                 found.append(Finding(where, "git conflict markers (--fix keeps both sides)"))
     return found
@@ -115,7 +118,8 @@ _LEFTOVER = re.compile(r"^(?:>{7,}|\|{7,})(?: |$)|^={7}$")
 
 
 def find_leftover_markers(memory: Memory) -> list[Finding]:
-    """Separator and closing markers outside any conflict block: what a hand resolution left."""
+    """Separator and closing markers outside any conflict block: what a hand resolution left.
+    They are left to a person: which lines belonged to which side is gone."""
     found = []
     for path in memory_files(memory):
         lines = split_lines(reading.read_text(path) or "")
@@ -153,7 +157,7 @@ def repair_conflicts(memory: Memory) -> list[str]:
         _verify_union(current, changed)
         return changed
 
-    if not any(c.end and not c.nested for c in _all_conflicts(memory)):
+    if not any(conflict.end for conflict in _all_conflicts(memory)):
         return []  # nothing to do: no lock taken, nothing written
     changed = writing.transact(memory, memory_files(memory), mutate, resolving_conflicts=True)
     return [f"{path}: resolved conflict markers, both sides kept" for path in changed]

@@ -6,13 +6,11 @@ Every repair reads and writes through `store.transact` (under the memory lock, a
 first verifies that no record would be lost.
 """
 
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import IntegrityError, RollbackError
-from legion_memory.gitops.file_merge import merge
+from legion_memory.errors import RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.repository import (
     files_of_commits,
@@ -20,17 +18,18 @@ from legion_memory.gitops.repository import (
     integration_sources,
     merge_sides,
 )
-from legion_memory.markdown.document import parse, split_lines, strip_ending
+from legion_memory.markdown.document import parse
 from legion_memory.schema.record_twins import archive_layout
 from legion_memory.storage import files, reading, writing
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep import clean_scan
+from legion_memory.upkeep.archive_repair import repair_archive_layout
 from legion_memory.upkeep.conflict_markers import (
-    Finding,
     find_conflicts,
     find_leftover_markers,
     repair_conflicts,
 )
+from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.renumbering import (
     Plan,
     Texts,
@@ -41,8 +40,6 @@ from legion_memory.upkeep.renumbering import (
 )
 from legion_memory.upkeep.source_references import resolved_references, source_versions
 from legion_memory.upkeep.twin_repair import twin_plan, verify_identities_kept
-
-_RECORD_ROW = re.compile(r"^\|\s*[A-Z]+-\d+\s*\|")
 
 
 class Check(NamedTuple):
@@ -195,44 +192,6 @@ def find_archive_layout(memory: Memory) -> list[Finding]:
         return []
     found = archive_layout(parse(text))
     return [Finding(f"{memory.archive}:{m.line}", m.message) for m in found]
-
-
-def repair_archive_layout(memory: Memory) -> list[str]:
-    """Each kind's archived rows gathered into its one section, as the ARCHIVE.md merge writes
-    them (docs/decisions.md#archive-merge): a doubled section merged into one, a row under
-    another kind's heading moved to its own; every row kept (a record now held twice is the
-    next check's)."""
-    if not find_archive_layout(memory):
-        return []
-    moved: list[str] = []
-
-    def mutate(current: Mapping[Path, str | None]) -> dict[Path, str]:
-        text = current.get(memory.archive) or ""
-        relaid = merge(text, text, text, archive=True).text
-        if relaid == text or archive_layout(parse(relaid)):
-            return {}  # not in the shape the tool writes: left to a person, still reported
-        _verify_rows_kept(memory.archive, text, relaid)
-        changed = {memory.archive: relaid}
-        moved.append(f"{memory.archive}: one section per kind, each row under its own kind")
-        return changed
-
-    writing.transact(memory, memory_files(memory), mutate, resolving_conflicts=True)
-    return moved
-
-
-def _verify_rows_kept(path: Path, before: str, after: str) -> None:
-    """Every row line of the archive, as many times as before, is there after a relayout."""
-
-    def row_lines(text: str) -> list[str]:
-        lines = (strip_ending(line).strip() for line in split_lines(text))
-        return sorted(line for line in lines if _RECORD_ROW.match(line))
-
-    if row_lines(before) != row_lines(after):
-        raise IntegrityError(
-            "gathering the archive sections would lose a row; nothing was written (this is a bug)",
-            where=str(path),
-            hint="please report it with the memory files attached",
-        )
 
 
 # What a killed process leaves: a journal, temporary files ----------------------------------------
