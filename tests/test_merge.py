@@ -302,3 +302,12 @@ def test_a_record_arriving_archived_keeps_the_id_its_live_copy_has_on_ours() -> 
     result = merge(archive, archive, theirs, archive=True, reserved=reserved, pick=True)
     assert result.text == archive + outcome_row(4, "forgotten", "feature")
     assert result.renumbered == [("O-001", "O-004")]
+
+
+def test_a_pattern_both_sides_added_citing_their_own_numbering_is_kept_once() -> None:
+    patterns = PATTERN.template()
+    ours = patterns + pattern_row(3, "picked", "O-002")
+    theirs = patterns + pattern_row(3, "picked", "O-001")
+    result = merge(patterns, ours, theirs)
+    assert (result.text, result.conflicts) == (theirs, ())
+    assert merge(patterns, theirs, ours).text == theirs

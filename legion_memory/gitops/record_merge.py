@@ -332,9 +332,13 @@ def _ordering(item: _New) -> tuple[tuple[str, ...], tuple[str, int], str]:
 
 def _same_record(mine: Row, other: Row, free: Row | None) -> Row | None:
     """The copy to keep of a record both sides added, None when they really differ: the one
-    whose ID no other record holds, else the lower ID."""
+    whose ID no other record holds, else the lower ID. Copies that differ only in the IDs their
+    Source cites (each side's numbering of one outcome) are one record: the reference is made to
+    follow after the merge (docs/decisions.md#references-by-identity)."""
     if _body(mine) == _body(other):
         return free or min(mine, other, key=_number)
+    if _own(mine) == _own(other):
+        return free or min(mine, other, key=lambda row: (_number(row), row.content))
     settled = [row for row in (mine, other) if _values(row).get("resolved", "") == "true"]
     if len(settled) == 1 and _body(mine).keys() == _body(other).keys():
         return settled[0]  # an error one side resolved: the update wins over the stale copy
