@@ -162,3 +162,30 @@ def test_a_merge_commit_itself_holds_the_followed_references(repo: Path) -> None
         in done.stderr
     )
     assert_healthy(repo)
+
+
+def test_a_rebase_onto_a_main_that_only_archived_keeps_main_archived_id(repo: Path) -> None:
+    """main's OUTCOMES.md is back to what the fork had (its one record archived), so git takes
+    the replayed store whole, under main's archived ID; the replayed forget then yields that ID
+    to main's archived record, which the pattern keeps citing."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    mine = add_outcome(repo, "feature record", "feature")
+    commit(repo, "store")
+    forget(memory_of(repo), mine)
+    commit(repo, "forget")
+    restore(memory_of(repo), mine)
+    commit(repo, "restore")
+    git(repo, "checkout", "-q", "main")
+    old = add_outcome(repo, "main record", "main")
+    add_pattern(repo, "main pattern", old, "main")
+    commit(repo, "main store")
+    forget(memory_of(repo), old)
+    commit(repo, "main forget")
+    git(repo, "checkout", "-q", "feature")
+    done = run_git(repo, "rebase", "main")
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [("O-002", "feature", "feature record")]
+    assert "| O-001 | 2026-03-02 | main |" in text_of(repo, "ARCHIVE.md")
+    assert sources(repo) == {"main pattern": "O-001"}
+    assert_healthy(repo)

@@ -275,6 +275,16 @@ class _TableMerge:
         mine = identity(kind, _values(item.row)) if kind else None
         return not holders or any(other != mine for other in holders)
 
+    def collides(self, item: _New, final: str, used: set[str]) -> bool:
+        if "id" not in self.columns:
+            return False
+        return final in used or (self.taken_elsewhere(item) and not self.kept(item))
+
+    def kept(self, item: _New) -> bool:
+        """Whether the row keeps its ID whatever the other files hold: ours's in a pick (what
+        they collide with there arrived by this very replay, which must yield)."""
+        return self.ledger.keep_ours and item.side == "ours"
+
     def held_elsewhere(self, item: _New, used: set[str]) -> str | None:
         """The one ID the other memory files hold this very record under, when no other row
         has it: a record forgotten or restored on one side keeps the ID it has there."""
@@ -292,7 +302,7 @@ class _TableMerge:
         if held is not None and held != final:
             raw = set_cell(raw, self.columns.index("id"), final, held)
             final, was = held, item.row.id
-        elif (final in used or self.taken_elsewhere(item)) and "id" in self.columns:
+        elif self.collides(item, final, used):
             renumbered = self.ledger.renumber(final)
             if renumbered:
                 raw = set_cell(raw, self.columns.index("id"), final, renumbered)
