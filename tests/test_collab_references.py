@@ -27,6 +27,31 @@ def _ids(repo: Path) -> dict[str, str]:
     return {summary: record_id for record_id, _, summary in rows(repo)}
 
 
+def _branch_and_a_citing_main(repo: Path, branch: str) -> None:
+    """One outcome on `branch`; on main one outcome and a pattern citing it (both ID 1)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", branch)
+    add_outcome(repo, "branch record", branch)
+    commit(repo, "branch")
+    git(repo, "checkout", "-q", "main")
+    cited = add_outcome(repo, "main record", "main")
+    add_pattern(repo, "main pattern", cited, "main")
+    commit(repo, "main")
+
+
+def _feature_stores_forgets_and_restores(repo: Path) -> None:
+    """Three commits on `feature` (store, forget, restore one outcome), then back on main."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    mine = add_outcome(repo, "feature record", "feature")
+    commit(repo, "store")
+    forget(memory_of(repo), mine)
+    commit(repo, "forget")
+    restore(memory_of(repo), mine)
+    commit(repo, "restore")
+    git(repo, "checkout", "-q", "main")
+
+
 def test_a_rebase_keeps_the_ids_of_the_branch_it_replays_onto(repo: Path) -> None:
     """main's outcomes and the pattern citing one of them keep their IDs; the replayed outcomes
     move on, even the one whose date sorts first."""
@@ -50,14 +75,7 @@ def test_a_rebase_keeps_the_ids_of_the_branch_it_replays_onto(repo: Path) -> Non
 def test_a_merge_that_renumbers_ours_makes_ours_untouched_patterns_follow(repo: Path) -> None:
     """Only ours changed PATTERNS.md, so git never calls the driver for it; the repair commit
     makes the pattern follow its renumbered outcome."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "b2")
-    add_outcome(repo, "branch record", "b2")
-    commit(repo, "branch")
-    git(repo, "checkout", "-q", "main")
-    cited = add_outcome(repo, "main record", "main")
-    add_pattern(repo, "main pattern", cited, "main")
-    commit(repo, "main")
+    _branch_and_a_citing_main(repo, "b2")
     done = run_git(repo, "merge", "--no-edit", "b2")
     assert done.returncode == 0, done.stderr
     assert _ids(repo) == {"branch record": "O-001", "main record": "O-002"}
@@ -95,14 +113,7 @@ def test_pull_rebase_makes_a_replayed_pattern_follow_its_replayed_outcome(
 def test_a_squash_leaves_its_repair_staged_and_the_tree_clean_after_the_commit(
     repo: Path,
 ) -> None:
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "b1")
-    add_outcome(repo, "branch record", "b1")
-    commit(repo, "branch")
-    git(repo, "checkout", "-q", "main")
-    cited = add_outcome(repo, "main record", "main")
-    add_pattern(repo, "main pattern", cited, "main")
-    commit(repo, "main")
+    _branch_and_a_citing_main(repo, "b1")
     done = run_git(repo, "merge", "--squash", "b1")
     assert done.returncode == 0, done.stderr
     assert "the repair is staged with your squash" in done.stderr
@@ -116,15 +127,7 @@ def test_a_rebase_that_forgets_and_restores_a_record_keeps_main_archived_id(repo
     """main archived its O-001; the branch stores, forgets and restores its own O-001: each step
     keeps the replayed record under the one ID it has on main, and main's records and the
     pattern citing the archived one keep theirs."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    mine = add_outcome(repo, "feature record", "feature")
-    commit(repo, "store")
-    forget(memory_of(repo), mine)
-    commit(repo, "forget")
-    restore(memory_of(repo), mine)
-    commit(repo, "restore")
-    git(repo, "checkout", "-q", "main")
+    _feature_stores_forgets_and_restores(repo)
     old = add_outcome(repo, "main record", "main")
     add_outcome(repo, "main live", "main")
     add_pattern(repo, "main pattern", old, "main")
@@ -168,15 +171,7 @@ def test_a_rebase_onto_a_main_that_only_archived_keeps_main_archived_id(repo: Pa
     """main's OUTCOMES.md is back to what the fork had (its one record archived), so git takes
     the replayed store whole, under main's archived ID; the replayed forget then yields that ID
     to main's archived record, which the pattern keeps citing."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    mine = add_outcome(repo, "feature record", "feature")
-    commit(repo, "store")
-    forget(memory_of(repo), mine)
-    commit(repo, "forget")
-    restore(memory_of(repo), mine)
-    commit(repo, "restore")
-    git(repo, "checkout", "-q", "main")
+    _feature_stores_forgets_and_restores(repo)
     old = add_outcome(repo, "main record", "main")
     add_pattern(repo, "main pattern", old, "main")
     commit(repo, "main store")
