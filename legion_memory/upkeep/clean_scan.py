@@ -27,6 +27,8 @@ MERGE_LOG_NAME = "legion-memory-merges.jsonl"
 MEMORY_DIR = (".planning", "memory")
 
 _CONFLICT = b"<<<<<<<"
+# A separator or closing marker a hand resolution left (the leftover-markers check's lines).
+_LEFTOVER = re.compile(rb"\n(?:>{7}|\|{7}|={7}[ \t]*(?:\n|$))")
 # Each pattern opens with the newline before a line (the text read is given one before its first
 # line), not with `^`: a literal first character lets `re` skip to the next newline in C, which
 # makes every scan five times faster than a multiline `^`.
@@ -93,7 +95,7 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
     contents: list[tuple[bytes, bytes]] = []
     for name in MEMORY_FILES:
         data = _read(os.path.join(directory, name)) if name in names else b""
-        if data is None or _CONFLICT in data or _UNREAD_ROW.search(data):
+        if data is None or _CONFLICT in data or _UNREAD_ROW.search(data) or _LEFTOVER.search(data):
             return False
         if name == MEMORY_FILES[-1] and not _archive_sections_in_order(data):
             return False
