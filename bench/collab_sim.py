@@ -314,8 +314,13 @@ class Simulation:
         return any((git_dir / name).exists() for name in states)
 
     def resolve(self, clone: Clone, kind: str) -> bool:
-        self.conflicts[kind] += 1  # every record changes on one side only: always spurious
         git_dir = clone.path / ".git"
+        if (git_dir / "CHERRY_PICK_HEAD").exists() and self.already_there(clone):
+            # git stops a pick whose change the branch already holds (the record arrived before
+            # under another ID); a user skips it. Not a conflict: nothing is left to resolve.
+            self.integrations["cherry-pick already applied"] += 1
+            return clone.git("cherry-pick", "--skip").returncode == 0
+        self.conflicts[kind] += 1  # every record changes on one side only: always spurious
         for _ in range(20):
             clone.repair()
             clone.must("add", "-A")
@@ -334,6 +339,11 @@ class Simulation:
                 return True
         self.violations["stuck integration"] += 1
         return False
+
+    @staticmethod
+    def already_there(clone: Clone) -> bool:
+        unmerged = clone.must("diff", "--name-only", "--diff-filter=U")
+        return not unmerged and clone.git("diff", "--cached", "--quiet", "HEAD").returncode == 0
 
     # The run ----------------------------------------------------------------------------------
 

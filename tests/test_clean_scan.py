@@ -120,6 +120,8 @@ UNCLEAN = {
         "OUTCOMES.md": SOUND, "ARCHIVE.md": archive_template() + outcome_row(1, "a"),
     },
     "conflict marker": {"OUTCOMES.md": SOUND + "<<<<<<< HEAD\n"},
+    "leftover closing marker": {"OUTCOMES.md": SOUND + ">>>>>>> feature\n"},
+    "leftover separator": {"OUTCOMES.md": SOUND + "=======\n"},
     "temporary file": {"OUTCOMES.md": SOUND, ".legion-memory-0a1b.tmp": ""},
     "journal": {"OUTCOMES.md": SOUND, ".legion-memory.journal": "{}"},
     "row without outer pipes": {"OUTCOMES.md": SOUND + outcome_row(3, "x").strip(" |\n") + "\n"},

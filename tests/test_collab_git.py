@@ -11,6 +11,7 @@ from support.gitrepos import (
     add_error,
     add_outcome,
     add_pattern,
+    assert_healthy,
     commit,
     init_memory,
     memory_of,
@@ -32,12 +33,6 @@ def _archived(repo: Path, kind: str = "outcomes") -> list[str]:
     return [line.split("|")[1].strip() for line in text.splitlines() if line.startswith(prefix)]
 
 
-def _healthy(repo: Path) -> None:
-    assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
-    assert run_process("validate", cwd=repo).code == 0
-    assert git(repo, "status", "--porcelain") == ""
-
-
 def test_cherry_pick_then_merging_the_branch_keeps_the_record_once(repo: Path) -> None:
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")
@@ -55,7 +50,7 @@ def test_cherry_pick_then_merging_the_branch_keeps_the_record_once(repo: Path) -
     assert done.returncode == 0, done.stderr
     assert sorted(summary for _, _, summary in rows(repo)) == ["later", "on main", "picked"]
     assert len({record_id for record_id, _, _ in rows(repo)}) == 3
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_squash_then_more_work_then_merge_keeps_each_record_once(repo: Path) -> None:
@@ -72,7 +67,7 @@ def test_squash_then_more_work_then_merge_keeps_each_record_once(repo: Path) -> 
     git(repo, "checkout", "-q", "main")
     assert run_git(repo, "merge", "--no-edit", "feature").returncode == 0
     assert rows(repo) == [("O-001", "feature", "first"), ("O-002", "feature", "second")]
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_rebasing_a_branch_that_updated_and_forgot_its_own_rows_has_no_conflict(
@@ -98,7 +93,7 @@ def test_rebasing_a_branch_that_updated_and_forgot_its_own_rows_has_no_conflict(
     assert sorted(fix for _, _, fix in errors) == ["free space", "retry"]
     assert [summary for _, _, summary in rows(repo)] == ["on main"]
     assert len(_archived(repo)) == 1
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_merging_a_branch_twice_after_forgetting_one_of_its_rows(repo: Path) -> None:
@@ -119,7 +114,7 @@ def test_merging_a_branch_twice_after_forgetting_one_of_its_rows(repo: Path) -> 
     assert done.returncode == 0, done.stderr
     assert [summary for _, _, summary in rows(repo)] == ["keep me", "more"]
     assert _archived(repo) == [gone]
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_a_branch_storing_and_forgetting_o001_while_main_stores_o001(repo: Path) -> None:
@@ -138,7 +133,7 @@ def test_a_branch_storing_and_forgetting_o001_while_main_stores_o001(repo: Path)
     assert [summary for _, _, summary in live] == ["main record"]
     assert live[0][0] not in _archived(repo)
     assert sources(repo) == {"main pattern": live[0][0]}
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def _clone(origin: Path, path: Path) -> Path:
@@ -169,7 +164,7 @@ def test_pull_between_two_clones_on_one_branch_keeps_each_source_on_its_outcome(
         "mine pattern": by_summary["mine outcome"],
         "theirs pattern": by_summary["theirs outcome"],
     }
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_a_migrated_table_and_old_layout_rows_merge_into_the_new_layout(repo: Path) -> None:
@@ -240,7 +235,7 @@ def test_a_restored_record_keeps_its_id_through_a_merge(repo: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (first, "main", "old record") in rows(repo)
     assert run_process("diff", "HEAD~1", "HEAD", cwd=repo).stdout.count(first) == 0
-    _healthy(repo)
+    assert_healthy(repo)
 
 
 def test_an_octopus_merge_of_storing_branches_fails_cleanly_and_one_at_a_time_works(
@@ -264,4 +259,4 @@ def test_an_octopus_merge_of_storing_branches_fails_cleanly_and_one_at_a_time_wo
         assert run_git(repo, "merge", "--no-edit", branch).returncode == 0
     assert sorted(summary for _, _, summary in rows(repo)) == ["main", "one", "two"]
     assert len({record_id for record_id, _, _ in rows(repo)}) == 3
-    _healthy(repo)
+    assert_healthy(repo)

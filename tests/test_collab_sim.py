@@ -8,8 +8,8 @@ import pytest
 
 from bench.collab_sim import simulate
 
-SEEDS = (1, 2, 3, 4)
-ROUNDS = 30
+SEEDS = tuple(range(1, 9))
+ROUNDS = 40
 
 
 @pytest.mark.slow
@@ -19,4 +19,7 @@ def test_every_record_once_every_reference_right_and_the_clones_converge(seed: i
     assert simulation.examples == []
     assert dict(simulation.violations) == {}
     assert converged
+    # Every record changes on one side only, so any conflict is spurious; only git's octopus
+    # strategy, which never calls a merge driver, may leave one (doctor --fix resolves it).
+    assert set(simulation.conflicts) <= {"octopus"}
     assert sum(simulation.integrations.values()) >= 5  # it integrated, not only stored

@@ -104,6 +104,33 @@ def test_a_conflict_never_closed_is_left_for_a_human(cli: CLI, repo: Path) -> No
     assert read_bytes_of(repo) == before
 
 
+def test_leftover_markers_are_reported_on_their_own_and_left_alone(cli: CLI, repo: Path) -> None:
+    """A hand resolution that kept a separator or a closing marker: which lines were whose is
+    gone, so doctor reports each and leaves it; validate names it too."""
+    leftover = outcome_row(2, "a") + "=======\n" + outcome_row(3, "b") + ">>>>>>> feature\n"
+    _write(repo, "OUTCOMES.md", HEAD + outcome_row(1, "one") + leftover)
+    _write(repo, "PATTERNS.md", PATTERN.template() + ">>>>>>> feature\n")
+    before = read_bytes_of(repo)
+    result = cli("doctor", "--fix", cwd=repo)
+    assert result.code == 1
+    assert result.stdout == (
+        ".planning/memory/OUTCOMES.md:12: leftover conflict marker '=======' (remove it by hand)\n"
+        ".planning/memory/OUTCOMES.md:14: leftover conflict marker '>>>>>>>' (remove it by hand)\n"
+        ".planning/memory/PATTERNS.md:10: leftover conflict marker '>>>>>>>' (remove it by hand)\n"
+        "3 problems need repair\n"
+    )
+    assert read_bytes_of(repo) == before
+    checked = cli("validate", cwd=repo).stdout.splitlines()
+    assert (
+        ".planning/memory/OUTCOMES.md:14: error: leftover git conflict marker (remove it by hand)"
+        in checked
+    )
+    assert (
+        ".planning/memory/PATTERNS.md:10: error: leftover git conflict marker (remove it by hand)"
+        in checked
+    )
+
+
 def test_duplicates_across_live_and_archive(cli: CLI, repo: Path) -> None:
     _write(
         repo, "ARCHIVE.md", archive_template() + outcome_row(1, "archived") + outcome_row(2, "two")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from support.gitrepos import error_row, outcome_row, pattern_row
 
+from legion_memory.gitops.companions import taken_ids
 from legion_memory.gitops.file_merge import describe, merge
 from legion_memory.schema.kinds import (
     ERROR_FIX,
@@ -221,3 +224,90 @@ def test_file_added_on_both_sides_without_a_base() -> None:
         ("P-001", "theirs", pattern_row(1, "theirs", "O-005", "feature").rstrip("\n")),
         ("P-002", "ours", pattern_row(2, "ours", "O-004").rstrip("\n")),
     ]
+
+
+def test_a_pick_keeps_ours_ids_and_moves_theirs_colliding_rows() -> None:
+    """A rebase or cherry-pick step replays one commit onto ours: ours's rows (the branch it is
+    replayed onto) keep their IDs even where theirs's would sort first."""
+    ours = BASE + outcome_row(4, "upstream", "main", date="2026-03-03")
+    theirs = BASE + outcome_row(4, "replayed", "feature", date="2026-03-01")
+    result = merge(BASE, ours, theirs, pick=True)
+    assert result.text == ours + outcome_row(5, "replayed", "feature", date="2026-03-01")
+    assert result.renumbered == [("O-004", "O-005")]
+    # A merge is symmetric instead: the earlier date keeps the ID.
+    assert merge(BASE, ours, theirs).renumbered == [("O-004", "O-005")]
+    assert merge(BASE, ours, theirs).text.index("replayed") < merge(BASE, ours, theirs).text.index(
+        "upstream"
+    )
+
+
+def test_an_id_a_side_moved_away_from_is_free_for_the_other_sides_new_record() -> None:
+    """Base holds `moved` as O-004, ours renumbered it to O-005 and holds a record of its own as
+    O-004: nothing of theirs uses O-004 any more, so neither record is renumbered again."""
+    base = BASE + outcome_row(4, "moved")
+    ours = BASE + outcome_row(4, "upstream") + outcome_row(5, "moved")
+    theirs = base + outcome_row(5, "next", "feature")
+    result = merge(base, ours, theirs, pick=True)
+    assert result.text == (
+        BASE
+        + outcome_row(5, "moved")
+        + outcome_row(4, "upstream")
+        + outcome_row(6, "next", "feature")
+    )
+    assert result.renumbered == [("O-005", "O-006")]
+    assert result.rekeyed == (("O-004", "O-005", "theirs"),)
+
+
+def test_a_base_record_whose_id_one_side_changed_merges_the_other_sides_update() -> None:
+    errors = ERROR_FIX.template()
+    base = errors + error_row(1, "disk full")
+    ours = errors + error_row(1, "timeout") + error_row(2, "disk full")
+    theirs = errors + error_row(1, "disk full", "free space", "true")
+    result = merge(base, ours, theirs)
+    assert result.conflicts == ()
+    assert result.text == errors + error_row(2, "disk full", "free space", "true") + error_row(
+        1, "timeout"
+    )
+    assert merge(base, theirs, ours).text == result.text
+
+
+def test_base_records_keep_base_order_whichever_side_is_ours() -> None:
+    base = BASE + outcome_row(4, "four")
+    moved = OUTCOMES + "".join(outcome_row(n, s) for n, s in ((2, "two"), (3, "three")))
+    moved += outcome_row(4, "four") + outcome_row(5, "one")  # an earlier merge moved `one`
+    result = merge(base, base + outcome_row(6, "six"), moved)
+    assert result.text == merge(base, moved, base + outcome_row(6, "six")).text
+    assert result.text.index("| one |") < result.text.index("| two |")
+
+
+def test_a_source_rewritten_on_one_side_does_not_keep_a_row_the_other_removed() -> None:
+    patterns = PATTERN.template()
+    base = patterns + pattern_row(1, "kept", "") + pattern_row(2, "restored", "O-001")
+    ours = patterns + pattern_row(1, "kept", "")  # moved out of this file (restored or forgotten)
+    theirs = patterns + pattern_row(1, "kept", "") + pattern_row(2, "restored", "O-003")
+    result = merge(base, ours, theirs)
+    assert (result.text, result.conflicts) == (ours, ())
+    assert merge(base, theirs, ours).text == ours
+
+
+def test_a_record_arriving_archived_keeps_the_id_its_live_copy_has_on_ours() -> None:
+    """A replayed forget archives the record under the ID the replayed branch gave it; ours
+    holds it live under another ID (renumbered by the step that replayed its store)."""
+    archive = archive_template()
+    theirs = archive + outcome_row(1, "forgotten", "feature")
+    live_on_ours = (
+        OUTCOME.template() + outcome_row(1, "upstream") + outcome_row(4, "forgotten", "feature")
+    )
+    reserved = taken_ids(Path("ARCHIVE.md"), [live_on_ours], {})
+    result = merge(archive, archive, theirs, archive=True, reserved=reserved, pick=True)
+    assert result.text == archive + outcome_row(4, "forgotten", "feature")
+    assert result.renumbered == [("O-001", "O-004")]
+
+
+def test_a_pattern_both_sides_added_citing_their_own_numbering_is_kept_once() -> None:
+    patterns = PATTERN.template()
+    ours = patterns + pattern_row(3, "picked", "O-002")
+    theirs = patterns + pattern_row(3, "picked", "O-001")
+    result = merge(patterns, ours, theirs)
+    assert (result.text, result.conflicts) == (theirs, ())
+    assert merge(patterns, theirs, ours).text == theirs

@@ -190,9 +190,12 @@ def test_each_branchs_pattern_keeps_citing_its_own_branchs_outcome(repo: Path) -
     commit(repo, "main")
     done = run_git(repo, "merge", "--no-edit", "feature")
     assert done.returncode == 0, done.stderr
-    # The post-merge hook ran `doctor --fix --quiet` (git shows hook output on stderr).
-    repaired = "repaired .planning/memory/PATTERNS.md:11: P-002 Source O-004 -> O-005"
-    assert repaired in done.stderr.splitlines()
+    # The driver of PATTERNS.md wrote the followed Source itself: no repair commit follows.
+    followed = (
+        "legion-memory: .planning/memory/PATTERNS.md: Source references follow their outcomes"
+    )
+    assert followed in done.stderr.splitlines()
+    assert git(repo, "log", "-1", "--format=%s") == "Merge branch 'feature'\n"
     assert rows(repo)[3:] == [
         ("O-004", "feature", "feature outcome"),
         ("O-005", "main", "main outcome"),
@@ -229,10 +232,12 @@ def test_rebase_of_two_new_outcomes_onto_one_new_outcome(repo: Path) -> None:
     git(repo, "checkout", "-q", "feature")
     done = run_git(repo, "rebase", "main")
     assert done.returncode == 0, done.stderr
-    assert rows(repo)[3:] == [
-        ("O-004", "feature", "first feature"),
-        ("O-005", "feature", "second feature"),
-        ("O-006", "main", "main work"),
+    # A pick replays feature's commits onto main: main's outcome keeps its ID, theirs move on
+    # (the second step finds the first feature outcome, old to it, first in the file).
+    assert sorted(rows(repo)[3:]) == [
+        ("O-004", "main", "main work"),
+        ("O-005", "feature", "first feature"),
+        ("O-006", "feature", "second feature"),
     ]
     assert git(repo, "status", "--porcelain") == ""
 
@@ -242,7 +247,12 @@ def test_cherry_pick_of_an_outcome_onto_a_branch_with_its_own(repo: Path) -> Non
     _branches(repo, "on main", "on feature")
     done = run_git(repo, "cherry-pick", "feature")
     assert done.returncode == 0, done.stderr
-    assert rows(repo) == MERGED
+    # The picked commit's outcome moves on; main's keeps the ID it already had.
+    assert rows(repo) == [
+        *MERGED[:3],
+        ("O-004", "main", "on main"),
+        ("O-005", "feature", "on feature"),
+    ]
 
 
 def test_the_driver_on_its_own_exits_1_on_a_conflict_and_writes_the_result(
@@ -286,11 +296,11 @@ def test_after_a_rebase_a_pattern_follows_its_renumbered_outcome(repo: Path) -> 
     git(repo, "checkout", "-q", "feature")
     done = run_git(repo, "rebase", "main")
     assert done.returncode == 0, done.stderr
-    # `feature` sorts before `main`: its outcome keeps O-004, and so does the pattern citing it.
-    assert sources(repo) == {"feature pattern": "O-004"}
+    # main's outcome keeps O-004; the replayed outcome moves to O-005, and the pattern follows.
+    assert sources(repo) == {"feature pattern": "O-005"}
     assert rows(repo)[3:] == [
-        ("O-004", "feature", "feature outcome"),
-        ("O-005", "main", "main outcome"),
+        ("O-004", "main", "main outcome"),
+        ("O-005", "feature", "feature outcome"),
     ]
     assert git(repo, "status", "--porcelain") == ""
 

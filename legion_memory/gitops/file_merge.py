@@ -63,14 +63,18 @@ def merge(
     marker_size: int = 7,
     reserved: Reserved = (),
     archive: bool = False,
+    pick: bool = False,
 ) -> MergeResult:
     """Merge three versions of a memory file. `reserved`: IDs taken in the other memory files,
     each with the identities holding it (`companions`; a bare ID: taken by some other record);
-    `archive`: the file is ARCHIVE.md, merged per kind table (`archive_merge`)."""
+    `archive`: the file is ARCHIVE.md, merged per kind table (`archive_merge`); `pick`: theirs is
+    one commit replayed onto ours (rebase, cherry-pick), whose colliding rows alone renumber."""
     documents = [parse(text) for text in (base, ours, theirs)]
     versions = [items_of(document) for document in documents]
     ending = next((d.dominant_ending() for d in documents[1:] if d.lines), "\n")
-    ledger = Ledger(marker_size=marker_size, ending=ending, reserved=_taken(reserved))
+    ledger = Ledger(
+        marker_size=marker_size, ending=ending, reserved=_taken(reserved), keep_ours=pick
+    )
     # Renumbered IDs go past every ID of all three versions: the same numbers whichever side
     # is ours (docs/decisions.md#merge-renumbering).
     ledger.see(row.id for items in versions for row in _rows(items))

@@ -9,19 +9,32 @@ chained="$0{chained}"
 commit_repair() {{
     tree=$(git write-tree) && made=$(git commit-tree "$tree" -p HEAD -m "$1") && git update-ref -m "$1" HEAD "$made"
 }}
+# post-rewrite reads "<old> <new>" lines: the old commits say what each reference meant.
+rewritten=""
+if [ "{name}" = post-rewrite ]; then
+    rewritten=$(cat)
+    LEGION_MEMORY_REWRITTEN=$(printf '%s\n' "$rewritten" | cut -d' ' -f1 | tr '\n' ' ')
+    export LEGION_MEMORY_REWRITTEN
+fi
 if [ -x "$chained" ]; then
-    "$chained" "$@" || status=$?
+    if [ "{name}" = post-rewrite ]; then
+        printf '%s\n' "$rewritten" | "$chained" "$@" || status=$?
+    else
+        "$chained" "$@" || status=$?
+    fi
 fi
 git config --get {driver}.driver >/dev/null 2>&1 || echo "legion-memory: the merge driver is not configured in this clone; run: legion-memory git install" >&2
 memory=.planning/memory
 before=$(git status --porcelain -- "$memory" 2>/dev/null)
+# A squash leaves its result staged: only unstaged changes there are the user's own.
+unstaged=$(git diff --name-only -- "$memory" 2>/dev/null)
 {command} doctor --fix --quiet || echo "legion-memory: repair failed, see: legion-memory doctor" >&2
 after=$(git status --porcelain -- "$memory" 2>/dev/null)
 if [ "$before" != "$after" ]; then
-    if [ -n "$before" ]; then
-        echo "legion-memory: repaired $memory beside your own changes there; review and commit: git add $memory && git commit" >&2
-    elif [ "{name}" = post-merge ] && [ "$1" = 1 ]; then
+    if [ "{name}" = post-merge ] && [ "$1" = 1 ] && [ -z "$unstaged" ]; then
         git add -A -- "$memory" && echo "legion-memory: repaired $memory; the repair is staged with your squash" >&2
+    elif [ -n "$before" ]; then
+        echo "legion-memory: repaired $memory beside your own changes there; review and commit: git add $memory && git commit" >&2
     elif git add -A -- "$memory" && commit_repair "Repair .planning/memory after {name} (legion-memory doctor --fix)"; then
         echo "legion-memory: committed the repair of $memory as its own commit" >&2
     else

@@ -22,12 +22,13 @@ from legion_memory.gitops.row_merge import (
     Incoming,
     Ledger,
     Row,
+    cell,
     fit,
     set_cell,
     split_id,
 )
 from legion_memory.markdown.document import strip_ending
-from legion_memory.schema.identity import identity, kind_of_prefix, order_key
+from legion_memory.schema.identity import REFERENCE_KEYS, identity, kind_of_prefix, order_key
 
 
 class _New(NamedTuple):
@@ -59,6 +60,12 @@ def merge_rows(
     return [*chosen.head, *_TableMerge(ledger, chosen.columns, base, ours, theirs).merged()]
 
 
+def _own(row: Row) -> dict[str, str]:
+    """The body without the cells citing other records: a Source a renumbering rewrote is no
+    change of the record's own, so it never keeps alive a row the other side removed."""
+    return {key: value for key, value in _body(row).items() if key not in REFERENCE_KEYS}
+
+
 def _values(row: Row) -> dict[str, str]:
     return dict(row.values)
 
@@ -86,6 +93,7 @@ class _TableMerge:
         self.base_ids = {row.id: key for key, row in self.base_rows.items() if row.id}
         self.our_rows = self.edits_kept(self.keyed(ours))
         self.their_rows = self.edits_kept(self.keyed(theirs))
+        self.emitted: dict[str, set[str]] = {}  # base record -> the IDs it has in the result
 
     def keyed(self, block: Block | None) -> dict[str, Row]:
         rows: dict[str, Row] = {}
@@ -115,18 +123,29 @@ class _TableMerge:
         values = {key: value for key, value in row.values if key in self.shared}
         return "record:" + "\x1f".join(identity(kind, values))
 
+    def id_of(self, line: str) -> str:
+        return cell(line, self.columns.index("id")) if "id" in self.columns else ""
+
     def fit(self, row: Row, side: str) -> str:
         block = self.blocks[side]
         return fit(row.raw, block.columns, self.columns) if block else row.raw
 
     def merged(self) -> list[str]:
         out: list[str] = []
-        for key, row in self.our_rows.items():
-            if key in self.base_rows:
-                out += self.three_way(self.base_rows[key], row, self.their_rows.get(key))
-            elif not key.startswith("record:"):
+        # Records of base go in base's order, so both directions of a merge give the same bytes
+        # even where one side's earlier merge moved a record (rows without an ID stay in place).
+        in_order = iter([key for key in self.base_rows if _record(key) and key in self.our_rows])
+        for at in self.our_rows:
+            if at in self.base_rows:
+                key = next(in_order) if _record(at) else at
+                lines = self.three_way(
+                    self.base_rows[key], self.our_rows[key], self.their_rows.get(key)
+                )
+                self.emitted[key] = {self.id_of(line) for line in lines}
+                out += lines
+            elif not _record(at):
                 self.ledger.ours_added += 1
-                out.append(self.fit(row, "ours"))
+                out.append(self.fit(self.our_rows[at], "ours"))
         out += self.removed_by_ours()
         for key, row in self.their_rows.items():
             if key not in self.base_rows and not key.startswith("record:"):
@@ -139,34 +158,40 @@ class _TableMerge:
     def three_way(self, old: Row, mine: Row, other: Row | None) -> list[str]:
         name = mine.id or mine.content.strip()[:40]
         if other is None:
-            if _body(mine) == _body(old):
+            if _own(mine) == _own(old):
                 return []  # removed (or moved to ARCHIVE) by theirs
             what = f"row {name} changed on ours, removed on theirs"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [])
         if other.content in (mine.content, old.content):
-            self.rekey(other, mine, "theirs")
-            return [self.fit(mine, "ours")]
-        if mine.content == old.content:
-            self.rekey(mine, other, "ours")
-            return [self.fit(other, "theirs")]
-        if _body(mine) == _body(other):  # only the ID differs: the lower one, on every clone
-            kept = min(mine, other, key=_number)
-            self.rekey(other if kept is mine else mine, kept, "theirs" if kept is mine else "ours")
-            return [self.fit(kept, "ours")]
-        what = f"row {name} changed differently on both sides"
-        return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
+            chosen, side = mine, "ours"
+        elif mine.content == old.content:
+            chosen, side = other, "theirs"
+        elif _body(other) in (_body(mine), _body(old)):  # theirs changed at most the ID
+            chosen, side = mine, "ours"
+        elif _body(mine) == _body(old):  # ours changed at most the ID
+            chosen, side = other, "theirs"
+        else:
+            what = f"row {name} changed differently on both sides"
+            return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
+        final = _merged_id(old.id, mine.id, other.id)
+        self.rekey(mine, final, "ours")
+        self.rekey(other, final, "theirs")
+        raw = self.fit(chosen, side)
+        if chosen.id != final and "id" in self.columns:
+            raw = set_cell(raw, self.columns.index("id"), chosen.id, final)
+        return [raw]
 
-    def rekey(self, stale: Row, kept: Row, side: str) -> None:
-        """Note that `side`'s references to `stale`'s ID now mean `kept`'s (ID changed since)."""
-        if stale.id and kept.id and stale.id != kept.id:
-            self.ledger.rekeyed.append((stale.id, kept.id, side))
+    def rekey(self, stale: Row, kept: str, side: str) -> None:
+        """Note that `side`'s references to `stale`'s ID now mean `kept` (ID changed since)."""
+        if stale.id and kept and stale.id != kept:
+            self.ledger.rekeyed.append((stale.id, kept, side))
 
     def removed_by_ours(self) -> list[str]:
         """Rows ours removed: gone, unless theirs changed them (then a conflict)."""
         out: list[str] = []
         for key, old in self.base_rows.items():
             other = self.their_rows.get(key)
-            if key in self.our_rows or other is None or _body(other) == _body(old):
+            if key in self.our_rows or other is None or _own(other) == _own(old):
                 continue
             name = other.id or other.content.strip()[:40]
             what = f"row {name} removed on ours, changed on theirs"
@@ -218,11 +243,26 @@ class _TableMerge:
 
     def numbered(self, new: list[_New]) -> list[str]:
         """New records with IDs no other row holds, in ID order."""
+        return self.placed(new, self.used_ids())
+
+    def used_ids(self) -> set[str]:
+        """The IDs records of base hold in the result. A record the merge removes keeps from
+        reuse the IDs the sides that still hold it give it (its archived copy is to hold one),
+        its base ID when neither does. The ID a base record held before one side renumbered it
+        is free again: that side's new record may keep it (docs/decisions.md#merge-renumbering)."""
         used: set[str] = set()
-        for rows in (self.base_rows, self.our_rows, self.their_rows):
-            used |= {row.id for key, row in rows.items() if key in self.base_rows}
+        for key, old in self.base_rows.items():
+            if self.emitted.get(key):
+                used |= self.emitted[key]
+                continue
+            holding = {rows[key].id for rows in (self.our_rows, self.their_rows) if key in rows}
+            used |= holding or {old.id}
+        return used - {""}
+
+    def placed(self, new: list[_New], used: set[str]) -> list[str]:
         placed: list[tuple[tuple[str, int], str]] = []
-        for item in sorted(new, key=_ordering):
+        first = (lambda item: item.side != "ours") if self.ledger.keep_ours else (lambda _: False)
+        for item in sorted(new, key=lambda item: (first(item), _ordering(item))):
             placed.append(self.place(item, used))
         return [raw for _, raw in sorted(placed)]
 
@@ -235,10 +275,34 @@ class _TableMerge:
         mine = identity(kind, _values(item.row)) if kind else None
         return not holders or any(other != mine for other in holders)
 
+    def collides(self, item: _New, final: str, used: set[str]) -> bool:
+        if "id" not in self.columns:
+            return False
+        return final in used or (self.taken_elsewhere(item) and not self.kept(item))
+
+    def kept(self, item: _New) -> bool:
+        """Whether the row keeps its ID whatever the other files hold: ours's in a pick (what
+        they collide with there arrived by this very replay, which must yield)."""
+        return self.ledger.keep_ours and item.side == "ours"
+
+    def held_elsewhere(self, item: _New, used: set[str]) -> str | None:
+        """The one ID the other memory files hold this very record under, when no other row
+        has it: a record forgotten or restored on one side keeps the ID it has there."""
+        kind = kind_of_prefix(item.row.id)
+        if kind is None or "id" not in self.columns:
+            return None
+        mine = identity(kind, _values(item.row))
+        ids = [key for key, holders in self.ledger.reserved.items() if holders == {mine}]
+        return ids[0] if len(ids) == 1 and ids[0] not in used else None
+
     def place(self, item: _New, used: set[str]) -> tuple[tuple[str, int], str]:
         raw = self.fit(item.row, item.side)
         final, was = item.row.id, ""
-        if (final in used or self.taken_elsewhere(item)) and "id" in self.columns:
+        held = self.held_elsewhere(item, used)
+        if held is not None and held != final:
+            raw = set_cell(raw, self.columns.index("id"), final, held)
+            final, was = held, item.row.id
+        elif self.collides(item, final, used):
             renumbered = self.ledger.renumber(final)
             if renumbered:
                 raw = set_cell(raw, self.columns.index("id"), final, renumbered)
@@ -250,6 +314,20 @@ class _TableMerge:
             Incoming(final, strip_ending(raw), self.columns, was, item.side)
         )
         return split_id(final) or (final, 0), raw
+
+
+def _record(key: str) -> bool:
+    return key.startswith("record:")
+
+
+def _merged_id(base: str, ours: str, theirs: str) -> str:
+    """A record's ID after the merge: the side that changed it wins; when both did, the lower
+    one, on every clone."""
+    if theirs in (ours, base):
+        return ours
+    if ours == base:
+        return theirs
+    return min(ours, theirs, key=lambda record_id: split_id(record_id) or (record_id, 0))
 
 
 def _number(row: Row) -> tuple[str, int]:
@@ -264,9 +342,13 @@ def _ordering(item: _New) -> tuple[tuple[str, ...], tuple[str, int], str]:
 
 def _same_record(mine: Row, other: Row, free: Row | None) -> Row | None:
     """The copy to keep of a record both sides added, None when they really differ: the one
-    whose ID no other record holds, else the lower ID."""
+    whose ID no other record holds, else the lower ID. Copies that differ only in the IDs their
+    Source cites (each side's numbering of one outcome) are one record: the reference is made to
+    follow after the merge (docs/decisions.md#references-by-identity)."""
     if _body(mine) == _body(other):
         return free or min(mine, other, key=_number)
+    if _own(mine) == _own(other):
+        return free or min(mine, other, key=lambda row: (_number(row), row.content))
     settled = [row for row in (mine, other) if _values(row).get("resolved", "") == "true"]
     if len(settled) == 1 and _body(mine).keys() == _body(other).keys():
         return settled[0]  # an error one side resolved: the update wins over the stale copy

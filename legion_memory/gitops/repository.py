@@ -241,3 +241,81 @@ def merge_sides(start: Path, directory: Path, names: Sequence[str]) -> dict[str,
             lines[side] |= {line.strip() for line in shown.splitlines() if line.startswith("|")}
     only = {line: "ours" for line in lines["ours"] - lines["theirs"]}
     return only | {line: "theirs" for line in lines["theirs"] - lines["ours"]}
+
+
+REWRITTEN_ENV = "LEGION_MEMORY_REWRITTEN"
+"""The commits a rebase rewrote (their old names), set by the post-rewrite hook for doctor."""
+_IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD")
+
+
+def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> list[str]:
+    """The commits the integration at hand took its versions from, never its own result: ours
+    and theirs of a merge, pick or rebase step still in progress, the squashed commits with ours
+    after `merge --squash`, the old commits of a rebase just done (named by the post-rewrite
+    hook), or the parents of a merge at HEAD. Empty when there is none."""
+    env = os.environ if env is None else env
+    git_dir = find_git_dir(start, env)
+    if git_dir is None:
+        return []
+    rewritten = env.get(REWRITTEN_ENV, "").split()
+    if rewritten:
+        return rewritten
+    parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "").split()[1:]
+    merged = parents if len(parents) > 1 else []
+    for name in _IN_PROGRESS:
+        named = (_read(git_dir / name) or "").split()
+        if named:  # git still holds it while post-merge runs: then HEAD is the merge made
+            return merged if merged[1:] == named else ["HEAD", *named]
+    squashed = _read(git_dir / "SQUASH_MSG") or ""
+    commits = [line.split()[1] for line in squashed.splitlines() if line.startswith("commit ")]
+    return ["HEAD", *commits] if commits else merged
+
+
+def files_of_commits(
+    start: Path, directory: Path, revs: Sequence[str], names: Sequence[str]
+) -> list[dict[str, str | None]]:
+    """Per revision, the text of the files `names` of `directory` there (None when absent), read
+    in one `git cat-file --batch`; a revision git cannot read gives no entry."""
+    import subprocess
+
+    top = run_git(["rev-parse", "--show-toplevel"], start)
+    if top is None or not revs:
+        return []
+    relative = directory.resolve().relative_to(Path(top).resolve()).as_posix()
+    asked = [f"{rev}:{relative}/{name}" for rev in revs for name in names]
+    try:
+        done = subprocess.run(
+            ["git", "cat-file", "--batch"],
+            cwd=start,
+            input="".join(f"{line}\n" for line in asked).encode(),
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    texts = _batch_texts(done.stdout, len(asked))
+    found = []
+    for at in range(0, len(asked), len(names)):
+        found.append(dict(zip(names, texts[at : at + len(names)], strict=True)))
+    return [files for files in found if any(text is not None for text in files.values())]
+
+
+def _batch_texts(output: bytes, count: int) -> list[str | None]:
+    """The blobs `cat-file --batch` printed, in order: `<sha> blob <size>\\n<bytes>\\n`, or
+    `<name> missing`."""
+    texts: list[str | None] = []
+    position = 0
+    while len(texts) < count and position < len(output):
+        end = output.index(b"\n", position)
+        header = output[position:end].split()
+        position = end + 1
+        if len(header) == 3 and header[1] == b"blob":
+            size = int(header[2])
+            texts.append(output[position : position + size].decode("utf-8", "replace"))
+            position += size + 1
+        else:
+            texts.append(None)
+            if len(header) == 3:  # a tree or commit named by mistake: skip its content
+                position += int(header[2]) + 1
+    return texts + [None] * (count - len(texts))

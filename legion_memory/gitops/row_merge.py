@@ -68,8 +68,12 @@ class Ledger:
         marker_size: int = 7,
         ending: str = "\n",
         reserved: Mapping[str, frozenset[Identity]] | None = None,
+        keep_ours: bool = False,
     ) -> None:
         self.marker_size = marker_size
+        # A pick (rebase, cherry-pick, revert): ours's new rows keep their IDs
+        # (docs/decisions.md#merge-renumbering).
+        self.keep_ours = keep_ours
         self.ending = ending
         self.reserved: Mapping[str, frozenset[Identity]] = reserved or {}
         self.conflicts: list[str] = []

@@ -224,10 +224,23 @@ def _duplicate_ids(records: list[Record], name: str) -> Iterator[Problem]:
 
 
 def _conflict_markers(document: Document, name: str) -> Iterator[Problem]:
+    """Each marker line: one of a conflict `doctor --fix` resolves (nested ones too, from the
+    inside out), or a separator or closing one outside any, left by a hand resolution."""
+    depth = 0
     for index in range(len(document.lines)):
-        if _CONFLICT.match(document.text(index)):
-            message = "git conflict marker (run `legion-memory doctor --fix`)"
-            yield Problem(name, index + 1, ERROR, message)
+        marker = _CONFLICT.match(document.text(index))
+        if marker is None:
+            continue
+        kind = marker.group(1)[0]
+        if kind == "<":
+            depth += 1
+            nested = "nested git conflict marker (run `legion-memory doctor --fix`)"
+            how = nested if depth > 1 else None
+        else:
+            how = None if depth else "leftover git conflict marker (remove it by hand)"
+            depth = max(depth - 1, 0) if kind == ">" else depth
+        message = how or "git conflict marker (run `legion-memory doctor --fix`)"
+        yield Problem(name, index + 1, ERROR, message)
 
 
 def _plainly_a_table(document: Document, table: Table) -> bool:

@@ -99,6 +99,10 @@ ARCHIVE_SECTIONS = {
 }
 ERROR_PREFIX, PATTERN_PREFIX = b"E", b"P"
 _CONFLICT = b"<<<<<<<"
+# A closing or base marker a hand resolution left, or a separator alone on its line (the
+# leftover-markers check's lines).
+_LEFTOVER_OPENINGS = (b">>>>>>>", b"|||||||")
+_SEPARATOR = b"======="
 _BOM = b"\xef\xbb\xbf"
 # What `str.split` splits on among ASCII bytes: the identity compares cells with their runs of
 # whitespace made one space, so a key without any whitespace is one that twins always share.
@@ -117,7 +121,7 @@ def _file_is_clean(path: str, ids: set[bytes], keys: set[int], *, archive: bool)
     with handle:
         for number, read in enumerate(handle):
             line = read[3:] if number == 0 and read.startswith(_BOM) else read
-            if _CONFLICT in line:
+            if _CONFLICT in line or _is_leftover_marker(line):
                 return False
             if b"|" not in line:
                 if archive and line.startswith(b"## "):
@@ -131,6 +135,12 @@ def _file_is_clean(path: str, ids: set[bytes], keys: set[int], *, archive: bool)
             if prefix is None or (archive and prefix and prefix != expected):
                 return False
     return True
+
+
+def _is_leftover_marker(line: bytes) -> bool:
+    if line.startswith(_LEFTOVER_OPENINGS):
+        return True
+    return line.startswith(_SEPARATOR) and line[len(_SEPARATOR) :].lstrip(b" \t") in (b"\n", b"")
 
 
 def _row_prefix(line: bytes, ids: set[bytes], keys: set[int]) -> bytes | None:

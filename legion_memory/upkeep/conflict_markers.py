@@ -1,7 +1,8 @@
 """Git conflict markers in memory files, found and resolved by the union of both sides (a row
 both sides hold identically kept once): the doctor check that runs before the others, since a
 union can leave work for them (two rows under one ID). A block nested inside a side, which a merge
-of an already conflicted file leaves, resolves from the inside out."""
+of an already conflicted file leaves, resolves from the inside out. A separator or closing marker
+outside any block (a hand resolution's leftover) is reported by a check of its own."""
 
 import re
 from collections.abc import Iterator, Mapping
@@ -110,6 +111,24 @@ def find_conflicts(memory: Memory) -> list[Finding]:
                 found.append(Finding(where, message))
             else:
                 found.append(Finding(where, "git conflict markers (--fix keeps both sides)"))
+    return found
+
+
+_LEFTOVER = re.compile(r"^(?:>{7,}|\|{7,})(?: |$)|^={7}$")
+
+
+def find_leftover_markers(memory: Memory) -> list[Finding]:
+    """Separator and closing markers outside any conflict block: what a hand resolution left.
+    They are left to a person: which lines belonged to which side is gone."""
+    found = []
+    for path in memory_files(memory):
+        lines = split_lines(reading.read_text(path) or "")
+        inside = {i for c in _conflicts(lines) for i in range(c.start, c.end or len(lines))}
+        for index, line in enumerate(lines):
+            if index not in inside and _LEFTOVER.match(strip_ending(line).rstrip()):
+                marker = strip_ending(line).strip()[:7]
+                message = f"leftover conflict marker '{marker}' (remove it by hand)"
+                found.append(Finding(f"{path}:{index + 1}", message))
     return found
 
 

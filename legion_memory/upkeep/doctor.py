@@ -12,22 +12,33 @@ from typing import NamedTuple
 
 from legion_memory.errors import RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
-from legion_memory.gitops.repository import find_git_dir, merge_sides
+from legion_memory.gitops.repository import (
+    files_of_commits,
+    find_git_dir,
+    integration_sources,
+    merge_sides,
+)
 from legion_memory.markdown.document import parse
 from legion_memory.schema.record_twins import archive_layout
 from legion_memory.storage import files, reading, writing
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep import clean_scan
 from legion_memory.upkeep.archive_repair import repair_archive_layout
-from legion_memory.upkeep.conflict_markers import find_conflicts, repair_conflicts
+from legion_memory.upkeep.conflict_markers import (
+    find_conflicts,
+    find_leftover_markers,
+    repair_conflicts,
+)
 from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.renumbering import (
     Plan,
+    Texts,
     duplicates,
     memory_files,
     merged_moves,
     verify_nothing_lost,
 )
+from legion_memory.upkeep.source_references import resolved_references, source_versions
 from legion_memory.upkeep.twin_repair import twin_plan, verify_identities_kept
 
 
@@ -88,17 +99,44 @@ def _sides(memory: Memory) -> Callable[[], Mapping[str, str]]:
 
 
 def find_merged_references(memory: Memory) -> list[Finding]:
-    return _findings(merged_moves(memory, _current(memory), _merge_log(memory)))
+    log = _merge_log(memory)
+    return _findings(
+        _reference_plan(memory, log, _integration_sources(memory, log))(_current(memory))
+    )
 
 
 def repair_merged_references(memory: Memory) -> list[str]:
-    """Apply the merge driver's log, then drop it: it describes merges already repaired."""
+    """Make references follow what the merge moved, then drop the merge driver's log: it
+    describes merges already repaired."""
     log = _merge_log(memory)
-    done = _apply(memory, lambda current: merged_moves(memory, current, log)) if log else []
+    planner = _reference_plan(memory, log, _integration_sources(memory, log))
+    done = _apply(memory, planner) if log else []
     git_dir = find_git_dir(memory.directory)
     if git_dir is not None:
         files.discard(log_path(git_dir))
     return done
+
+
+def _integration_sources(memory: Memory, log: list[Arrival]) -> list[Texts]:
+    """The versions the integration that wrote the log took its sides from (none without a log:
+    nothing was renumbered)."""
+    if not log:
+        return []
+    names = [path.name for path in memory_files(memory)]
+    revs = integration_sources(memory.directory)
+    return source_versions(
+        memory, files_of_commits(memory.directory, memory.directory, revs, names)
+    )
+
+
+def _reference_plan(
+    memory: Memory, log: list[Arrival], sources: list[Texts]
+) -> Callable[[Mapping[Path, str | None]], Plan]:
+    """By what each pattern meant in the versions merged when git names them
+    (docs/decisions.md#references-by-identity), else by the merge driver's log."""
+    if sources:
+        return lambda current: resolved_references(memory, current, sources)
+    return lambda current: merged_moves(memory, current, log)
 
 
 def _merge_log(memory: Memory) -> list[Arrival]:
@@ -202,6 +240,7 @@ CHECKS: tuple[Check, ...] = (
     Check("leftover journal", find_journal, repair_journal),
     Check("stray temporary files", find_temp_files, repair_temp_files),
     Check("conflict markers", find_conflicts, repair_conflicts),
+    Check("leftover conflict markers", find_leftover_markers, lambda memory: []),
     Check("archive sections", find_archive_layout, repair_archive_layout),
     Check("records held twice", find_twins, repair_twins),
     Check("duplicate IDs", find_duplicates, repair_duplicates),

@@ -117,3 +117,10 @@ def init_memory(repo: Path, *, driver: bool) -> None:
 
 def text_of(repo: Path, name: str) -> str:
     return (repo / ".planning" / "memory" / name).read_text(encoding="utf-8")
+
+
+def assert_healthy(repo: Path) -> None:
+    """doctor and validate call the memory clean, and git sees nothing left to commit."""
+    assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
+    assert run_process("validate", cwd=repo).code == 0
+    assert git(repo, "status", "--porcelain") == ""

@@ -13,13 +13,13 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.errors import LegionMemoryError
-from legion_memory.gitops.companions import companion_names, taken_ids
+from legion_memory.gitops.companions import companion_names, taken_ids, theirs_commits
 from legion_memory.gitops.file_merge import describe, merge
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.repository import find_git_dir
 from legion_memory.gitops.row_merge import Incoming
-from legion_memory.schema.kinds import ARCHIVE_FILENAME
+from legion_memory.schema.kinds import ARCHIVE_FILENAME, PATTERN
 from legion_memory.storage import files, reading
 
 
@@ -43,14 +43,45 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), _ours_companions(Path(shown)), os.environ, _logged()),
             archive=archive,
+            pick=not theirs_commits(os.environ),
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
-    files.write_version(Path(ours), result.text)
+    text = result.text
+    if not result.conflicts and Path(shown).name.upper() in _CITING:
+        text = _references_followed(Path(shown), texts, text)
+    files.write_version(Path(ours), text)
     for line in describe(result, shown):
         print(line, file=sys.stderr)
+    if text != result.text:
+        print(f"legion-memory: {shown}: Source references follow their outcomes", file=sys.stderr)
     _log(Path(shown).name, result.incoming, result.rekeyed)
     return 1 if result.conflicts else 0
+
+
+_CITING = {PATTERN.filename.upper(), ARCHIVE_FILENAME.upper()}
+
+
+def _references_followed(path: Path, versions: list[str], text: str) -> str:
+    """The merged text with each pattern citing, by its ID after this merge, the outcome it
+    meant on its side, when the merge of the outcome files can be predicted
+    (docs/decisions.md#references-in-the-merge); else as merged (the hook repairs it)."""
+    from legion_memory.gitops.merge_prediction import predict
+    from legion_memory.storage.reading import Memory
+    from legion_memory.upkeep.source_references import resolved_references, source_versions
+
+    try:
+        prediction = predict(path, versions, os.environ, _logged())
+        if prediction is None:
+            return text
+        memory = Memory(path.parent)
+        merged = {**prediction.merged, path.name: text}
+        now = source_versions(memory, [merged])[0]
+        sides = source_versions(memory, [prediction.ours, prediction.theirs])
+        plan = resolved_references(memory, now, sides)
+        return plan.texts(now).get(memory.directory / path.name, text)
+    except Exception:  # the hook's repair still follows: a merge must never fail on this
+        return text
 
 
 def _refusal(texts: list[str]) -> str | None:

@@ -1,0 +1,87 @@
+"""What the other memory files of a `git merge` will merge into, computed while git merges one.
+
+Git merges each file on its own, PATTERNS.md before OUTCOMES.md and ARCHIVE.md last, so the driver
+of a file whose rows cite outcomes cannot see their renumbering. In a `git merge` or `git pull` it
+can compute it: git names theirs (`GITHEAD_<sha>`), ours is HEAD and base their one merge base, and
+the driver's own three versions must be exactly those commits' (else nothing is predicted). The
+outcome files are then merged here as git will merge them: a file changed on one side only is that
+side's, otherwise the same row merge with the same reserved IDs
+(docs/decisions.md#references-in-the-merge).
+"""
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from legion_memory.gitops.companions import companion_names, taken_ids, theirs_commits
+from legion_memory.gitops.file_merge import MergeResult, merge
+from legion_memory.gitops.merge_log import Arrival, arrivals
+from legion_memory.gitops.repository import files_of_commits, run_git
+from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, OUTCOME
+
+NAMES = tuple([kind.filename for kind in KINDS.values()] + [ARCHIVE_FILENAME])
+Files = dict[str, str | None]
+
+
+class Prediction(NamedTuple):
+    """Ours and theirs's memory files, and OUTCOMES.md and ARCHIVE.md as the merge leaves them."""
+
+    ours: Files
+    theirs: Files
+    merged: Files
+
+
+def predict(
+    path: Path, versions: Sequence[str], env: Mapping[str, str], log: list[Arrival]
+) -> Prediction | None:
+    """The prediction for the merge of `path` (its three versions given), None when git names no
+    single theirs, the base is not one commit, a version is not that commit's, or an outcome
+    file would conflict."""
+    commits = _commits(path, versions, env)
+    if commits is None:
+        return None
+    base, ours, theirs = files_of_commits(Path.cwd(), path.parent, commits, NAMES) or [{}, {}, {}]
+    if not (base or ours or theirs):
+        return None
+    outcomes = _merged(path.parent / OUTCOME.filename, base, ours, theirs, env, log)
+    if outcomes is None:
+        return None
+    merged: Files = {OUTCOME.filename: outcomes.text}
+    log = [*log, *arrivals(OUTCOME.filename, outcomes.incoming, outcomes.rekeyed)]
+    archive = _merged(path.parent / ARCHIVE_FILENAME, base, ours, theirs, env, log)
+    if archive is None:
+        return None
+    merged[ARCHIVE_FILENAME] = archive.text
+    return Prediction(ours, theirs, merged)
+
+
+def _commits(path: Path, versions: Sequence[str], env: Mapping[str, str]) -> list[str] | None:
+    named = theirs_commits(env)
+    if len(named) != 1:
+        return None
+    cwd = Path.cwd()
+    ours = run_git(["rev-parse", "HEAD"], cwd)
+    bases = (run_git(["merge-base", "--all", "HEAD", named[0]], cwd) or "").split()
+    if ours is None or len(bases) != 1:
+        return None
+    commits = [bases[0], ours, named[0]]
+    for commit, text in zip(commits, versions, strict=True):
+        held = run_git(["show", f"{commit}:{path.as_posix()}"], cwd)
+        if held is None or held != text.strip():
+            return None
+    return commits
+
+
+def _merged(
+    path: Path, base: Files, ours: Files, theirs: Files, env: Mapping[str, str], log: list[Arrival]
+) -> MergeResult | None:
+    """The file as git leaves it: one side's when only it changed, else the driver's result."""
+    name = path.name
+    texts = [files.get(name) or "" for files in (base, ours, theirs)]
+    if texts[2] in (texts[0], texts[1]) or texts[1] == texts[0]:
+        text = texts[1] if texts[2] in (texts[0], texts[1]) else texts[2]
+        return MergeResult(text, (), (), 0, 0)
+    companions = [ours.get(other) or "" for other in companion_names(name)]
+    reserved = taken_ids(path, [t for t in companions if t], env, log)
+    result = merge(*texts, reserved=reserved, archive=name == ARCHIVE_FILENAME)
+    return None if result.conflicts else result

@@ -1,0 +1,186 @@
+"""Real-git reproductions of references and IDs going wrong in rebases, pulls and squashes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.gitrepos import (
+    add_outcome,
+    add_pattern,
+    assert_healthy,
+    commit,
+    init_memory,
+    memory_of,
+    rows,
+    run_git,
+    sources,
+    text_of,
+)
+from support.processes import git
+
+from legion_memory.upkeep.forgetting import forget, restore
+
+REPAIR = "Repair .planning/memory after post-merge (legion-memory doctor --fix)"
+
+
+def _ids(repo: Path) -> dict[str, str]:
+    return {summary: record_id for record_id, _, summary in rows(repo)}
+
+
+def _branch_and_a_citing_main(repo: Path, branch: str) -> None:
+    """One outcome on `branch`; on main one outcome and a pattern citing it (both ID 1)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", branch)
+    add_outcome(repo, "branch record", branch)
+    commit(repo, "branch")
+    git(repo, "checkout", "-q", "main")
+    cited = add_outcome(repo, "main record", "main")
+    add_pattern(repo, "main pattern", cited, "main")
+    commit(repo, "main")
+
+
+def _feature_stores_forgets_and_restores(repo: Path) -> None:
+    """Three commits on `feature` (store, forget, restore one outcome), then back on main."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    mine = add_outcome(repo, "feature record", "feature")
+    commit(repo, "store")
+    forget(memory_of(repo), mine)
+    commit(repo, "forget")
+    restore(memory_of(repo), mine)
+    commit(repo, "restore")
+    git(repo, "checkout", "-q", "main")
+
+
+def test_a_rebase_keeps_the_ids_of_the_branch_it_replays_onto(repo: Path) -> None:
+    """main's outcomes and the pattern citing one of them keep their IDs; the replayed outcomes
+    move on, even the one whose date sorts first."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "early feature", "feature", date="2026-01-01")
+    commit(repo, "feature")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main one", "main")
+    cited = add_outcome(repo, "main two", "main")
+    add_pattern(repo, "main pattern", cited, "main")
+    commit(repo, "main")
+    git(repo, "checkout", "-q", "feature")
+    done = run_git(repo, "rebase", "main")
+    assert done.returncode == 0, done.stderr
+    assert _ids(repo) == {"main one": "O-001", "main two": "O-002", "early feature": "O-003"}
+    assert sources(repo) == {"main pattern": "O-002"}
+    assert_healthy(repo)
+
+
+def test_a_merge_that_renumbers_ours_makes_ours_untouched_patterns_follow(repo: Path) -> None:
+    """Only ours changed PATTERNS.md, so git never calls the driver for it; the repair commit
+    makes the pattern follow its renumbered outcome."""
+    _branch_and_a_citing_main(repo, "b2")
+    done = run_git(repo, "merge", "--no-edit", "b2")
+    assert done.returncode == 0, done.stderr
+    assert _ids(repo) == {"branch record": "O-001", "main record": "O-002"}
+    assert sources(repo) == {"main pattern": "O-002"}
+    assert git(repo, "log", "-1", "--format=%s") == REPAIR + "\n"
+    assert "committed the repair of .planning/memory as its own commit" in done.stderr
+    assert_healthy(repo)
+
+
+def test_pull_rebase_makes_a_replayed_pattern_follow_its_replayed_outcome(
+    repo: Path, tmp_path: Path
+) -> None:
+    init_memory(repo, driver=True)
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(origin))
+    git(repo, "remote", "add", "origin", str(origin))
+    git(repo, "fetch", "-q", "origin")
+    git(repo, "branch", "-q", "--set-upstream-to=origin/main", "main")
+    git(repo, "checkout", "-q", "-b", "upstream", "origin/main")
+    add_outcome(repo, "pushed first", "main")
+    commit(repo, "upstream")
+    git(repo, "push", "-q", "origin", "upstream:main")
+    git(repo, "checkout", "-q", "main")
+    cited = add_outcome(repo, "local record", "main")
+    commit(repo, "local outcome")
+    add_pattern(repo, "local pattern", cited, "main")
+    commit(repo, "local pattern")
+    done = run_git(repo, "pull", "-q", "--rebase", "origin", "main")
+    assert done.returncode == 0, done.stderr
+    assert _ids(repo) == {"pushed first": "O-001", "local record": "O-002"}
+    assert sources(repo) == {"local pattern": "O-002"}
+    assert_healthy(repo)
+
+
+def test_a_squash_leaves_its_repair_staged_and_the_tree_clean_after_the_commit(
+    repo: Path,
+) -> None:
+    _branch_and_a_citing_main(repo, "b1")
+    done = run_git(repo, "merge", "--squash", "b1")
+    assert done.returncode == 0, done.stderr
+    assert "the repair is staged with your squash" in done.stderr
+    git(repo, "commit", "-q", "-m", "squash b1")
+    assert sources(repo) == {"main pattern": _ids(repo)["main record"]}
+    assert _ids(repo) == {"branch record": "O-001", "main record": "O-002"}
+    assert_healthy(repo)
+
+
+def test_a_rebase_that_forgets_and_restores_a_record_keeps_main_archived_id(repo: Path) -> None:
+    """main archived its O-001; the branch stores, forgets and restores its own O-001: each step
+    keeps the replayed record under the one ID it has on main, and main's records and the
+    pattern citing the archived one keep theirs."""
+    _feature_stores_forgets_and_restores(repo)
+    old = add_outcome(repo, "main record", "main")
+    add_outcome(repo, "main live", "main")
+    add_pattern(repo, "main pattern", old, "main")
+    commit(repo, "main store")
+    forget(memory_of(repo), old)
+    commit(repo, "main forget")
+    git(repo, "checkout", "-q", "feature")
+    done = run_git(repo, "rebase", "main")
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [("O-002", "main", "main live"), ("O-003", "feature", "feature record")]
+    assert "| O-001 | 2026-03-02 | main |" in text_of(repo, "ARCHIVE.md")
+    assert sources(repo) == {"main pattern": "O-001"}
+    assert_healthy(repo)
+
+
+def test_a_merge_commit_itself_holds_the_followed_references(repo: Path) -> None:
+    """Both sides changed PATTERNS.md, so its driver runs: it predicts the outcome files' merge
+    from the commits git names and writes each Source right, so no repair commit is needed."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "b2")
+    theirs = add_outcome(repo, "branch record", "b2")
+    add_pattern(repo, "branch pattern", theirs, "b2")
+    commit(repo, "branch")
+    git(repo, "checkout", "-q", "main")
+    ours = add_outcome(repo, "main record", "main")
+    add_pattern(repo, "main pattern", ours, "main")
+    commit(repo, "main")
+    done = run_git(repo, "merge", "--no-edit", "b2")
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "log", "-1", "--format=%s") == "Merge branch 'b2'\n"
+    assert _ids(repo) == {"branch record": "O-001", "main record": "O-002"}
+    assert sources(repo) == {"main pattern": "O-002", "branch pattern": "O-001"}
+    assert (
+        "legion-memory: .planning/memory/PATTERNS.md: Source references follow their outcomes"
+        in done.stderr
+    )
+    assert_healthy(repo)
+
+
+def test_a_rebase_onto_a_main_that_only_archived_keeps_main_archived_id(repo: Path) -> None:
+    """main's OUTCOMES.md is back to what the fork had (its one record archived), so git takes
+    the replayed store whole, under main's archived ID; the replayed forget then yields that ID
+    to main's archived record, which the pattern keeps citing."""
+    _feature_stores_forgets_and_restores(repo)
+    old = add_outcome(repo, "main record", "main")
+    add_pattern(repo, "main pattern", old, "main")
+    commit(repo, "main store")
+    forget(memory_of(repo), old)
+    commit(repo, "main forget")
+    git(repo, "checkout", "-q", "feature")
+    done = run_git(repo, "rebase", "main")
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [("O-002", "feature", "feature record")]
+    assert "| O-001 | 2026-03-02 | main |" in text_of(repo, "ARCHIVE.md")
+    assert sources(repo) == {"main pattern": "O-001"}
+    assert_healthy(repo)
