@@ -173,7 +173,7 @@ def typer_costs() -> list[Case]:
     """What the typer app costs: importing typer alone, and a hot command run through the app
     instead of the lean dispatcher (the numbers behind the choice of the dispatcher)."""
     through_typer = (
-        "import sys; from legion_memory.cli.entry import run_typer; "
+        "import sys; from legion_memory.cli.routing import run_typer; "
         "sys.exit(run_typer(sys.argv[1:]))"
     )
     args = ["--today", TODAY, "--json", "recall", "outcomes"]

@@ -92,8 +92,11 @@ def _pattern(rng: random.Random) -> dict[str, str]:
 
 
 def _error(rng: random.Random) -> dict[str, str]:
+    # The line number keeps signatures apart: an error fix's identity is its signature, date and
+    # branch, and at 10,000 fixes two random ones would otherwise be one record held twice.
+    line = rng.randint(1, 10**9)
     return {
-        "error_signature": f"`TypeError: {_words(rng, 1)} is undefined` in {_words(rng, 2)}",
+        "error_signature": f"`TypeError: {_words(rng, 1)} is undefined` in {_words(rng, 2)}:{line}",
         "fix": _text(rng, 8),
         "agent": rng.choice(AGENTS),
         "resolved": rng.choice(["true", "false"]),

@@ -13,7 +13,7 @@ from support.gitrepos import outcome_row, pattern_row
 from support.processes import CLI, probe, read_bytes_of
 
 from legion_memory.gitops.merge_log import LOG_NAME
-from legion_memory.schema.kinds import OUTCOME, PATTERN, archive_template
+from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, archive_template
 from legion_memory.storage import files, reading
 from legion_memory.upkeep import clean_scan
 from legion_memory.upkeep.doctor import CHECKS, doctor
@@ -110,6 +110,9 @@ def test_clean_means_the_full_doctor_finds_and_changes_nothing(
         assert read_bytes_of(root) == before
 
 
+ERROR_ROW = "| E-{:03d} | 2026-03-01 | main | `TypeError: x` | {} | coder | true | git |\n"
+
+
 SOUND = OUTCOME.template() + outcome_row(1, "one") + outcome_row(2, "two")
 UNCLEAN = {
     "duplicate ID": {"OUTCOMES.md": SOUND + outcome_row(2, "again")},
@@ -123,7 +126,29 @@ UNCLEAN = {
     "journal": {"OUTCOMES.md": SOUND, ".legion-memory.journal": "{}"},
     "row without outer pipes": {"OUTCOMES.md": SOUND + outcome_row(3, "x").strip(" |\n") + "\n"},
     "prose with a pipe": {"PATTERNS.md": PATTERN.template() + "a | b\n"},
+    "one record under two IDs": {"OUTCOMES.md": SOUND + outcome_row(3, "one")},
+    # The identity reads whitespace as `str.split` does: a no-break space is a space there.
+    "one record, a no-break space apart": {"OUTCOMES.md": SOUND + outcome_row(3, "one\u00a0")},
+    "one record, an ideographic space apart": {
+        "OUTCOMES.md": SOUND + outcome_row(3, "\u3000one")
+    },
+    "one pattern citing other outcomes": {
+        "PATTERNS.md": PATTERN.template() + pattern_row(1, "p", "O-001")
+        + pattern_row(2, "p", "O-002, O-003"),
+    },
+    "one error fix, another fix": {
+        "ERRORS.md": ERROR_FIX.template() + ERROR_ROW.format(1, "a") + ERROR_ROW.format(2, "b"),
+    },
 }  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(UNCLEAN))
+def test_the_full_doctor_finds_what_the_scan_refuses(tmp_path: Path, case: str) -> None:
+    """Each of these is work for doctor, not only a case the scan leaves to it."""
+    if case in ("temporary file", "journal", "row without outer pipes", "prose with a pipe"):
+        return  # found by the checks of files and layout, tested in test_doctor.py
+    _write(tmp_path, dict(UNCLEAN[case]))
+    assert doctor(reading.Memory.of_project(tmp_path), checks=CHECKS).found != ()
 
 
 def test_sound_memory_is_clean(tmp_path: Path) -> None:
@@ -162,7 +187,10 @@ def test_the_hook_on_clean_memory_exits_before_running_doctor(
     result, modules = probe(*args, cwd=repo / MEMORY)  # from below the root, as git may
     assert (result.code, result.stdout, result.stderr) == (0, "", "")
     assert read_bytes_of(repo) == before
+    # Not even the dispatcher, nor `re`, `pathlib` or `typing`: each costs more than the scan.
     loaded = {"typer", "click", "legion_memory.upkeep.doctor", "legion_memory.cli.actions.doctor"}
+    loaded |= {"legion_memory.cli.routing", "legion_memory.cli.lean.dispatcher", "json"}
+    loaded |= {"re", "pathlib", "typing", "enum"}
     loaded &= modules
     assert sorted(loaded) == []
 

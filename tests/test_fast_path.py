@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from support.processes import CLI, FIXTURES, read_bytes_of
 
-from legion_memory.cli.entry import run_typer
 from legion_memory.cli.lean.dispatcher import dispatch
 from legion_memory.cli.lean.hot_commands import ACTIONS
 from legion_memory.cli.lean.spec import SPEC_PATH, render_spec
+from legion_memory.cli.routing import run_typer
 from legion_memory.storage import scopes
 
 TODAY = ("--today", "2026-03-10")

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from support.processes import CLI, REPO_ROOT, Result, git, read_bytes_of, run_process
 
-from legion_memory.cli.entry import run_typer
 from legion_memory.cli.lean.dispatcher import dispatch
+from legion_memory.cli.routing import run_typer
 
 VERSION = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
     "version"

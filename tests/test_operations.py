@@ -41,7 +41,12 @@ def test_a_store_parses_outcomes_once_and_says_its_notes_in_order(
         parsed.append(len(text))
         return document.parse(text)
 
+    def counted_lines(lines: list[str]) -> document.Document:
+        parsed.append(len("".join(lines)))
+        return document.parse_lines(lines)
+
     monkeypatch.setattr(reading, "parse", counted)
+    monkeypatch.setattr(reading, "parse_lines", counted_lines)
     outcomes = (project / ".planning/memory/OUTCOMES.md").read_text(encoding="utf-8")
     second = legion_memory.Project.at(project, today=TODAY, branch="main")
     stored = legion_memory.store_outcome(

@@ -1,10 +1,12 @@
 """The per-row shortcuts against the full reading: lazy rows and their cells, recall's ranking
-from three cells, and a renumbering occurrence's cell lookup, over arbitrary rows."""
+from three cells, a renumbering occurrence's cell lookup, over arbitrary rows, and a file read as
+lines against its whole text."""
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
@@ -21,7 +23,8 @@ from legion_memory.schema.records import (
     record_at,
     records_table,
 )
-from legion_memory.storage.reading import ragged_row, records_of
+from legion_memory.storage.files import decode
+from legion_memory.storage.reading import load, ragged_row, records_of
 from legion_memory.storage.row_edits import insert_row, same_values, verify_append
 from legion_memory.upkeep.renumbering import Occurrence
 
@@ -116,6 +119,20 @@ def test_the_highest_id_by_one_scan_is_the_highest_of_every_row(text: str) -> No
     assert table is not None
     expected = max(id_numbers(document, table, OUTCOME), default=0)
     assert highest_id_number(document, table, OUTCOME) == expected
+    # Scanned in the bytes the text came from: with a byte order mark, CRLF endings, lines after
+    # the table.
+    for variant in (
+        text,
+        "\ufeff" + text,
+        text.replace("\n", "\r\n"),
+        text + "\n## Later\n\n日本 😀\n",
+    ):
+        document = parse(variant)
+        table = records_table(document, OUTCOME)
+        assert table is not None
+        expected = max(id_numbers(document, table, OUTCOME), default=0)
+        data = variant.encode("utf-8")
+        assert highest_id_number(document, table, OUTCOME, data) == expected
 
 
 def _reparsed(before: Document, text: str, table: Table, record: Record) -> bool:
@@ -181,3 +198,29 @@ def test_an_append_is_verified_as_a_full_parse_would_verify_it(
     tampered = written[:position] + extra + written[position:]
     if tampered != written and not _reparsed(document, tampered, table, record):
         assert not _verified(document, tampered, table, record)
+
+
+# Text pieces that change how a file splits and decodes: endings, a mark, emoji, a bad byte.
+file_pieces = st.lists(
+    st.sampled_from(
+        [b"| O-1 | a |", b"\n", b"\r\n", b"\r", b"\xef\xbb\xbf", "😀日".encode(), b"\xff", b"x"]
+    ),
+    max_size=8,
+).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(file_pieces)
+def test_a_file_read_as_lines_parses_as_its_whole_text(tmp_path_factory: Any, data: bytes) -> None:
+    path = tmp_path_factory.mktemp("lines") / "OUTCOMES.md"
+    path.write_bytes(data)
+    try:
+        expected: Document | str = parse(decode(path, data))
+    except ParseError as whole:
+        expected = str(whole)
+    try:
+        found: Document | str | None = load(path)
+    except ParseError as lines:
+        found = str(lines)
+    event("not UTF-8" if isinstance(expected, str) else "read")
+    assert found == expected

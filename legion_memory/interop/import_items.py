@@ -3,7 +3,6 @@ idempotent. Shared by every importer, with the functions that turn foreign value
 """
 
 import datetime as dt
-import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -67,6 +66,8 @@ class Conversion:
 
 def content_hash(source: str, *parts: str) -> str:
     """16 hex digits of SHA-256 over the source name and the item's identifying values."""
+    import hashlib  # an import's alone: `export` reads this module's types, never hashes
+
     data = json.dumps([source, *parts], ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:16]
 

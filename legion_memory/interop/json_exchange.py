@@ -5,7 +5,6 @@ A record's keys are its columns in snake_case with typed values (importance an i
 boolean, a numeric phase an integer), exactly as `--json` prints records everywhere else.
 """
 
-import csv
 import io
 import json
 from collections.abc import Sequence
@@ -26,6 +25,9 @@ from legion_memory.markdown.document import escape
 from legion_memory.schema.kinds import Kind, check_value, kind_named
 from legion_memory.schema.records import Record
 from legion_memory.schema.secrets import quoted, refuse_secrets
+from legion_memory.storage import reading
+from legion_memory.storage.bulk_append import live_records
+from legion_memory.storage.reading import Memory
 
 FORMATS = ("json", "jsonl", "csv")
 EXPORT_FORMAT = "legion-memory-export"
@@ -67,6 +69,8 @@ def _csv(entries: Sequence[Exported], kinds: Sequence[Kind]) -> str:
     keys = [key for kind in kinds for key in kind.keys]
     keys += [key for entry in entries for key in entry.record.extra_keys()]
     header = list(dict.fromkeys(["kind", "archived", *keys]))
+    import csv  # the csv format's alone
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -74,6 +78,16 @@ def _csv(entries: Sequence[Exported], kinds: Sequence[Kind]) -> str:
         meta = {"kind": entry.record.kind.singular, "archived": str(entry.archived).lower()}
         writer.writerow([meta.get(key, entry.record[key]) for key in header])
     return buffer.getvalue()
+
+
+def export_records(memory: Memory, kinds: Sequence[Kind], include_archive: bool) -> list[Exported]:
+    """Every record of the kinds, live rows in file order, then (when asked) archived ones."""
+    entries = []
+    for kind in kinds:
+        entries += [Exported(record, False) for record in live_records(memory, kind)]
+        if include_archive:
+            entries += [Exported(record, True) for record in reading.load_archived(memory, kind)]
+    return entries
 
 
 def read_export(files: Sequence[SourceFile], default_branch: str) -> Conversion:

@@ -12,10 +12,10 @@ from typing import NamedTuple
 from legion_memory.errors import InputError, LegionMemoryError, RollbackError, WriteError
 from legion_memory.interop.import_items import Conversion, Item, Skip
 from legion_memory.interop.importers import convert
-from legion_memory.interop.json_exchange import Exported, read_export
+from legion_memory.interop.json_exchange import read_export
 from legion_memory.interop.ledger import Entry, known_keys, ledger_path, with_entries
 from legion_memory.interop.sources import DEFAULT_PATHS, check_source, read_source
-from legion_memory.schema.kinds import KINDS, Kind, row_for
+from legion_memory.schema.kinds import KINDS, row_for
 from legion_memory.schema.records import Record
 from legion_memory.storage import reading, writing
 from legion_memory.storage.bulk_append import Batch, live_records, plan_batch
@@ -202,16 +202,6 @@ def _id_conflict(item: Item, present: dict[tuple[str, str], Record]) -> str:
         where=item.origin,
         hint="import an export into an empty project (after `init`), or remove this record from it",
     )
-
-
-def export_records(memory: Memory, kinds: Sequence[Kind], include_archive: bool) -> list[Exported]:
-    """Every record of the kinds, live rows in file order, then (when asked) archived ones."""
-    entries = []
-    for kind in kinds:
-        entries += [Exported(record, False) for record in live_records(memory, kind)]
-        if include_archive:
-            entries += [Exported(record, True) for record in reading.load_archived(memory, kind)]
-    return entries
 
 
 def _added_json(added: Added) -> dict[str, object]:

@@ -108,13 +108,22 @@ def rank_rows(rows: TableRows, today: dt.date, limit: int) -> list[Scored]:
     """`rank(rows.records(), today, limit=limit)`, reading only the Date, Importance and ID of
     each row and building the records of the first `limit` alone: on a long history nearly every
     row is scored and dropped, so building its record was most of a recall's time."""
-    prefix = rows.kind.prefix
     found = []
     for offset, (date, importance, record_id) in enumerate(rows.cells("date", "importance", "id")):
         age, weight = _decay_of(date, today)
         score = (int(importance) if importance in _IMPORTANCES else 0) * weight
         if score >= EXCLUDE_BELOW:
-            found.append((score, date, id_number(record_id, prefix), offset, age, weight))
-    # The same order as `rank`'s: score, then date, then ID number, ties in file order.
-    best = heapq.nlargest(limit, found, key=itemgetter(0, 1, 2))
+            found.append((score, date, record_id, offset, age, weight))
+    # The same order as `rank`'s: score, then date, then ID number, ties in file order. Only rows
+    # whose score and date tie with the limit-th best or beat it can be among the first `limit`:
+    # the others' ID numbers are never read.
+    if 0 < limit < len(found):
+        floor_score, floor_date = heapq.nlargest(limit, found, key=itemgetter(0, 1))[-1][:2]
+        found = [
+            row for row in found
+            if row[0] > floor_score or (row[0] == floor_score and row[1] >= floor_date)
+        ]  # fmt: skip
+    prefix = rows.kind.prefix
+    numbered = [(*row[:2], id_number(row[2], prefix), *row[3:]) for row in found]
+    best = heapq.nlargest(limit, numbered, key=itemgetter(0, 1, 2))
     return [Scored(rows.record(row[3]), row[4], row[5], row[0]) for row in best]

@@ -93,6 +93,16 @@ def parse(text: str) -> Document:
     return Document(lines=lines, bom=bom, tables=tuple(scan_tables(lines)))
 
 
+def parse_lines(lines: list[str]) -> Document:
+    """`parse` of the text these lines (as `split_lines` gives them) make up; the list is kept."""
+    bom = bool(lines) and lines[0].startswith(BOM)
+    if bom:
+        lines[0] = lines[0][1:]
+        if not lines[0]:
+            del lines[0]  # the text was the mark alone
+    return Document(lines=lines, bom=bom, tables=tuple(scan_tables(lines)))
+
+
 def render(document: Document) -> str:
     body = "".join(document.lines)
     return BOM + body if document.bom else body

@@ -20,7 +20,7 @@ from legion_memory.operations.common import (
 from legion_memory.operations.project import Project, project_of
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import Record, column_key, read_records, split_list
-from legion_memory.storage import reading, scopes, writing
+from legion_memory.storage import reading, scopes
 
 if TYPE_CHECKING:
     from legion_memory.knowledge.outcomes import BuiltOutcome, OutcomeInput
@@ -107,6 +107,8 @@ def store_given(
     if dry_run:
         preview = _preview(project, tier, built, seen, columns)
         return StoredOutcome(tier.scope, preview, columns, True)
+    from legion_memory.storage import writing  # a store's alone: recall and scores never write
+
     stored = writing.append(tier.memory, built.record, seen)
     unstored = unstored_fields(stored, columns)
     if unstored:

@@ -117,6 +117,14 @@ class Record:
         return [key for key in self.values if key not in self.kind.keys]
 
 
+def _escaped_before(line: str, pieces: list[str], depth: int) -> bool:
+    """Whether a backslash or `<` stands before the rest `line.split("|", depth)` left whole: only
+    there can an escaped pipe move a split or a `<br>` change a cell asked for. An escape in the
+    cells after them (a summary's `\\|`) leaves them as a plain split reads them."""
+    cut = len(line) - len(pieces[-1]) if len(pieces) > depth else len(line)
+    return line.find("\\", 0, cut) >= 0 or line.find("<", 0, cut) >= 0
+
+
 def split_list(cell: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in cell.split(",") if part.strip())
 
@@ -193,13 +201,19 @@ def id_numbers(document: Document, table: Table, kind: Kind) -> Iterator[int]:
         yield int(match[1]) if match else id_number(unescape(first_cell(line)), kind.prefix)
 
 
-def highest_id_number(document: Document, table: Table, kind: Kind) -> int:
+def highest_id_number(
+    document: Document, table: Table, kind: Kind, data: bytes | None = None
+) -> int:
     """`max(id_numbers(...), default=0)` by one regex scan of the whole table, in C, when every
-    row has the usual first cell (`| O-123 |`); by `id_numbers` otherwise."""
+    row has the usual first cell (`| O-123 |`); by `id_numbers` otherwise. `data`, the bytes the
+    document was parsed from, is scanned where given: as it lies, without joining the lines into
+    one string (four bytes a character once a row holds an emoji)."""
     keys = [column_key(name) for name in table.columns]
     lines = document.lines[table.header + 2 : table.end]
     if not lines or max((i for i, k in enumerate(keys) if k == "id"), default=None) != 0:
         return max(id_numbers(document, table, kind), default=0)
+    if data is not None:
+        return _highest_in_bytes(document, table, kind, data)
     # `id_numbers`' pattern for the usual first cell, one match per line: spaces and tabs only
     # before it, so a match never starts on one line and reads the next. It opens with the newline
     # before the line, not `^`: a literal first character lets `re` skip from newline to newline.
@@ -211,6 +225,23 @@ def highest_id_number(document: Document, table: Table, kind: Kind) -> int:
     found = [first[1]] if first else []
     found += re.findall(plain, "".join(lines))
     if len(found) != len(lines):
+        return max(id_numbers(document, table, kind), default=0)
+    return max(map(int, found))
+
+
+def _highest_in_bytes(document: Document, table: Table, kind: Kind, data: bytes) -> int:
+    """`highest_id_number`'s scan, of the table's rows where they lie in `data`. The pattern is
+    ASCII and a multi-byte character holds no ASCII byte: each row matches as its text does."""
+    start = (3 if document.bom else 0) + sum(
+        len(line.encode("utf-8")) for line in document.lines[: table.header + 2]
+    )
+    stop = len(data) - sum(len(line.encode("utf-8")) for line in document.lines[table.end :])
+    digits = rb"[0-9]{1,%d}" % MAX_ID_DIGITS
+    prefix = re.escape(kind.prefix.encode("ascii"))
+    plain = rb"\n[ \t]*+\|?+[ \t]*+" + prefix + rb"-(" + digits + rb")[ \t]*\|"
+    # From the newline that ends the delimiter line: every row is matched after its newline.
+    found = re.compile(plain).findall(data, start - 1, stop)
+    if len(found) != table.end - table.header - 2:
         return max(id_numbers(document, table, kind), default=0)
     return max(map(int, found))
 
@@ -257,9 +288,9 @@ class TableRows:
         # The cells by position, after an opening pipe (1) or without one (0).
         pick = (itemgetter(*present), itemgetter(*(p + 1 for p in present)))
         for line in self.lines:
-            if "\\" in line or "<" in line:
+            pieces = line.split("|", depth)
+            if ("\\" in line or "<" in line) and _escaped_before(line, pieces, depth):
                 yield pick[0](line_cells(line))
                 continue
-            pieces = line.split("|", depth)
             opening = not pieces[0] or pieces[0].isspace()
             yield tuple(map(str.strip, pick[opening](pieces)))

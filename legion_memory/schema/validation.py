@@ -2,6 +2,7 @@
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -18,6 +19,12 @@ ERROR = "error"
 WARNING = "warning"
 NOTE = "note"
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})( |$)")
+# A table's values repeat from row to row (agents, dates, task types): each distinct one is read
+# for secrets, control characters and its column's rule once; each is a pure function of the value
+# (docs/decisions.md#secrets-once-per-value).
+_secret_kind = lru_cache(maxsize=4096)(secret_kind)
+_control_character = lru_cache(maxsize=4096)(control_character)
+_column_problem = lru_cache(maxsize=4096)(column_problem)
 
 
 class Problem(NamedTuple):
@@ -173,11 +180,11 @@ def _secrets(record: Record, name: str) -> Iterator[tuple[str, Problem]]:
     for key, value in record.values.items():
         column = record.kind.column(key)
         field = column.name if column else "a column"
-        kind = secret_kind(value)
+        kind = _secret_kind(value)
         if kind is not None:
             yield key, Problem(name, record.line, ERROR, _secret(field, kind))
             continue
-        control = control_character(value)
+        control = _control_character(value)
         if control is not None:
             message = f"{field} holds a control character ({control}); remove it"
             yield key, Problem(name, record.line, ERROR, message)
@@ -194,10 +201,10 @@ def _check_record(record: Record, name: str, line: str) -> Iterator[Problem]:
         if column.key not in record.values or column.key in secret_keys:
             continue
         value = record[column.key]
-        problem = column_problem(column, value)
+        problem = _column_problem(column, value)
         if problem is None:
             continue
-        if value.lower() != value and column_problem(column, value.lower()) is None:
+        if value.lower() != value and _column_problem(column, value.lower()) is None:
             message = f"{column.name} '{value}' should be lowercase '{value.lower()}'"
             yield Problem(name, record.line, WARNING, message)
         else:

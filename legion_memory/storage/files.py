@@ -5,9 +5,11 @@ merge log) and `doctor` (the merge log) use a few primitives directly."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from legion_memory.errors import ParseError, UnsafePathError, WriteError
 from legion_memory.storage.confinement import require_inside
@@ -25,6 +27,45 @@ def read_data(path: Path) -> bytes | None:
     """A file's bytes, or None when it does not exist. Only a regular file is read, and a project's
     memory file only inside the project: anything else raises UnsafePathError (readers warn and
     go on without it), an unreadable one ParseError."""
+    handle = _open_regular(path)
+    if handle is None:
+        return None
+    with handle:
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise _unreadable(path, exc) from None
+
+
+def read_lines(path: Path) -> list[str] | None:
+    """`read_text` as lines, each with its ending (split on "\\n" only), or None: decoded line by
+    line, so that the file is never held whole, nor as one string, which one emoji makes four bytes
+    a character (docs/decisions.md#memory-as-lines). Checked and refused as `read_data` does."""
+    handle = _open_regular(path)
+    if handle is None:
+        return None
+    with handle:
+        try:
+            # A multi-byte character never holds a newline byte: the file decodes if each line does.
+            return [raw.decode("utf-8") for raw in handle]
+        except UnicodeDecodeError:
+            handle.seek(0)
+            decode(path, handle.read())  # the same error, naming the same line
+            raise
+        except OSError as exc:
+            raise _unreadable(path, exc) from None
+
+
+def decode_lines(path: Path, data: bytes) -> list[str]:
+    """`decode(path, data)` as lines, each with its ending, decoded one by one (`read_lines`)."""
+    try:
+        return [raw.decode("utf-8") for raw in io.BytesIO(data)]
+    except UnicodeDecodeError:
+        decode(path, data)  # the same error, naming the same line
+        raise
+
+
+def _open_regular(path: Path) -> BinaryIO | None:
     require_inside(path)
     try:
         # Non-blocking, so that opening a FIFO returns at once instead of waiting for a writer.
@@ -32,19 +73,17 @@ def read_data(path: Path) -> bytes | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise UnsafePathError(f"cannot be read: {exc.strerror or exc}", where=str(path)) from None
+        raise _unreadable(path, exc) from None
     try:
         require_regular(path, os.fstat(fd).st_mode)
     except UnsafePathError:
         os.close(fd)
         raise
-    with open(fd, "rb") as handle:
-        try:
-            return handle.read()
-        except OSError as exc:
-            raise UnsafePathError(
-                f"cannot be read: {exc.strerror or exc}", where=str(path)
-            ) from None
+    return open(fd, "rb")
+
+
+def _unreadable(path: Path, exc: OSError) -> UnsafePathError:
+    return UnsafePathError(f"cannot be read: {exc.strerror or exc}", where=str(path))
 
 
 def require_regular(path: Path, mode: int) -> None:

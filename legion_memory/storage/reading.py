@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import ParseError
-from legion_memory.markdown.document import Document, Table, cell_count, parse, table_cells
+from legion_memory.markdown.document import (
+    Document,
+    Table,
+    cell_count,
+    parse,
+    parse_lines,
+    table_cells,
+)
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import (
     Record,
@@ -22,7 +29,7 @@ from legion_memory.schema.records import (
     read_records,
     records_table,
 )
-from legion_memory.storage.files import decode, read_data
+from legion_memory.storage.files import decode, decode_lines, read_data, read_lines
 from legion_memory.storage.files import read_text as read_file_text
 
 __all__ = [
@@ -129,6 +136,12 @@ def read_text(path: Path) -> str | None:
 
 
 def load(path: Path) -> Document | None:
+    """A memory file parsed as `read_text` reads it. Without a journal and outside a batch (which
+    keeps each parse by its text) it is read as lines, never as one string
+    (docs/decisions.md#memory-as-lines)."""
+    if _kept is None and not os.path.lexists(path.parent / JOURNAL_NAME):
+        lines = read_lines(path)
+        return None if lines is None else parse_lines(lines)
     text = read_text(path)
     return None if text is None else _parsed(path, text)
 
@@ -191,7 +204,10 @@ def load_checked(path: Path, kind: Kind) -> Checked | None:
     data = read_data(path)
     if data is None:
         return None
-    document = _parsed(path, decode(path, data))
+    if _kept is None:  # as lines, never as one string (docs/decisions.md#memory-as-lines)
+        document = parse_lines(decode_lines(path, data))
+    else:
+        document = _parsed(path, decode(path, data))
     return Checked(path, kind, data, document, require_table(path, document, kind))
 
 
@@ -300,11 +316,16 @@ def _refuse_marker(path: Path, lines: Sequence[str]) -> None:
 
 
 def max_id_number(
-    memory: Memory, kind: Kind, live: Document | None, checked: Table | None = None
+    memory: Memory,
+    kind: Kind,
+    live: Document | None,
+    checked: Table | None = None,
+    data: bytes | None = None,
 ) -> int:
     """The highest ID number of a kind, live and archived together: IDs are never reissued.
 
-    `checked` is the live document's table when the caller has already required it.
+    `checked` is the live document's table when the caller has already required it, `data` the
+    bytes the live document was parsed from, when the caller holds them.
     """
     archive = load(memory.archive)
     require_no_conflict_markers(memory.archive, archive)
@@ -312,5 +333,5 @@ def max_id_number(
     if live is not None:
         require_no_conflict_markers(memory.path(kind), live)
         table = checked or require_table(memory.path(kind), live, kind)
-        numbers.append(highest_id_number(live, table, kind))
+        numbers.append(highest_id_number(live, table, kind, data))
     return max(numbers, default=0)

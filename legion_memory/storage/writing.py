@@ -228,9 +228,9 @@ def _echoing(record: Record) -> Iterator[None]:
 def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
     kind = record.kind
     path = memory.path(kind)
-    document, table = _current(path, kind, seen)
+    document, table, data = _current(path, kind, seen)
     require_id_column(path, table)
-    next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table) + 1)
+    next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table, data) + 1)
     stored = record.replace(values={**record.values, "id": next_id})
     text, line = insert_row(document, table, row_for(stored, table.columns))
     verify_append(path, document, text, table, stored)
@@ -238,14 +238,14 @@ def _append_held(memory: Memory, record: Record, seen: Checked | None = None) ->
     return stored.replace(line=line)
 
 
-def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Table]:
-    """The file as it is now (read under the lock), parsed and checked; the parse and check of
-    `seen` when the file still holds the very text they were made from."""
+def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Table, bytes | None]:
+    """The file as it is now (read under the lock), parsed and checked, and its bytes; the parse
+    and check of `seen` when the file still holds the very text they were made from."""
     data = read_data(path)
     if seen is not None and seen.path == path and seen.kind is kind and seen.data == data:
-        return seen.document, seen.table
+        return seen.document, seen.table, data
     document = parse(kind.template() if data is None else decode(path, data))
-    return document, require_table(path, document, kind)
+    return document, require_table(path, document, kind), data
 
 
 Dedupe = Callable[[list[Record]], tuple[Record, Mapping[str, str]] | None]

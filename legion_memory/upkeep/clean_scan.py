@@ -2,8 +2,9 @@
 
 The post-merge and post-rewrite hooks run `doctor --fix --quiet` after every pull, merge, rebase
 and `commit --amend`, and memory is almost always clean. This scan reads each memory file once,
-as bytes, with C-level searches only, and imports nothing but `os` and `re`, so that the hook can
-answer before the command line is even parsed (`cli/lean/hook.py`).
+line by line as bytes, with bytes methods only, and imports nothing but `os`: not even `re`, whose
+import (it loads `enum`) would cost the hook more than the scan of a thousand rows, so that the
+hook can answer before the command line is even parsed (`cli/lean/hook.py`).
 
 It errs one way only: `True` means every check of `upkeep/doctor.py` would find nothing; `False`
 means "run them", never "something is wrong". Anything unusual (a table line whose first cell is
@@ -14,9 +15,8 @@ Every check in `doctor.CHECKS` must be covered here: see docs/decisions.md#clean
 from __future__ import annotations
 
 import os
-import re
 
-from legion_memory.storage.raw_bytes import read_raw
+from legion_memory.storage.raw_bytes import open_raw
 
 # The names `storage` and `gitops` use (tests/test_clean_scan.py holds them equal); importing those
 # modules would cost the hook more than the whole scan.
@@ -25,17 +25,6 @@ JOURNAL_NAME = ".legion-memory.journal"
 TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
 MERGE_LOG_NAME = "legion-memory-merges.jsonl"
 MEMORY_DIR = (".planning", "memory")
-
-_CONFLICT = b"<<<<<<<"
-# A separator or closing marker a hand resolution left (the leftover-markers check's lines).
-_LEFTOVER = re.compile(rb"\n(?:>{7}|\|{7}|={7}[ \t]*(?:\n|$))")
-# Each pattern opens with the newline before a line (the text read is given one before its first
-# line), not with `^`: a literal first character lets `re` skip to the next newline in C, which
-# makes every scan five times faster than a multiline `^`.
-# A line holding a pipe that does not open with a plain first cell (an ID, the `ID` header or a
-# delimiter): it may be a row the ID scan cannot read, so the scan gives up.
-_UNREAD_ROW = re.compile(rb"\n(?![ \t]*\|[ \t]*(?:[A-Z]+-[0-9]+|[Ii][Dd]|:?-+:?)[ \t]*\|)[^\n|]*\|")
-_ROW_ID = re.compile(rb"\n[ \t]*\|[ \t]*([A-Z]+-[0-9]+)[ \t]*\|")
 
 
 def project_of(start: str) -> tuple[str, str | None]:
@@ -91,23 +80,16 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
     # A memory file that is a link is doctor's to refuse: the scan never reads through one.
     if any(os.path.islink(os.path.join(directory, name)) for name in MEMORY_FILES if name in names):
         return False
-    ids: list[bytes] = []
-    contents: list[tuple[bytes, bytes]] = []
+    ids: set[bytes] = set()
+    keys: set[int] = set()
     for name in MEMORY_FILES:
-        data = _read(os.path.join(directory, name)) if name in names else b""
-        if data is None or _CONFLICT in data or _UNREAD_ROW.search(data) or _LEFTOVER.search(data):
+        if name in names and not _file_is_clean(
+            os.path.join(directory, name), ids, keys, archive=name == MEMORY_FILES[-1]
+        ):
             return False
-        if name == MEMORY_FILES[-1] and not _archive_sections_in_order(data):
-            return False
-        ids += _ROW_ID.findall(data)
-        contents += _ROW_CONTENT.findall(data)
-    # IDs of different kinds never share a prefix, so one set over all files covers every kind.
-    return len(set(ids)) == len(ids) and _no_record_twice(contents)
+    return True
 
 
-# A record row's ID prefix and the rest of the row after its ID cell.
-_ROW_CONTENT = re.compile(rb"\n[ \t]*\|[ \t]*([A-Z]+)-[0-9]+[ \t]*\|([^\n]*)")
-_SECTION_OR_ROW = re.compile(rb"\n(?:## ([^\n]*)|[ \t]*\|[ \t]*([A-Z]+)-[0-9]+[ \t]*\|)")
 # ARCHIVE.md's section of each kind and the prefix of its IDs (schema.kinds holds them equal).
 ARCHIVE_SECTIONS = {
     b"Archived Records": b"O",
@@ -115,52 +97,104 @@ ARCHIVE_SECTIONS = {
     b"Archived Errors": b"E",
     b"Archived Preferences": b"D",
 }
-ERROR_PREFIX = b"E"
+ERROR_PREFIX, PATTERN_PREFIX = b"E", b"P"
+_CONFLICT = b"<<<<<<<"
+# A closing or base marker a hand resolution left, or a separator alone on its line (the
+# leftover-markers check's lines).
+_LEFTOVER_OPENINGS = (b">>>>>>>", b"|||||||")
+_SEPARATOR = b"======="
+_BOM = b"\xef\xbb\xbf"
+# What `str.split` splits on among ASCII bytes: the identity compares cells with their runs of
+# whitespace made one space, so a key without any whitespace is one that twins always share.
+_ASCII_SPACE = b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
 
 
-def _no_record_twice(contents: list[tuple[bytes, bytes]]) -> bool:
-    """No two rows of one kind hold the same content under two IDs, and no two error fixes share
-    their date, branch and signature (an error's identity: docs/decisions.md#record-identity).
-    Rows that differ in layout or in a Source alone are for the twin check of the full run."""
-    keys = [(prefix, _identity_text(prefix, rest)) for prefix, rest in contents]
-    return len(set(keys)) == len(keys)
-
-
-def _identity_text(prefix: bytes, rest: bytes) -> bytes:
-    """The row's cells without those that cite a record (a pattern's Source, which a renumbering
-    rewrites): two rows that differ in nothing else are one record held twice."""
-    cells = [b" ".join(cell.split()) for cell in rest.rstrip().split(b"|")]
-    if prefix == ERROR_PREFIX:
-        return b"|".join(cells[:3])
-    return b"|".join(cell for cell in cells if not _REFERENCE.fullmatch(cell))
-
-
-_REFERENCE = re.compile(rb"[A-Z]+-[0-9]+(?:, ?[A-Z]+-[0-9]+)*")
-
-
-def _archive_sections_in_order(data: bytes) -> bool:
-    """Each kind's section once, holding only its kind's rows (else the layout check decides)."""
-    headings: set[bytes] = set()
+def _file_is_clean(path: str, ids: set[bytes], keys: set[int], *, archive: bool) -> bool:
+    """No conflict marker, every line with a pipe a plain table line, no ID in `ids` and no
+    record key in `keys` (both grow with this file's rows); in ARCHIVE.md each kind's section
+    once, holding only its kind's rows."""
+    handle = open_raw(path)
+    if handle is None:
+        return False
+    sections: set[bytes] = set()
     expected: bytes | None = None
-    for raw_heading, prefix in _SECTION_OR_ROW.findall(data):
-        if raw_heading:
-            heading = raw_heading.strip()
-            if heading in headings:
+    with handle:
+        for number, read in enumerate(handle):
+            line = read[3:] if number == 0 and read.startswith(_BOM) else read
+            if _CONFLICT in line or _is_leftover_marker(line):
                 return False
-            headings.add(heading)
-            expected = ARCHIVE_SECTIONS.get(heading)
-        elif prefix != expected:
+            if b"|" not in line:
+                if archive and line.startswith(b"## "):
+                    heading = line[3:].strip()
+                    if heading in sections:
+                        return False
+                    sections.add(heading)
+                    expected = ARCHIVE_SECTIONS.get(heading)
+                continue
+            prefix = _row_prefix(line, ids, keys)
+            if prefix is None or (archive and prefix and prefix != expected):
+                return False
+    return True
+
+
+def _is_leftover_marker(line: bytes) -> bool:
+    if line.startswith(_LEFTOVER_OPENINGS):
+        return True
+    return line.startswith(_SEPARATOR) and line[len(_SEPARATOR) :].lstrip(b" \t") in (b"\n", b"")
+
+
+def _row_prefix(line: bytes, ids: set[bytes], keys: set[int]) -> bytes | None:
+    """A table line's ID prefix (empty for a header or delimiter line), its ID and record key
+    added to `ids` and `keys`; None when the line is not a plain table line or repeats an ID or
+    a record."""
+    lead, _, rest = line.partition(b"|")
+    first, pipe, tail = rest.partition(b"|")
+    if lead.strip(b" \t") or not pipe:
+        return None
+    cell = first.strip(b" \t")
+    prefix, dash, number = cell.partition(b"-")
+    if not (dash and prefix.isalpha() and prefix.isupper() and number.isdigit()):
+        return b"" if cell.lower() == b"id" or _is_delimiter(cell) else None
+    if cell in ids:
+        return None
+    ids.add(cell)
+    key = hash((prefix, _identity_text(prefix, tail)))
+    if key in keys:
+        return None
+    keys.add(key)
+    return prefix
+
+
+def _is_delimiter(cell: bytes) -> bool:
+    dashes = cell.removeprefix(b":").removesuffix(b":")
+    return bool(dashes) and not dashes.strip(b"-")
+
+
+def _identity_text(prefix: bytes, tail: bytes) -> bytes:
+    """The row after its ID cell, without whitespace and without the cells that cite a record (a
+    pattern's Source, which a renumbering rewrites); an error fix's first three cells (its date,
+    branch and signature: docs/decisions.md#record-identity). Two rows holding one record always
+    give the same text; rows that differ in layout are for the twin check of the full run."""
+    if tail.isascii():
+        text = tail.translate(None, _ASCII_SPACE)
+    else:  # whitespace as `str.split` knows it (a no-break space, an ideographic space, ...)
+        words = tail.decode("utf-8", "surrogateescape").split()
+        text = "".join(words).encode("utf-8", "surrogateescape")
+    if prefix == ERROR_PREFIX:
+        return b"|".join(text.split(b"|", 3)[:3])
+    if prefix != PATTERN_PREFIX:
+        return text
+    return b"|".join(cell for cell in text.split(b"|") if not _is_reference(cell))
+
+
+def _is_reference(cell: bytes) -> bool:
+    """`O-1` or `O-1,O-2`: a cell citing records by ID."""
+    for part in cell.split(b","):
+        prefix, dash, number = part.partition(b"-")
+        if not (dash and prefix.isalpha() and prefix.isupper() and number.isdigit()):
             return False
     return True
 
 
 def _is_temp(name: str) -> bool:
     return name.startswith(TEMP_PREFIX) and name.endswith(TEMP_SUFFIX)
-
-
-def _read(path: str) -> bytes | None:
-    """A newline, then the file's bytes without a byte order mark; None when it cannot be read."""
-    data = read_raw(path)
-    if data is None:
-        return None
-    return b"\n" + (data[3:] if data.startswith(b"\xef\xbb\xbf") else data)

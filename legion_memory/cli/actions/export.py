@@ -13,8 +13,7 @@ def export(
     context: Context, fmt: str = "json", file: str = "all", include_archive: bool = False
 ) -> None:
     """Print every record with its kind and ID; `import json` reads the json format back."""
-    from legion_memory.interop.json_exchange import check_format, render_export
-    from legion_memory.interop.pipeline import export_records
+    from legion_memory.interop.json_exchange import check_format, export_records, render_export
 
     check_format(fmt)
     kinds = list(KINDS.values()) if file == "all" else [kind_named(file)]

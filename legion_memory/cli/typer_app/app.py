@@ -45,7 +45,7 @@ _TABLE_FORMAT = typer.Option(
 
 def _show_version(asked: bool) -> None:
     if asked:
-        from legion_memory.cli.entry import print_version
+        from legion_memory.cli.routing import print_version
 
         raise typer.Exit(print_version())
 

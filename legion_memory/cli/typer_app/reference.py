@@ -39,7 +39,7 @@ def _walk(command: Any, words: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
 
 def help_text(words: tuple[str, ...]) -> str:
     """What `legion-memory WORDS --help` prints."""
-    from legion_memory.cli.entry import run_typer
+    from legion_memory.cli.routing import run_typer
 
     saved = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = WIDTH
