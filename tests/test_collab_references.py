@@ -184,3 +184,32 @@ def test_a_rebase_onto_a_main_that_only_archived_keeps_main_archived_id(repo: Pa
     assert "| O-001 | 2026-03-02 | main |" in text_of(repo, "ARCHIVE.md")
     assert sources(repo) == {"main pattern": "O-001"}
     assert_healthy(repo)
+
+
+def test_a_rebase_whose_repair_renumbers_an_outcome_makes_its_pattern_follow(
+    repo: Path,
+) -> None:
+    """Every replayed file is one only the branch changed (the upstream forgot what it stored),
+    so no driver runs and the replayed O-001 lands beside upstream's archived O-001. The hook's
+    duplicate-ID repair moves the live one on; the pattern, whose Branch is neither outcome's,
+    follows what it meant in the commits the rebase replayed."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "upstream")
+    archived = add_outcome(repo, "upstream record", "upstream")
+    commit(repo, "upstream store")
+    forget(memory_of(repo), archived)
+    commit(repo, "upstream forget")
+    git(repo, "checkout", "-q", "main")
+    cited = add_outcome(repo, "local record", "main")
+    commit(repo, "local outcome")
+    add_pattern(repo, "topic pattern", cited, "topic")
+    commit(repo, "topic pattern")
+    done = run_git(repo, "rebase", "upstream")
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [("O-002", "main", "local record")]
+    assert "| O-001 | 2026-03-02 | upstream |" in text_of(repo, "ARCHIVE.md")
+    assert sources(repo) == {"topic pattern": "O-002"}
+    assert git(repo, "log", "-1", "--format=%s") == (
+        "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)\n"
+    )
+    assert_healthy(repo)

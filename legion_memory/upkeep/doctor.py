@@ -81,8 +81,18 @@ def find_duplicates(memory: Memory) -> list[Finding]:
 
 
 def repair_duplicates(memory: Memory) -> list[str]:
+    """Renumber duplicate IDs; when that moved a record and git names the versions the
+    integration at hand took its sides from, references then follow what they meant there
+    (docs/decisions.md#repair-renumbering-follows-meaning): the branch heuristics alone cannot
+    place a pattern whose Branch is neither outcome's."""
     sides = _sides(memory)
-    return _apply(memory, lambda current: duplicates(memory, current, sides))
+    done = _apply(memory, lambda current: duplicates(memory, current, sides))
+    if not done:
+        return done
+    sources = _sources_of(memory)
+    if sources:
+        done += _apply(memory, lambda current: resolved_references(memory, current, sources))
+    return done
 
 
 def _sides(memory: Memory) -> Callable[[], Mapping[str, str]]:
@@ -119,9 +129,11 @@ def repair_merged_references(memory: Memory) -> list[str]:
 
 def _integration_sources(memory: Memory, log: list[Arrival]) -> list[Texts]:
     """The versions the integration that wrote the log took its sides from (none without a log:
-    nothing was renumbered)."""
-    if not log:
-        return []
+    the driver renumbered nothing)."""
+    return _sources_of(memory) if log else []
+
+
+def _sources_of(memory: Memory) -> list[Texts]:
     names = [path.name for path in memory_files(memory)]
     revs = integration_sources(memory.directory)
     return source_versions(
