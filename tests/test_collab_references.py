@@ -213,3 +213,41 @@ def test_a_rebase_whose_repair_renumbers_an_outcome_makes_its_pattern_follow(
         "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)\n"
     )
     assert_healthy(repo)
+
+
+def test_a_rebase_does_not_replay_a_forget_the_upstream_already_holds(repo: Path) -> None:
+    """`shared` holds a rebased copy of the branch's store and forget (its ARCHIVE.md context
+    differs, so git cannot see the copy) and then restored the record. Rebasing the branch onto
+    it replays the old forget; the record stays live, as upstream restored it."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "topic")
+    mine = add_outcome(repo, "topic record", "topic")
+    commit(repo, "store")
+    forget(memory_of(repo), mine)
+    commit(repo, "forget")
+    git(repo, "checkout", "-q", "-b", "other", "main")
+    theirs = add_outcome(repo, "other record", "other")
+    commit(repo, "other store")
+    forget(memory_of(repo), theirs)
+    commit(repo, "other forget")
+    git(repo, "checkout", "-q", "-b", "shared", "topic")
+    assert run_git(repo, "rebase", "other").returncode == 0
+    copied = next(i for i, _, s in _archived(repo) if s == "topic record")
+    restore(memory_of(repo), copied)
+    commit(repo, "restore")
+    git(repo, "checkout", "-q", "topic")
+    done = run_git(repo, "rebase", "shared")
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [(copied, "topic", "topic record")]
+    assert [s for _, _, s in _archived(repo)] == ["other record"]
+    assert git(repo, "log", "-1", "--format=%s") == (
+        "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)\n"
+    )
+    assert_healthy(repo)
+
+
+def _archived(repo: Path) -> list[tuple[str, str, str]]:
+    """(ID, Branch, Summary) of each archived outcome, in file order."""
+    lines = text_of(repo, "ARCHIVE.md").splitlines()
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    return [(c[0], c[2], c[-1]) for c in cells if c[0].startswith("O-")]
