@@ -52,6 +52,15 @@ def _feature_stores_forgets_and_restores(repo: Path) -> None:
     git(repo, "checkout", "-q", "main")
 
 
+def _branch_stores_and_forgets(repo: Path, branch: str, summary: str, start: str = "main") -> None:
+    """On a new `branch` from `start`: one outcome stored, then forgotten, a commit each."""
+    git(repo, "checkout", "-q", "-b", branch, start)
+    stored = add_outcome(repo, summary, branch)
+    commit(repo, f"{branch} store")
+    forget(memory_of(repo), stored)
+    commit(repo, f"{branch} forget")
+
+
 def test_a_rebase_keeps_the_ids_of_the_branch_it_replays_onto(repo: Path) -> None:
     """main's outcomes and the pattern citing one of them keep their IDs; the replayed outcomes
     move on, even the one whose date sorts first."""
@@ -194,11 +203,7 @@ def test_a_rebase_whose_repair_renumbers_an_outcome_makes_its_pattern_follow(
     duplicate-ID repair moves the live one on; the pattern, whose Branch is neither outcome's,
     follows what it meant in the commits the rebase replayed."""
     init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "upstream")
-    archived = add_outcome(repo, "upstream record", "upstream")
-    commit(repo, "upstream store")
-    forget(memory_of(repo), archived)
-    commit(repo, "upstream forget")
+    _branch_stores_and_forgets(repo, "upstream", "upstream record")
     git(repo, "checkout", "-q", "main")
     cited = add_outcome(repo, "local record", "main")
     commit(repo, "local outcome")
@@ -220,16 +225,8 @@ def test_a_rebase_does_not_replay_a_forget_the_upstream_already_holds(repo: Path
     differs, so git cannot see the copy) and then restored the record. Rebasing the branch onto
     it replays the old forget; the record stays live, as upstream restored it."""
     init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "topic")
-    mine = add_outcome(repo, "topic record", "topic")
-    commit(repo, "store")
-    forget(memory_of(repo), mine)
-    commit(repo, "forget")
-    git(repo, "checkout", "-q", "-b", "other", "main")
-    theirs = add_outcome(repo, "other record", "other")
-    commit(repo, "other store")
-    forget(memory_of(repo), theirs)
-    commit(repo, "other forget")
+    _branch_stores_and_forgets(repo, "topic", "topic record")
+    _branch_stores_and_forgets(repo, "other", "other record")
     git(repo, "checkout", "-q", "-b", "shared", "topic")
     assert run_git(repo, "rebase", "other").returncode == 0
     copied = next(i for i, _, s in _archived(repo) if s == "topic record")
