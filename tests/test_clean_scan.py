@@ -13,6 +13,7 @@ from support.gitrepos import outcome_row, pattern_row
 from support.processes import CLI, probe, read_bytes_of
 
 from legion_memory.gitops.merge_log import LOG_NAME
+from legion_memory.gitops.repository import REPLAYED_AS_ENV
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, archive_template
 from legion_memory.storage import files, reading
 from legion_memory.upkeep import clean_scan
@@ -38,6 +39,7 @@ def test_the_names_are_the_ones_storage_and_gitops_use(tmp_path: Path) -> None:
         files.TEMP_SUFFIX,
     )
     assert clean_scan.MERGE_LOG_NAME == LOG_NAME
+    assert clean_scan.REPLAYED_AS_ENV == REPLAYED_AS_ENV
     assert Path(*clean_scan.MEMORY_DIR) == reading.MEMORY_DIR
 
 
@@ -166,6 +168,16 @@ def test_anything_doctor_might_act_on_is_not_clean(tmp_path: Path, case: str) ->
 def test_a_merge_log_is_not_clean(tmp_path: Path) -> None:
     _write(tmp_path, {"OUTCOMES.md": SOUND})
     (tmp_path / ".git" / LOG_NAME).write_text("", encoding="utf-8")
+    assert not clean_scan.memory_is_clean(str(tmp_path / MEMORY))
+
+
+def test_memory_after_a_rebase_is_not_clean(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The post-rewrite hook of a rebase names the commits written: doctor must compare them."""
+    _write(tmp_path, {"OUTCOMES.md": SOUND})
+    assert clean_scan.memory_is_clean(str(tmp_path / MEMORY))
+    monkeypatch.setenv(REPLAYED_AS_ENV, "0123abcd ")
     assert not clean_scan.memory_is_clean(str(tmp_path / MEMORY))
 
 

@@ -52,6 +52,15 @@ def _feature_stores_forgets_and_restores(repo: Path) -> None:
     git(repo, "checkout", "-q", "main")
 
 
+def _branch_stores_and_forgets(repo: Path, branch: str, summary: str, start: str = "main") -> None:
+    """On a new `branch` from `start`: one outcome stored, then forgotten, a commit each."""
+    git(repo, "checkout", "-q", "-b", branch, start)
+    stored = add_outcome(repo, summary, branch)
+    commit(repo, f"{branch} store")
+    forget(memory_of(repo), stored)
+    commit(repo, f"{branch} forget")
+
+
 def test_a_rebase_keeps_the_ids_of_the_branch_it_replays_onto(repo: Path) -> None:
     """main's outcomes and the pattern citing one of them keep their IDs; the replayed outcomes
     move on, even the one whose date sorts first."""
@@ -184,3 +193,58 @@ def test_a_rebase_onto_a_main_that_only_archived_keeps_main_archived_id(repo: Pa
     assert "| O-001 | 2026-03-02 | main |" in text_of(repo, "ARCHIVE.md")
     assert sources(repo) == {"main pattern": "O-001"}
     assert_healthy(repo)
+
+
+def test_a_rebase_whose_repair_renumbers_an_outcome_makes_its_pattern_follow(
+    repo: Path,
+) -> None:
+    """Every replayed file is one only the branch changed (the upstream forgot what it stored),
+    so no driver runs and the replayed O-001 lands beside upstream's archived O-001. The hook's
+    duplicate-ID repair moves the live one on; the pattern, whose Branch is neither outcome's,
+    follows what it meant in the commits the rebase replayed."""
+    init_memory(repo, driver=True)
+    _branch_stores_and_forgets(repo, "upstream", "upstream record")
+    git(repo, "checkout", "-q", "main")
+    cited = add_outcome(repo, "local record", "main")
+    commit(repo, "local outcome")
+    add_pattern(repo, "topic pattern", cited, "topic")
+    commit(repo, "topic pattern")
+    done = run_git(repo, "rebase", "upstream")
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [("O-002", "main", "local record")]
+    assert "| O-001 | 2026-03-02 | upstream |" in text_of(repo, "ARCHIVE.md")
+    assert sources(repo) == {"topic pattern": "O-002"}
+    assert git(repo, "log", "-1", "--format=%s") == (
+        "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)\n"
+    )
+    assert_healthy(repo)
+
+
+def test_a_rebase_does_not_replay_a_forget_the_upstream_already_holds(repo: Path) -> None:
+    """`shared` holds a rebased copy of the branch's store and forget (its ARCHIVE.md context
+    differs, so git cannot see the copy) and then restored the record. Rebasing the branch onto
+    it replays the old forget; the record stays live, as upstream restored it."""
+    init_memory(repo, driver=True)
+    _branch_stores_and_forgets(repo, "topic", "topic record")
+    _branch_stores_and_forgets(repo, "other", "other record")
+    git(repo, "checkout", "-q", "-b", "shared", "topic")
+    assert run_git(repo, "rebase", "other").returncode == 0
+    copied = next(i for i, _, s in _archived(repo) if s == "topic record")
+    restore(memory_of(repo), copied)
+    commit(repo, "restore")
+    git(repo, "checkout", "-q", "topic")
+    done = run_git(repo, "rebase", "shared")
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [(copied, "topic", "topic record")]
+    assert [s for _, _, s in _archived(repo)] == ["other record"]
+    assert git(repo, "log", "-1", "--format=%s") == (
+        "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)\n"
+    )
+    assert_healthy(repo)
+
+
+def _archived(repo: Path) -> list[tuple[str, str, str]]:
+    """(ID, Branch, Summary) of each archived outcome, in file order."""
+    lines = text_of(repo, "ARCHIVE.md").splitlines()
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    return [(c[0], c[2], c[-1]) for c in cells if c[0].startswith("O-")]

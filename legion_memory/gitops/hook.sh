@@ -15,6 +15,10 @@ if [ "{name}" = post-rewrite ]; then
     rewritten=$(cat)
     LEGION_MEMORY_REWRITTEN=$(printf '%s\n' "$rewritten" | cut -d' ' -f1 | tr '\n' ' ')
     export LEGION_MEMORY_REWRITTEN
+    if [ "$1" = rebase ]; then
+        LEGION_MEMORY_REWRITTEN_AS=$(printf '%s\n' "$rewritten" | cut -d' ' -f2 | tr '\n' ' ')
+        export LEGION_MEMORY_REWRITTEN_AS
+    fi
 fi
 if [ -x "$chained" ]; then
     if [ "{name}" = post-rewrite ]; then

@@ -246,6 +246,36 @@ def merge_sides(start: Path, directory: Path, names: Sequence[str]) -> dict[str,
 REWRITTEN_ENV = "LEGION_MEMORY_REWRITTEN"
 """The commits a rebase rewrote (their old names), set by the post-rewrite hook for doctor."""
 _IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD")
+REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
+"""The commits a rebase wrote (their new names), set by the post-rewrite hook after a rebase."""
+_UPSTREAM_LIMIT = 500  # upstream commits read for the changes it already made, newest first
+
+
+class Replay(NamedTuple):
+    """A rebase just done: each replayed commit and each commit of the upstream it was replayed
+    onto that changed `directory` (newest first, at most `_UPSTREAM_LIMIT`), as revisions whose
+    parent `<rev>^` is the version before."""
+
+    onto: str
+    picked: tuple[str, ...]
+    upstream: tuple[str, ...]
+
+
+def replay_of_rebase(
+    start: Path, directory: Path, env: Mapping[str, str] | None = None
+) -> Replay | None:
+    """The rebase the post-rewrite hook names (docs/decisions.md#replays-upstream-holds); None
+    when it names none or git cannot say what it was replayed onto."""
+    env = os.environ if env is None else env
+    old, new = env.get(REWRITTEN_ENV, "").split(), env.get(REPLAYED_AS_ENV, "").split()
+    if not old or not new:
+        return None
+    onto = run_git(["rev-parse", "-q", "--verify", f"{new[0]}^"], start)
+    if onto is None:
+        return None
+    limit = f"--max-count={_UPSTREAM_LIMIT}"
+    listed = run_git(["rev-list", limit, onto.strip(), "--not", *old, "--", str(directory)], start)
+    return Replay(onto.strip(), tuple(old), tuple((listed or "").split()))
 
 
 def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> list[str]:
@@ -272,10 +302,16 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
 
 
 def files_of_commits(
-    start: Path, directory: Path, revs: Sequence[str], names: Sequence[str]
+    start: Path,
+    directory: Path,
+    revs: Sequence[str],
+    names: Sequence[str],
+    *,
+    keep_empty: bool = False,
 ) -> list[dict[str, str | None]]:
     """Per revision, the text of the files `names` of `directory` there (None when absent), read
-    in one `git cat-file --batch`; a revision git cannot read gives no entry."""
+    in one `git cat-file --batch`; a revision git cannot read gives no entry, unless `keep_empty`
+    (then every revision has one, in order)."""
     import subprocess
 
     top = run_git(["rev-parse", "--show-toplevel"], start)
@@ -298,6 +334,8 @@ def files_of_commits(
     found = []
     for at in range(0, len(asked), len(names)):
         found.append(dict(zip(names, texts[at : at + len(names)], strict=True)))
+    if keep_empty:
+        return found
     return [files for files in found if any(text is not None for text in files.values())]
 
 

@@ -24,6 +24,9 @@ MEMORY_FILES = ("OUTCOMES.md", "PATTERNS.md", "ERRORS.md", "PREFERENCES.md", "AR
 JOURNAL_NAME = ".legion-memory.journal"
 TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
 MERGE_LOG_NAME = "legion-memory-merges.jsonl"
+# Set by the post-rewrite hook after a rebase (`gitops.repository.REPLAYED_AS_ENV`): doctor then
+# compares the replayed changes with the upstream's, which no scan of the files can do.
+REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
 MEMORY_DIR = (".planning", "memory")
 
 
@@ -64,7 +67,10 @@ def memory_is_clean(directory: str) -> bool:
 
 def is_clean(directory: str, git_dir: str | None) -> bool:
     """True when no journal, no temporary file, no merge log, no conflict marker and no ID held
-    by two rows is there: then `doctor` (with or without --fix) finds and changes nothing."""
+    by two rows is there, and no rebase was just done: then `doctor` (with or without --fix) finds
+    and changes nothing."""
+    if os.environ.get(REPLAYED_AS_ENV, "").strip():
+        return False
     if git_dir is not None and os.path.lexists(os.path.join(git_dir, MERGE_LOG_NAME)):
         return False
     if os.path.realpath(directory) != os.path.abspath(directory):

@@ -10,13 +10,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import RollbackError
+from legion_memory.errors import LegionMemoryError, RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.repository import (
     files_of_commits,
     find_git_dir,
     integration_sources,
     merge_sides,
+    replay_of_rebase,
 )
 from legion_memory.markdown.document import parse
 from legion_memory.schema.record_twins import archive_layout
@@ -30,6 +31,7 @@ from legion_memory.upkeep.conflict_markers import (
     repair_conflicts,
 )
 from legion_memory.upkeep.finding import Finding
+from legion_memory.upkeep.forgetting import forget, kind_for, restore
 from legion_memory.upkeep.renumbering import (
     Plan,
     Texts,
@@ -38,6 +40,7 @@ from legion_memory.upkeep.renumbering import (
     merged_moves,
     verify_nothing_lost,
 )
+from legion_memory.upkeep.replayed_changes import Stale, stale_records, states
 from legion_memory.upkeep.source_references import resolved_references, source_versions
 from legion_memory.upkeep.twin_repair import twin_plan, verify_identities_kept
 
@@ -81,8 +84,18 @@ def find_duplicates(memory: Memory) -> list[Finding]:
 
 
 def repair_duplicates(memory: Memory) -> list[str]:
+    """Renumber duplicate IDs; when that moved a record and git names the versions the
+    integration at hand took its sides from, references then follow what they meant there
+    (docs/decisions.md#repair-renumbering-follows-meaning): the branch heuristics alone cannot
+    place a pattern whose Branch is neither outcome's."""
     sides = _sides(memory)
-    return _apply(memory, lambda current: duplicates(memory, current, sides))
+    done = _apply(memory, lambda current: duplicates(memory, current, sides))
+    if not done:
+        return done
+    sources = _sources_of(memory)
+    if sources:
+        done += _apply(memory, lambda current: resolved_references(memory, current, sources))
+    return done
 
 
 def _sides(memory: Memory) -> Callable[[], Mapping[str, str]]:
@@ -119,9 +132,11 @@ def repair_merged_references(memory: Memory) -> list[str]:
 
 def _integration_sources(memory: Memory, log: list[Arrival]) -> list[Texts]:
     """The versions the integration that wrote the log took its sides from (none without a log:
-    nothing was renumbered)."""
-    if not log:
-        return []
+    the driver renumbered nothing)."""
+    return _sources_of(memory) if log else []
+
+
+def _sources_of(memory: Memory) -> list[Texts]:
     names = [path.name for path in memory_files(memory)]
     revs = integration_sources(memory.directory)
     return source_versions(
@@ -235,6 +250,63 @@ def repair_temp_files(memory: Memory) -> list[str]:
     return [f"{path}: deleted a temporary file left by an interrupted write" for path in removed]
 
 
+# Changes a rebase replayed that its upstream had already made ------------------------------------
+
+
+def find_replayed(memory: Memory) -> list[Finding]:
+    return [Finding(_where(memory, s), _replayed_message(s)) for s in _stale_replays(memory)]
+
+
+def repair_replayed(memory: Memory) -> list[str]:
+    """Set each record back to how the upstream holds it (docs/decisions.md#replays-upstream-holds):
+    archived again by a replayed forget, restored; live again by a replayed restore, forgotten."""
+    done = []
+    for stale in _stale_replays(memory):
+        where = _where(memory, stale)
+        try:
+            (restore if stale.now.archived else forget)(memory, stale.now.id)
+        except LegionMemoryError:
+            continue  # left as found; its finding remains
+        state = "live" if stale.now.archived else "archived"
+        done.append(f"{where}: {stale.now.id} made {state} again, as the upstream holds it")
+    return done
+
+
+def _stale_replays(memory: Memory) -> list[Stale]:
+    """Records a rebase just done left archived or live only by replaying changes its upstream
+    had already made and since undone; nothing outside the post-rewrite hook of a rebase."""
+    replay = replay_of_rebase(memory.directory, memory.directory)
+    if replay is None:
+        return []
+    pairs = [(f"{rev}^", rev) for rev in (*replay.picked, *replay.upstream)]
+    revs = [replay.onto, *(rev for pair in pairs for rev in pair)]
+    paths = {path.name: path for path in memory_files(memory)}
+    found = files_of_commits(memory.directory, memory.directory, revs, list(paths), keep_empty=True)
+    if len(found) != len(revs):
+        return []
+    versions = [
+        states(memory, {paths[name]: text for name, text in files.items()}) for files in found
+    ]
+    steps = list(zip(versions[1::2], versions[2::2], strict=True))
+    picked, upstream = steps[: len(replay.picked)], steps[len(replay.picked) :]
+    stale = stale_records(states(memory, _current(memory)), versions[0], picked, upstream)
+    # Only a record the upstream holds with the same cells is set back: anything else is a
+    # person's to judge.
+    return [s for s in stale if s.upstream is not None and s.upstream.body == s.now.body]
+
+
+def _where(memory: Memory, stale: Stale) -> str:
+    return str(memory.archive if stale.now.archived else memory.path(kind_for(stale.now.id)))
+
+
+def _replayed_message(stale: Stale) -> str:
+    now, then = ("archived", "live") if stale.now.archived else ("live", "archived")
+    return (
+        f"{stale.now.id} is {now} only by a replayed change the upstream had already made "
+        f"and undone (--fix makes it {then}, as the upstream holds it)"
+    )
+
+
 # A leftover journal goes first: rolling it back may undo what the other checks would find.
 CHECKS: tuple[Check, ...] = (
     Check("leftover journal", find_journal, repair_journal),
@@ -245,4 +317,5 @@ CHECKS: tuple[Check, ...] = (
     Check("records held twice", find_twins, repair_twins),
     Check("duplicate IDs", find_duplicates, repair_duplicates),
     Check("merged references", find_merged_references, repair_merged_references),
+    Check("replayed changes", find_replayed, repair_replayed),
 )
