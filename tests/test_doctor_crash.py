@@ -11,7 +11,7 @@ from support.processes import CLI, read_bytes_of
 from support.prune import TODAY, Disk, Killed, project_from, without_lock
 
 from legion_memory.schema.kinds import OUTCOME
-from legion_memory.storage import reading, writing
+from legion_memory.storage import leftovers, reading, writing
 from legion_memory.upkeep.doctor import CHECKS
 from legion_memory.upkeep.prune import Criteria, prune
 
@@ -125,7 +125,7 @@ def test_a_temporary_file_of_a_killed_writer_is_reported_then_deleted(
     memory = project_from(repo, "mixed")
     before = without_lock(read_bytes_of(repo))
     killed_append(memory, monkeypatch)
-    [stray] = writing.stray_temp_files(memory)
+    [stray] = leftovers.stray_temp_files(memory)
     assert stray.name.startswith(".legion-memory-") and stray.name.endswith(".tmp")
     assert b"| O-017 |" in stray.read_bytes()  # the text the killed store was about to rename
     shown = stray.relative_to(repo)

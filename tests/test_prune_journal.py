@@ -11,7 +11,7 @@ from support.processes import CLI, read_bytes_of
 from support.prune import TODAY, Disk, Killed, golden, project_from, without_lock
 
 from legion_memory.schema.kinds import OUTCOME
-from legion_memory.storage import reading, writing
+from legion_memory.storage import leftovers, reading, writing
 from legion_memory.upkeep.prune import Criteria, prune
 
 JOURNAL = ".legion-memory.journal"
@@ -60,11 +60,11 @@ def test_recover_rolls_back_whatever_a_killed_prune_left(
     before = without_lock(read_bytes_of(repo))
     killed_prune(memory, monkeypatch, at)
     assert memory.journal_path.exists() is journal_left
-    assert writing.recover(memory) == restored
+    assert leftovers.recover(memory) == restored
     assert without_lock(read_bytes_of(repo)) == before
     assert ids_once_each(memory) == expected
     assert set(expected.values()) == {1}
-    assert writing.recover(memory) == []
+    assert leftovers.recover(memory) == []
 
 
 @pytest.mark.parametrize(("at", "journal_left", "restored"), STOPS)
@@ -104,7 +104,7 @@ def test_a_created_archive_is_removed_when_its_prune_is_rolled_back(
     memory = project_from(repo, "legacy")
     killed_prune(memory, monkeypatch, "3")
     assert memory.archive.exists()
-    assert writing.recover(memory) == ["ARCHIVE.md"]
+    assert leftovers.recover(memory) == ["ARCHIVE.md"]
     assert not memory.archive.exists()
     assert memory.path(OUTCOME).read_bytes() == golden("legacy", "OUTCOMES.before.md")
 
@@ -151,7 +151,7 @@ def test_dry_run_does_not_recover(cli: CLI, repo: Path, monkeypatch: pytest.Monk
 
 def test_recover_without_memory_creates_nothing(repo: Path) -> None:
     before = read_bytes_of(repo)
-    assert writing.recover(reading.Memory.of_project(repo)) == []
+    assert leftovers.recover(reading.Memory.of_project(repo)) == []
     assert read_bytes_of(repo) == before
 
 

@@ -74,11 +74,8 @@ __all__ = [
     "describe",
     "ensure_directory",
     "init",
-    "leftover_journal",
+    "journal_files",
     "locked",
-    "recover",
-    "remove_stray_temp_files",
-    "stray_temp_files",
     "transact",
     "update",
 ]
@@ -144,39 +141,7 @@ def _roll_back_leftover(memory: Memory) -> list[str]:
         return []
     from legion_memory.storage import journal
 
-    return journal.roll_back_leftover(memory.journal_path, _files())
-
-
-def recover(memory: Memory) -> list[str]:
-    """Roll back a change a killed process left half done; the files restored (relative paths)."""
-    if not memory.journal_path.exists():
-        return []
-    with locked(memory) as restored:
-        return restored
-
-
-def leftover_journal(memory: Memory) -> list[str] | None:
-    """What rolling back a journal left by a killed process would restore, read without the lock
-    (None: no journal); RollbackError when it cannot be rolled back automatically."""
-    from legion_memory.storage import journal
-
-    return journal.pending(memory.journal_path, _files())
-
-
-def stray_temp_files(memory: Memory) -> list[Path]:
-    """Temporary files a killed writer left in the memory directory."""
-    return sorted(memory.directory.glob(f"{TEMP_PREFIX}*{TEMP_SUFFIX}"))
-
-
-def remove_stray_temp_files(memory: Memory) -> list[Path]:
-    """Delete them under the lock: every write holds it, so none is a write in progress."""
-    if not stray_temp_files(memory):
-        return []  # nothing to do: no lock taken
-    with locked(memory):
-        strays = stray_temp_files(memory)
-        for path in strays:
-            remove(path)
-    return strays
+    return journal.roll_back_leftover(memory.journal_path, journal_files())
 
 
 def ensure_directory(memory: Memory) -> None:
@@ -381,7 +346,7 @@ def transact(
             _verify_written(ordered, changes)
             _drop_journal(memory)
         except LegionMemoryError as failure:
-            journal.undo(memory.journal_path, record, _files(), failure)
+            journal.undo(memory.journal_path, record, journal_files(), failure)
         return changes
 
 
@@ -404,7 +369,7 @@ def _drop_journal(memory: Memory) -> None:
     remove(memory.journal_path)
 
 
-def _files() -> "journal.Files":
+def journal_files() -> "journal.Files":
     # Looked up on every call, so that replacing `atomic_write` reaches the journal's writes too.
     from legion_memory.storage import journal
 

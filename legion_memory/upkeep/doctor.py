@@ -21,7 +21,7 @@ from legion_memory.gitops.repository import (
 )
 from legion_memory.markdown.document import parse
 from legion_memory.schema.record_twins import archive_layout
-from legion_memory.storage import files, reading, writing
+from legion_memory.storage import files, leftovers, reading, writing
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep import clean_scan
 from legion_memory.upkeep.archive_repair import repair_archive_layout
@@ -215,7 +215,7 @@ def find_archive_layout(memory: Memory) -> list[Finding]:
 def find_journal(memory: Memory) -> list[Finding]:
     where = str(memory.journal_path)
     try:
-        restores = writing.leftover_journal(memory)
+        restores = leftovers.leftover_journal(memory)
     except RollbackError as error:
         return [Finding(error.where or where, f"{error.message} ({error.hint})")]
     if restores is None:
@@ -231,9 +231,9 @@ def repair_journal(memory: Memory) -> list[str]:
     """Roll back what a killed process left half done; one that cannot be is left to a person
     (its finding says why)."""
     try:
-        if writing.leftover_journal(memory) is None:
+        if leftovers.leftover_journal(memory) is None:
             return []
-        restored = writing.recover(memory)
+        restored = leftovers.recover(memory)
     except RollbackError:
         return []
     done = f"restored {', '.join(restored)}" if restored else "no file had changed"
@@ -242,11 +242,11 @@ def repair_journal(memory: Memory) -> list[str]:
 
 def find_temp_files(memory: Memory) -> list[Finding]:
     message = "temporary file left by an interrupted write (--fix deletes it)"
-    return [Finding(str(path), message) for path in writing.stray_temp_files(memory)]
+    return [Finding(str(path), message) for path in leftovers.stray_temp_files(memory)]
 
 
 def repair_temp_files(memory: Memory) -> list[str]:
-    removed = writing.remove_stray_temp_files(memory)
+    removed = leftovers.remove_stray_temp_files(memory)
     return [f"{path}: deleted a temporary file left by an interrupted write" for path in removed]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, note
 from legion_memory.project.root import current_phase, milestone_start
-from legion_memory.storage import writing
+from legion_memory.storage import leftovers
 from legion_memory.upkeep import prune as pruning
 from legion_memory.wording import count_of
 
@@ -25,7 +25,7 @@ def prune(
         emit(context, {"status": "disabled"}, "")
         return
     if not dry_run:
-        restored = writing.recover(context.memory)
+        restored = leftovers.recover(context.memory)
         if restored:
             note(f"Rolled back an interrupted change: restored {', '.join(restored)}")
     phase = current_phase(context.root)
