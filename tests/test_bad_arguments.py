@@ -24,31 +24,30 @@ def _run(cwd: Path, *args: bytes | str) -> tuple[int, str, str]:
     return done.returncode, done.stdout.decode(), done.stderr.decode()
 
 
-STORES = [
-    ("outcome", "Agent", ("--agent", NOT_UTF8, "--outcome", "success", "--summary", "s")),
-    ("outcome", "Summary", ("--agent", "a", "--outcome", "success", "--summary", b"s" + NOT_UTF8)),
-    ("pattern", "Pattern", ("--pattern", NOT_UTF8, "--context", "c", "--reuse", "r")),
-]
+COMMANDS = [
+    ("store", "outcome", "--phase", "1", "--plan", "01-01", "--agent", NOT_UTF8, "--outcome",
+     "success", "--summary", "s"),
+    ("store", "pattern", "--pattern", b"p" + NOT_UTF8, "--context", "c", "--reuse", "r"),
+    ("context", "--agent", b"a" + NOT_UTF8, "--task", "fix the build"),
+    ("forget", b"O-" + NOT_UTF8),
+    ("--root", NOT_UTF8, "recall", "outcomes"),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(("kind", "field", "options"), STORES, ids=lambda v: str(v)[:20])
-def test_a_value_that_is_not_utf8_is_refused(
-    repo: Path, kind: str, field: str, options: tuple[bytes | str, ...]
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda args: " ".join(map(str, args[:2])))
+def test_an_argument_that_is_not_utf8_is_refused_before_anything_runs(
+    repo: Path, args: tuple[bytes | str, ...]
 ) -> None:
+    stored = _run(repo, "store", "pattern", "--pattern", "p", "--context", "c", "--reuse", "r")
+    assert stored[0] == 0, stored[2]
     before = read_bytes_of(repo)
-    plan = ("--phase", "1", "--plan", "01-01") if kind == "outcome" else ()
-    code, stdout, stderr = _run(repo, "store", kind, *plan, *options)
-    assert (code, stdout) == (2, "")
-    assert stderr.splitlines()[-1] == (
-        f"Error: {field} holds bytes that are not UTF-8 text (pass the value as UTF-8 and retry)"
+    given = next(arg for arg in args if isinstance(arg, bytes))
+    shown = given.decode("utf-8", "surrogateescape").replace("\udcff", "\\udcff")
+    shown = shown.replace("\udcfe", "\\udcfe")
+    assert _run(repo, *args) == (
+        2, "", f"Error: the argument '{shown}' is not UTF-8 text (pass it as UTF-8)\n"
     )
     assert read_bytes_of(repo) == before
-
-
-def test_an_id_that_is_not_utf8_is_shown_escaped(repo: Path) -> None:
-    code, stdout, stderr = _run(repo, "forget", b"O-" + NOT_UTF8)
-    assert (code, stdout) == (2, "")
-    assert stderr.startswith("Error: 'O-\\udcff\\udcfe' is not a record ID")
 
 
 @pytest.fixture

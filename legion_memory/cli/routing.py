@@ -53,6 +53,12 @@ def route(args: list[str]) -> int:
 def _route(args: list[str]) -> int:
     if COMPLETION_VARIABLE in os.environ:
         return run_typer(args)
+    undecodable = next((arg for arg in args if _not_utf8(arg)), None)
+    if undecodable is not None:
+        # One refusal for every command and option: no value, ID or path of the tool's can hold
+        # such bytes, and a value reaching the memory files or a budget would fail to encode.
+        note(f"Error: the argument '{undecodable}' is not UTF-8 text (pass it as UTF-8)")
+        return EXIT_USAGE
     spec = load_spec()
     global_tokens, command_tokens = hoist(args, spec)
     if VERSION in global_tokens:
@@ -62,6 +68,12 @@ def _route(args: list[str]) -> int:
         return run_typer(["--help"], hoisted=True)
     code = _without_collector(lambda: dispatch_hoisted(global_tokens, command_tokens, spec))
     return run_typer(global_tokens + command_tokens, hoisted=True) if code is None else code
+
+
+def _not_utf8(arg: str) -> bool:
+    """Whether the argument held bytes that are not UTF-8: Python passes each such byte on as a
+    lone surrogate, U+DC80 to U+DCFF."""
+    return not arg.isascii() and any("\udc80" <= char <= "\udcff" for char in arg)
 
 
 def _without_collector(run: Callable[[], int | None]) -> int | None:

@@ -97,4 +97,4 @@ def control_character(value: str) -> str | None:
 def not_text(value: str) -> bool:
     """Whether `value` holds lone surrogates: how Python passes on the bytes of an argument that
     was not UTF-8, which no memory file (always UTF-8) can hold."""
-    return re.search(r"[\ud800-\udfff]", value) is not None
+    return not value.isascii() and re.search(r"[\ud800-\udfff]", value) is not None

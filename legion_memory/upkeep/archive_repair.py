@@ -9,7 +9,8 @@ from pathlib import Path
 
 from legion_memory.errors import IntegrityError
 from legion_memory.gitops.file_merge import merge
-from legion_memory.markdown.document import split_lines, strip_ending
+from legion_memory.markdown.document import parse, split_lines, strip_ending
+from legion_memory.schema.record_twins import archive_layout
 from legion_memory.storage import reading, writing
 from legion_memory.storage.reading import Memory
 
@@ -26,7 +27,8 @@ def relaid(text: str) -> str | None:
 def repair_archive_layout(memory: Memory) -> list[str]:
     """Lay ARCHIVE.md out again under the lock; the repair it made, or nothing."""
     path = memory.archive
-    if relaid(reading.read_text(path) or "") is None:
+    text = reading.read_text(path)
+    if not text or not archive_layout(parse(text)):
         return []  # nothing to do: no lock taken, nothing written
 
     def mutate(current: Mapping[Path, str | None]) -> dict[Path, str]:
