@@ -45,7 +45,9 @@ def test_an_argument_that_is_not_utf8_is_refused_before_anything_runs(
     shown = given.decode("utf-8", "surrogateescape").replace("\udcff", "\\udcff")
     shown = shown.replace("\udcfe", "\\udcfe")
     assert _run(repo, *args) == (
-        2, "", f"Error: the argument '{shown}' is not UTF-8 text (pass it as UTF-8)\n"
+        2,
+        "",
+        f"Error: the argument '{shown}' is not UTF-8 text (pass it as UTF-8)\n",
     )
     assert read_bytes_of(repo) == before
 
