@@ -33,6 +33,7 @@ def test_install_adds_the_attribute_the_driver_and_the_hooks(cli: CLI, repo: Pat
         "set git config merge.legion-memory.driver",
         "installed .git/hooks/post-merge",
         "installed .git/hooks/post-rewrite",
+        "installed .git/hooks/post-commit",
     ]
     assert (repo / ".gitattributes").read_text() == ".planning/memory/*.md merge=legion-memory\n"
     assert git(repo, "config", "--get-regexp", "^merge\\.legion-memory").splitlines() == [
@@ -79,6 +80,7 @@ def test_uninstall_restores_the_prior_state_exactly(cli: CLI, repo: Path) -> Non
         "removed .git/hooks/post-merge",
         "restored the previous post-merge hook",
         "removed .git/hooks/post-rewrite",
+        "removed .git/hooks/post-commit",
     ]
     assert _state(repo) == before
     again = cli("git", "install", "--uninstall", cwd=repo)
