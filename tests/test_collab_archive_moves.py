@@ -115,3 +115,30 @@ def test_merging_a_stale_live_copy_into_a_branch_that_forgot_it_keeps_it_archive
     assert rows(repo) == []
     assert _archive_rows(repo) == [ARCHIVED_ALPHA]
     assert_healthy(repo)
+
+
+def test_a_rebase_replaying_a_repair_onto_another_state_drops_no_record(repo: Path) -> None:
+    """The branch once held the record live and archived and removed the archived copy; the
+    upstream has since forgotten the record. Replayed there, that removal and the upstream's
+    forget together leave neither copy: the rebase's hook puts the record back."""
+    _feature_storing_alpha(repo)
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--no-ff", "--no-edit", "feature").returncode == 0
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    archived = text_of(repo, "ARCHIVE.md")
+    git(repo, "checkout", "-q", "feature")
+    archive = repo / ".planning" / "memory" / "ARCHIVE.md"
+    original = archive.read_text(encoding="utf-8")
+    archive.write_text(archived, encoding="utf-8")
+    commit(repo, "a merge made without the driver left alpha archived too")
+    archive.write_text(original, encoding="utf-8")
+    commit(repo, "keep alpha live")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "put back O-001 (live, as the branch before the rebase holds it)" in rebased.stderr
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)

@@ -140,3 +140,30 @@ def test_a_live_copy_restored_later_keeps_over_the_archived_one_and_its_section_
     assert twin_plan(memory, texts).texts(texts) == {
         memory.path(PATTERN): PATTERN.template(),
     }
+
+
+def test_a_record_an_integration_dropped_is_put_back_in_its_section_under_a_free_id(
+    repo: Path,
+) -> None:
+    from legion_memory.storage.reading import Memory
+    from legion_memory.upkeep.lost_records import dropped, put_back
+
+    memory = Memory.of_project(repo)
+    archived = archive_template() + _section(pattern_row(1, "gone", ""), PATTERN)
+    ours = {memory.archive: archived, memory.path(PATTERN): PATTERN.template()}
+    now = {
+        memory.archive: archive_template(),
+        memory.path(PATTERN): PATTERN.template() + pattern_row(1, "new", ""),
+    }
+    versions = {"base": {}, "ours": ours, "theirs": {}}
+
+    lost = dropped(memory, now, versions, "ours", "theirs")
+    changed, done = put_back(memory, now, lost)
+
+    assert [(item.row["id"], item.side, item.archived) for item in lost] == [
+        ("P-001", "ours", True)
+    ]
+    assert changed == {
+        memory.archive: archive_template() + _section(pattern_row(2, "gone", ""), PATTERN)
+    }
+    assert done == [f"{memory.archive}: put back P-002 (archived, as ours holds it)"]

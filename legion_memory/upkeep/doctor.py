@@ -33,6 +33,7 @@ from legion_memory.upkeep.conflict_markers import (
 from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.forgetting import forget, kind_for, restore
 from legion_memory.upkeep.later_state import restored_later
+from legion_memory.upkeep.lost_records import find_lost, repair_lost
 from legion_memory.upkeep.renumbering import (
     Plan,
     Texts,
@@ -317,6 +318,7 @@ CHECKS: tuple[Check, ...] = (
     Check("conflict markers", find_conflicts, repair_conflicts),
     Check("leftover conflict markers", find_leftover_markers, lambda memory: []),
     Check("archive sections", find_archive_layout, repair_archive_layout),
+    Check("records an integration dropped", find_lost, repair_lost),
     Check("records held twice", find_twins, repair_twins),
     Check("duplicate IDs", find_duplicates, repair_duplicates),
     Check("merged references", find_merged_references, repair_merged_references),
