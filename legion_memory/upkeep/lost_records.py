@@ -68,7 +68,7 @@ def put_back(memory: Memory, now: Texts, lost: list[Dropped]) -> tuple[dict[Path
     changed: dict[Path, str] = {}
     done: list[str] = []
     for item in lost:
-        path = memory.archive if item.archived else memory.path(item.kind)
+        path = _home(memory, item)
         put = _with_row(parse(texts.get(path) or ""), item, _taken(memory, texts, item.kind))
         if put is None:
             continue
@@ -88,12 +88,12 @@ def _with_row(document: Document, item: Dropped, taken: set[str]) -> tuple[str, 
     if table is None and item.archived:
         document = parse(render(document._replace(lines=with_section(document, item.kind))))
         table = records_table(document, item.kind, archived=True)
-    if table is None or "id" not in item.row.columns:
+    target = tuple(column_key(name) for name in table.columns) if table else ()
+    if table is None or "id" not in target:
         return None
-    target = tuple(column_key(name) for name in table.columns)
     raw = fit(strip_ending(item.row.raw), item.row.columns, target)
     record_id = item.row["id"]
-    if record_id in taken and "id" in target:
+    if record_id in taken:
         highest = max((id_number(other, item.kind.prefix) for other in taken), default=0)
         new_id = format_id(item.kind.prefix, highest + 1)
         raw, record_id = set_cell(raw, target.index("id"), record_id, new_id), new_id
