@@ -142,3 +142,26 @@ def test_a_rebase_replaying_a_repair_onto_another_state_drops_no_record(repo: Pa
     assert rows(repo) == [("O-001", "feature", "alpha")]
     assert _archive_rows(repo) == []
     assert_healthy(repo)
+
+
+def test_applying_a_mailed_store_of_a_forgotten_record_keeps_it_archived(
+    repo: Path, tmp_path: Path
+) -> None:
+    stored = _feature_storing_alpha(repo)
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "format-patch", "-q", "-1", stored, "-o", str(tmp_path / "mail"))
+
+    applied = run_git(repo, "am", *map(str, sorted((tmp_path / "mail").iterdir())))
+
+    assert applied.returncode == 0, applied.stderr
+    assert _subjects(repo, 3) == [
+        "Repair .planning/memory after post-applypatch (legion-memory doctor --fix)",
+        "store alpha",
+        "forget alpha",
+    ]
+    assert rows(repo) == []
+    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert_healthy(repo)

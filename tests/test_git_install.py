@@ -34,6 +34,7 @@ def test_install_adds_the_attribute_the_driver_and_the_hooks(cli: CLI, repo: Pat
         "installed .git/hooks/post-merge",
         "installed .git/hooks/post-rewrite",
         "installed .git/hooks/post-commit",
+        "installed .git/hooks/post-applypatch",
     ]
     assert (repo / ".gitattributes").read_text() == ".planning/memory/*.md merge=legion-memory\n"
     assert git(repo, "config", "--get-regexp", "^merge\\.legion-memory").splitlines() == [
@@ -81,6 +82,7 @@ def test_uninstall_restores_the_prior_state_exactly(cli: CLI, repo: Path) -> Non
         "restored the previous post-merge hook",
         "removed .git/hooks/post-rewrite",
         "removed .git/hooks/post-commit",
+        "removed .git/hooks/post-applypatch",
     ]
     assert _state(repo) == before
     again = cli("git", "install", "--uninstall", cwd=repo)

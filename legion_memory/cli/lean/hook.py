@@ -35,7 +35,7 @@ def clean_exit(argv: list[str]) -> int | None:
 
 # `gitops.install.HOOKS` and `HOOK_MARK` (tests/test_git_install.py holds them equal): importing
 # that module would cost every hook run its imports.
-HOOK_NAMES = ("post-merge", "post-rewrite", "post-commit")
+HOOK_NAMES = ("post-merge", "post-rewrite", "post-commit", "post-applypatch")
 HOOK_MARK = b"# legion-memory hook"
 OUTDATED_HOOKS = (
     "legion-memory: this clone's git hooks are out of date; run: legion-memory git install\n"
