@@ -280,6 +280,13 @@ def replay_of_rebase(
     return Replay(onto.strip(), tuple(old), tuple((listed or "").split()))
 
 
+def octopus_in_progress(start: Path) -> bool:
+    """Whether git stopped an octopus merge (more than one head merged at once)."""
+    git_dir = find_git_dir(start)
+    named = _read(git_dir / "MERGE_HEAD") if git_dir is not None else None
+    return len((named or "").split()) > 1
+
+
 def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> list[str]:
     """The commits the integration at hand took its versions from, never its own result: ours
     and theirs of a merge, pick or rebase step still in progress, the squashed commits with ours
