@@ -14,20 +14,14 @@ from pathlib import Path
 from legion_memory.gitops.repository import run_git
 
 KeptLater = Callable[[str, str], bool]
-"""(a row line, the side that keeps it: "ours" or "theirs") -> whether that side's state of the
-record is later than the other side's removal of it."""
-
-
-def after_id(line: str) -> str:
-    """A row's cells after its ID, as written: what a forget or restore moves unchanged."""
-    parts = line.strip().split("|", 2)
-    return parts[2].strip() if len(parts) == 3 else ""
+"""(the record's row text, `schema.identity.history_text`; the side that keeps it: "ours" or
+"theirs") -> whether that side's state of the record is later than the other side's removal."""
 
 
 def archive_moves(start: Path, revs: str, archive: Path, row_text: str) -> int | None:
-    """The commits of `revs` (a revision or a range) that changed how often `row_text` occurs in
-    `archive`; merges are not counted (their moves are the commits they merge). None when git
-    cannot say."""
+    """The commits of `revs` (a revision or a range) that changed how often `row_text` (the
+    record's `history_text`, the same in its live and archived rows) occurs in `archive`;
+    merges are not counted (their moves are the commits they merge). None when git cannot say."""
     listed = run_git(
         ["log", "--format=%H", f"-S{row_text}", revs, "--", archive.resolve().as_posix()], start
     )
@@ -51,10 +45,10 @@ def kept_later_in_merge(start: Path, archive: Path, theirs: str) -> KeptLater:
     revs = {"ours": "HEAD", "theirs": theirs}
     bases: list[str | None] = []
 
-    def kept_later(line: str, side: str) -> bool:
+    def kept_later(text: str, side: str) -> bool:
         if not bases:
             bases.append(parting(start, list(revs.values())))
-        text, other, base = after_id(line), "theirs" if side == "ours" else "ours", bases[0]
+        other, base = "theirs" if side == "ours" else "ours", bases[0]
         if not text or base is None:
             return False
         kept = moves_since(start, base, revs[side], archive, text)

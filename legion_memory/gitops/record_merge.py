@@ -32,7 +32,13 @@ from legion_memory.gitops.row_merge import (
     split_id,
 )
 from legion_memory.markdown.document import strip_ending
-from legion_memory.schema.identity import REFERENCE_KEYS, identity, kind_of_prefix, order_key
+from legion_memory.schema.identity import (
+    REFERENCE_KEYS,
+    history_text,
+    identity,
+    kind_of_prefix,
+    order_key,
+)
 
 
 class _New(NamedTuple):
@@ -162,7 +168,7 @@ class _TableMerge:
     def three_way(self, old: Row, mine: Row, other: Row | None) -> list[str]:
         name = mine.id or mine.content.strip()[:40]
         if other is None:
-            if _own(mine) == _own(old) and not self.ledger.kept_later(mine.raw, "ours"):
+            if _own(mine) == _own(old) and not self.kept_later(mine, "ours"):
                 return []  # removed (or moved to ARCHIVE) by theirs
             if _own(mine) == _own(old):  # ours restored it after the forget theirs holds
                 return [self.fit(mine, "ours")]
@@ -189,6 +195,12 @@ class _TableMerge:
             raw = set_cell(raw, self.columns.index("id"), chosen.id, final)
         return [raw]
 
+    def kept_later(self, row: Row, side: str) -> bool:
+        """Whether `side`, keeping the record the other side removed, holds its later state."""
+        block = self.blocks[side]
+        text = history_text(row.raw, block.columns) if block else ""
+        return bool(text) and self.ledger.kept_later(text, side)
+
     def rekey(self, stale: Row, kept: str, side: str) -> None:
         """Note that `side`'s references to `stale`'s ID now mean `kept` (ID changed since)."""
         if stale.id and kept and stale.id != kept:
@@ -202,7 +214,7 @@ class _TableMerge:
             if key in self.our_rows or other is None:
                 continue
             if _own(other) == _own(old):
-                if self.ledger.kept_later(other.raw, "theirs"):  # restored after ours's forget
+                if self.kept_later(other, "theirs"):  # restored after ours's forget
                     out.append(self.fit(other, "theirs"))
                 continue
             name = other.id or other.content.strip()[:40]

@@ -11,10 +11,12 @@ record into or out of ARCHIVE.md more often has seen the other's moves and made 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from legion_memory.gitops.record_history import after_id, moves_since, parting
+from legion_memory.gitops.record_history import moves_since, parting
 from legion_memory.gitops.repository import files_of_commits, integration_sources
 from legion_memory.markdown.document import parse
+from legion_memory.schema.identity import history_text
 from legion_memory.schema.record_twins import Holder, Twin, twins
+from legion_memory.schema.records import column_key
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.renumbering import Texts
 from legion_memory.upkeep.twin_repair import documents
@@ -34,7 +36,7 @@ def restored_later(memory: Memory, texts: Texts) -> frozenset[str]:
     later = set()
     for twin in split:
         archived, live = twin.first, twin.again  # archived rows come first
-        text = _after_id(texts, archived)
+        text = _history_text(texts, archived)
         pairs = list(zip(sides, versions, strict=False))
         if text and _live_is_later(memory, base, pairs, text, live):
             later.add(live.record_id)
@@ -45,8 +47,11 @@ def _split(twin: Twin) -> bool:
     return twin.first.archived != twin.again.archived
 
 
-def _after_id(texts: Texts, holder: Holder) -> str:
-    return after_id(parse(texts.get(Path(holder.name)) or "").lines[holder.line_index])
+def _history_text(texts: Texts, holder: Holder) -> str:
+    document = parse(texts.get(Path(holder.name)) or "")
+    table = next(table for table in document.tables if holder.line_index in table.rows)
+    columns = tuple(column_key(name) for name in table.columns)
+    return history_text(document.lines[holder.line_index], columns)
 
 
 def _live_is_later(
