@@ -298,6 +298,10 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     if git_dir is None:
         return []
     rewritten = env.get(REWRITTEN_ENV, "").split()
+    replay = replay_of_rebase(start, start, env) if rewritten else None
+    if replay is not None:  # one branch's own history: its tip says what its rows meant last
+        before = run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD"], start)
+        return [before or rewritten[-1], replay.onto]
     if rewritten:
         return rewritten
     picked = env.get(PICKED_ENV, "").split()
