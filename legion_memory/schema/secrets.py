@@ -13,7 +13,15 @@ from collections.abc import Iterator
 from functools import cache
 
 from legion_memory.errors import InputError
-from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS, RULES, TOKEN_CHARS
+from legion_memory.schema.secret_rules import (
+    ANCHORS,
+    CASE_ALIASES,
+    FOLDED_ANCHORS,
+    PREFILTER_RUN,
+    PREFILTER_WORDS,
+    RULES,
+    TOKEN_CHARS,
+)
 
 _INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff"
 # A split inside a token: (escaped) pipes, `<br>`s, line breaks or invisible characters touching
@@ -35,9 +43,9 @@ def _kind(value: str, depth: int) -> str | None:
     for variant in _variants(value):
         if not _may_match(variant):
             continue  # the common case: no rule can match, none is compiled or run
-        for kind, rule in _rules():
-            if rule.search(variant):
-                return kind
+        kind = _first_rule_matching(variant)
+        if kind:
+            return kind
         if depth:
             for decoded in _decoded_tokens(variant):
                 found = _kind(decoded, depth - 1)
@@ -76,9 +84,36 @@ def _variants(value: str) -> Iterator[str]:
         yield joined.replace("\\|", "|")
 
 
+def _first_rule_matching(text: str) -> str | None:
+    """The kind of the first rule matching `text`. A rule none of whose anchors `text` holds
+    cannot match it, so it is neither compiled nor run."""
+    folded = _folded(text)
+    for kind, pattern in RULES:
+        anchors = ANCHORS.get(kind)
+        if anchors is not None and not any(anchor in text for anchor in anchors):
+            continue
+        anchors = FOLDED_ANCHORS.get(kind)
+        if anchors is not None and not any(anchor in folded for anchor in anchors):
+            continue
+        if _compiled(pattern).search(text):
+            return kind
+    return None
+
+
+def _folded(text: str) -> str:
+    """`text` in lower case, with the characters `(?i)` also takes for an ASCII letter replaced by
+    that letter: a case-insensitive match of a lowercase literal is then a substring of it."""
+    if not text.isascii():
+        text = text.translate(_ALIASES)
+    return text.lower()
+
+
+_ALIASES = str.maketrans(CASE_ALIASES)
+
+
 @cache
-def _rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((kind, re.compile(pattern)) for kind, pattern in RULES)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def _decoded_tokens(text: str) -> Iterator[str]:
