@@ -8,11 +8,13 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, TextIO
 
 from legion_memory.errors import LegionMemoryError, WriteError
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from legion_memory.cli.context import Context
 
 

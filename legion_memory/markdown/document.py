@@ -9,9 +9,9 @@ GitHub's rule; pipes inside backticks are not protected, as GitHub does not prot
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
+from legion_memory.named_tuple import NamedTuple
 
 BOM = "\ufeff"
 _PIPE_SPLIT = re.compile(r"(?<!\\)\|")

@@ -6,7 +6,12 @@ only when the prefilter says a value could hold a secret and the value holds one
 anchors, so clean text never pays for them.
 """
 
-from typing import Final
+from __future__ import annotations
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import Final
+
 
 # Characters a token is made of; a credential is a run of them.
 TOKEN_CHARS: Final = r"A-Za-z0-9_+/=.~-"

@@ -9,10 +9,13 @@ import io
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
 
 from legion_memory.errors import ParseError, UnsafePathError, WriteError
 from legion_memory.storage.confinement import require_inside
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
 

@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from legion_memory.errors import (
     IntegrityError,
@@ -59,6 +58,7 @@ from legion_memory.storage.row_edits import (
     verify_update,
 )
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     from legion_memory.storage import journal
 
