@@ -3,6 +3,7 @@ before anything else is imported; every other call goes through `cli.routing`.""
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from legion_memory.cli.lean.hook import clean_exit
@@ -13,6 +14,13 @@ def main(argv: list[str] | None = None) -> int:
     code = clean_exit(args)  # the git hooks' usual call: the dispatcher is not even imported
     if code is not None:
         return code
-    from legion_memory.cli.routing import route
-
+    # Importing the dispatcher builds no garbage: the collector's passes over the objects it
+    # creates would cost a hot command a thirtieth (docs/decisions.md#speed-of-the-hot-paths).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from legion_memory.cli.routing import route
+    finally:
+        if collecting:
+            gc.enable()
     return route(args)
