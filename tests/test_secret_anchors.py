@@ -3,6 +3,8 @@ detector miss, or name otherwise, a secret that running every rule finds."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 import sys
 
@@ -131,3 +133,41 @@ def test_a_keyword_spelt_with_case_aliases_is_still_refused() -> None:
     ):
         assert secrets._first_rule_matching(text) == kind
         assert secrets.secret_kind(text) == _every_rule_kind(text) == kind
+
+
+def _decoded_by_base64(text: str) -> list[str]:
+    """`secrets._decoded_tokens` as written with the `base64` module."""
+    found = []
+    for match in re.finditer(secrets._BASE64, text):
+        token = match[0].rstrip("=")
+        if len(token) % 4 == 1:
+            continue
+        padded = token + "=" * (-len(token) % 4)
+        try:
+            data = (
+                base64.urlsafe_b64decode(padded)
+                if re.search(r"[_-]", padded)
+                else binascii.a2b_base64(padded, strict_mode=True)
+            )
+            decoded = data.decode("utf-8")
+        except (ValueError, binascii.Error):
+            continue
+        if decoded.isprintable() or all(c.isprintable() or c in "\t\r\n" for c in decoded):
+            found.append(decoded)
+    return found
+
+
+_ENCODED = (
+    st.one_of(
+        st.text(min_size=10, max_size=40).map(lambda t: t.encode("utf-8")),
+        st.binary(min_size=10, max_size=40),
+    )
+    .flatmap(lambda data: st.sampled_from([base64.urlsafe_b64encode(data), base64.b64encode(data)]))
+    .map(bytes.decode)
+)
+
+
+@SETTINGS
+@given(st.lists(_ENCODED | st.text(max_size=20), max_size=4).map(" ".join))
+def test_tokens_decode_as_the_base64_module_decodes_them(text: str) -> None:
+    assert list(secrets._decoded_tokens(text)) == _decoded_by_base64(text), text
