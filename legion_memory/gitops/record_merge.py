@@ -5,7 +5,9 @@ columns all three versions share, so a row renumbered, cherry-picked or written 
 is still the same record (docs/decisions.md#record-identity):
 
 - a record in base merges 3-way: removed when either side removed it and the other left it as it
-  was, the side that changed it wins, both changing it differently is a conflict around that row;
+  was, the side that changed it wins, both changing it differently is a conflict around that row
+  (unless only the cells citing other records differ: each side's numbering of one outcome, so
+  the copy with the lower text is kept and its reference follows after the merge);
 - a record new on both sides is kept once: under the lower of its two IDs when only the ID
   differs, as the resolved copy when one side resolved an error the other did not, otherwise a
   conflict (two people really recorded it differently);
@@ -170,6 +172,8 @@ class _TableMerge:
             chosen, side = mine, "ours"
         elif _body(mine) == _body(old):  # ours changed at most the ID
             chosen, side = other, "theirs"
+        elif _own(mine) == _own(other):  # each side renumbered what it cites: the same record
+            chosen, side = min((mine, "ours"), (other, "theirs"), key=lambda pair: pair[0].content)
         else:
             what = f"row {name} changed differently on both sides"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
