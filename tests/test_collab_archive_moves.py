@@ -165,3 +165,37 @@ def test_applying_a_mailed_store_of_a_forgotten_record_keeps_it_archived(
     assert rows(repo) == []
     assert _archive_rows(repo) == [ARCHIVED_ALPHA]
     assert_healthy(repo)
+
+
+def test_merging_a_forget_that_ours_replayed_and_undid_keeps_the_record_live(repo: Path) -> None:
+    """Base holds the record live and ours holds it live: by base alone theirs's forget wins.
+    But ours picked that forget and restored the record since: its state is the later one. (Had
+    ours changed nothing else, git would take theirs's files whole without asking the driver.)"""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "-b", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", "feature").returncode == 0
+    restore(memory_of(repo), "O-001")
+    add_outcome(repo, "beta", "main")
+    commit(repo, "restore alpha, store beta")
+    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    # The driver keeps it live; ARCHIVE.md, which ours left as base had it, git takes from
+    # theirs whole, and the hook removes the stale archived copy.
+    assert "removed the archived copy of O-001, restored since it was archived" in merged.stderr
+    assert _subjects(repo, 2) == [
+        "Repair .planning/memory after post-merge (legion-memory doctor --fix)",
+        "Merge branch 'feature'",
+    ]
+    assert {name: text_of(repo, name) for name in restored} == restored
+    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "main", "beta")]
+    assert_healthy(repo)

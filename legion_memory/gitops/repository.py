@@ -281,6 +281,13 @@ def replay_of_rebase(
     return Replay(onto.strip(), tuple(old), tuple((listed or "").split()))
 
 
+def octopus_in_progress(start: Path) -> bool:
+    """Whether git stopped an octopus merge (more than one head merged at once)."""
+    git_dir = find_git_dir(start)
+    named = _read(git_dir / "MERGE_HEAD") if git_dir is not None else None
+    return len((named or "").split()) > 1
+
+
 def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> list[str]:
     """The commits the integration at hand took its versions from, never its own result: ours
     and theirs of a merge, pick or rebase step still in progress, the squashed commits with ours
@@ -292,6 +299,10 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     if git_dir is None:
         return []
     rewritten = env.get(REWRITTEN_ENV, "").split()
+    replay = replay_of_rebase(start, start, env) if rewritten else None
+    if replay is not None:  # one branch's own history: its tip says what its rows meant last
+        before = run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD"], start)
+        return [before or rewritten[-1], replay.onto]
     if rewritten:
         return rewritten
     picked = env.get(PICKED_ENV, "").split()

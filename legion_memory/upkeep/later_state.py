@@ -4,17 +4,19 @@ A line merge, a pick or an octopus merge can leave one record live (from one sid
 (from the other). Archiving wins over a stale live copy; but a live copy that one side restored
 after the very forget the other side still holds is the later state, and archiving it again
 would undo the restore. Each side's history says which it is: the side whose commits moved the
-record into or out of ARCHIVE.md more often has seen the other's moves and made one more
-(docs/decisions.md#archive-moves). Asked of git only when such a record is there.
+record into or out of ARCHIVE.md more often since the sides parted has seen the other's moves and
+made one more (docs/decisions.md#archive-moves). Asked of git only when such a record is there.
 """
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from legion_memory.gitops.record_history import archive_moves
+from legion_memory.gitops.record_history import moves_since, parting
 from legion_memory.gitops.repository import files_of_commits, integration_sources
-from legion_memory.markdown.document import parse, strip_ending
+from legion_memory.markdown.document import parse
+from legion_memory.schema.identity import history_text
 from legion_memory.schema.record_twins import Holder, Twin, twins
+from legion_memory.schema.records import column_key
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.renumbering import Texts
 from legion_memory.upkeep.twin_repair import documents
@@ -26,15 +28,17 @@ def restored_later(memory: Memory, texts: Texts) -> frozenset[str]:
     if not split:
         return frozenset()
     sides = integration_sources(memory.directory)
-    if len(sides) < 2:
+    base = parting(memory.directory, sides) if len(sides) > 1 else None
+    if base is None:
         return frozenset()
     names = [memory.archive.name, *{Path(twin.again.name).name for twin in split}]
     versions = files_of_commits(memory.directory, memory.directory, sides, names, keep_empty=True)
+    pairs = list(zip(sides, versions, strict=False))
     later = set()
     for twin in split:
         archived, live = twin.first, twin.again  # archived rows come first
-        text = _after_id(texts, archived)
-        if text and _live_is_later(memory, list(zip(sides, versions, strict=False)), text, live):
+        text = _history_text(texts, archived)
+        if text and _live_is_later(memory, base, pairs, text, live):
             later.add(live.record_id)
     return frozenset(later)
 
@@ -43,15 +47,16 @@ def _split(twin: Twin) -> bool:
     return twin.first.archived != twin.again.archived
 
 
-def _after_id(texts: Texts, holder: Holder) -> str:
-    """The row's cells after its ID as written (what a forget or restore moves unchanged)."""
-    line = parse(texts.get(Path(holder.name)) or "").lines[holder.line_index]
-    parts = strip_ending(line).strip().split("|", 2)
-    return parts[2].strip() if len(parts) == 3 else ""
+def _history_text(texts: Texts, holder: Holder) -> str:
+    document = parse(texts.get(Path(holder.name)) or "")
+    table = next(table for table in document.tables if holder.line_index in table.rows)
+    columns = tuple(column_key(name) for name in table.columns)
+    return history_text(document.lines[holder.line_index], columns)
 
 
 def _live_is_later(
     memory: Memory,
+    base: str,
     sides: Sequence[tuple[str, Mapping[str, str | None]]],
     text: str,
     live: Holder,
@@ -61,7 +66,7 @@ def _live_is_later(
     scored: list[tuple[int, bool]] = []
     for rev, files in sides:
         state = _state(files, memory.archive.name, Path(live.name).name, text)
-        moves = archive_moves(memory.directory, rev, memory.archive, text)
+        moves = moves_since(memory.directory, base, rev, memory.archive, text)
         if moves is None:
             return False
         if state is not None:
