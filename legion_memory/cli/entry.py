@@ -3,7 +3,6 @@ before anything else is imported; every other call goes through `cli.routing`.""
 
 from __future__ import annotations
 
-import gc
 import sys
 
 from legion_memory.cli.lean.hook import clean_exit
@@ -14,8 +13,10 @@ def main(argv: list[str] | None = None) -> int:
     code = clean_exit(args)  # the git hooks' usual call: the dispatcher is not even imported
     if code is not None:
         return code
+    import gc  # not before: the hooks' usual call above needs nothing more
+
     # Importing the dispatcher builds no garbage: the collector's passes over the objects it
-    # creates would cost a hot command a thirtieth (docs/decisions.md#speed-of-the-hot-paths).
+    # creates would cost a hot command about 1% (docs/decisions.md#speed-of-the-hot-paths).
     collecting = gc.isenabled()
     gc.disable()
     try:
