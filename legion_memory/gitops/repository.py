@@ -3,10 +3,11 @@
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
 
 from legion_memory.errors import GitError, InputError
+from legion_memory.named_tuple import NamedTuple
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     import git
 
