@@ -43,14 +43,29 @@ def _feature_storing_alpha(repo: Path) -> str:
     return git(repo, "rev-parse", "HEAD").strip()
 
 
-def test_picking_a_store_again_after_the_record_was_forgotten_keeps_it_archived(
-    repo: Path,
-) -> None:
+def _merged_then_forgotten_on_main(repo: Path) -> str:
+    """feature stores alpha; main merges it, then forgets alpha. The store commit's name."""
     stored = _feature_storing_alpha(repo)
     git(repo, "checkout", "-q", "main")
     assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
     forget(memory_of(repo), "O-001")
     commit(repo, "forget alpha")
+    return stored
+
+
+def _on_main_pick_and_restore(repo: Path, picked: str) -> None:
+    """On main, moved on (so picks are new commits): pick the branch's forget, restore O-001."""
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", picked).returncode == 0
+    restore(memory_of(repo), "O-001")
+
+
+def test_picking_a_store_again_after_the_record_was_forgotten_keeps_it_archived(
+    repo: Path,
+) -> None:
+    stored = _merged_then_forgotten_on_main(repo)
     before = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
 
     picked = run_git(repo, "cherry-pick", stored)
@@ -78,11 +93,7 @@ def test_merging_a_branch_whose_forget_was_replayed_and_restored_keeps_the_resto
     _feature_storing_alpha(repo)
     forget(memory_of(repo), "O-001")
     commit(repo, "forget alpha")
-    git(repo, "checkout", "-q", "main")
-    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
-    commit(repo, "notes")
-    assert run_git(repo, "cherry-pick", "main..feature").returncode == 0
-    restore(memory_of(repo), "O-001")
+    _on_main_pick_and_restore(repo, "main..feature")
     commit(repo, "restore alpha")
     restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
 
@@ -147,11 +158,7 @@ def test_a_rebase_replaying_a_repair_onto_another_state_drops_no_record(repo: Pa
 def test_applying_a_mailed_store_of_a_forgotten_record_keeps_it_archived(
     repo: Path, tmp_path: Path
 ) -> None:
-    stored = _feature_storing_alpha(repo)
-    git(repo, "checkout", "-q", "main")
-    assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
-    forget(memory_of(repo), "O-001")
-    commit(repo, "forget alpha")
+    stored = _merged_then_forgotten_on_main(repo)
     git(repo, "format-patch", "-q", "-1", stored, "-o", str(tmp_path / "mail"))
 
     applied = run_git(repo, "am", *map(str, sorted((tmp_path / "mail").iterdir())))
@@ -177,11 +184,7 @@ def test_merging_a_forget_that_ours_replayed_and_undid_keeps_the_record_live(rep
     git(repo, "checkout", "-q", "-b", "feature")
     forget(memory_of(repo), "O-001")
     commit(repo, "forget alpha")
-    git(repo, "checkout", "-q", "main")
-    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
-    commit(repo, "notes")
-    assert run_git(repo, "cherry-pick", "feature").returncode == 0
-    restore(memory_of(repo), "O-001")
+    _on_main_pick_and_restore(repo, "feature")
     add_outcome(repo, "beta", "main")
     commit(repo, "restore alpha, store beta")
     restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}

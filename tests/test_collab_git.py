@@ -238,16 +238,21 @@ def test_a_restored_record_keeps_its_id_through_a_merge(repo: Path) -> None:
     assert_healthy(repo)
 
 
-def test_an_octopus_merge_of_storing_branches_fails_cleanly_and_one_at_a_time_works(
-    repo: Path,
-) -> None:
-    """Git's octopus strategy never calls a merge driver: it stops, changing nothing."""
+def _two_storing_branches(repo: Path) -> None:
+    """Branches `one` and `two` off main, each storing an outcome; main checked out."""
     init_memory(repo, driver=True)
     for branch in ("one", "two"):
         git(repo, "checkout", "-q", "-b", branch, "main")
         add_outcome(repo, branch, branch)
         commit(repo, branch)
     git(repo, "checkout", "-q", "main")
+
+
+def test_an_octopus_merge_of_storing_branches_fails_cleanly_and_one_at_a_time_works(
+    repo: Path,
+) -> None:
+    """Git's octopus strategy never calls a merge driver: it stops, changing nothing."""
+    _two_storing_branches(repo)
     add_outcome(repo, "main", "main")
     commit(repo, "main")
     before = text_of(repo, "OUTCOMES.md")
@@ -267,12 +272,7 @@ def test_an_octopus_merge_that_stops_with_markers_says_to_merge_one_branch_at_a_
 ) -> None:
     """When main fast-forwards to the first branch, git's octopus strategy merges the second
     as text and stops with markers; doctor says why, and --fix keeps both sides."""
-    init_memory(repo, driver=True)
-    for branch in ("one", "two"):
-        git(repo, "checkout", "-q", "-b", branch, "main")
-        add_outcome(repo, branch, branch)
-        commit(repo, branch)
-    git(repo, "checkout", "-q", "main")
+    _two_storing_branches(repo)
     assert run_git(repo, "merge", "--no-edit", "one", "two").returncode != 0
     found = run_process("doctor", cwd=repo)
     assert found.stdout.splitlines()[0] == (
