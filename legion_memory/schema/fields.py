@@ -90,8 +90,18 @@ def id_rule(prefix: str) -> Rule:
 
 def control_character(value: str) -> str | None:
     """The first control character in `value` as `U+001B`, or None. Tab and line breaks pass."""
-    found = re.search(_CONTROL, value)
+    found = _control().search(value)
     return None if found is None else f"U+{ord(found[0]):04X}"
+
+
+_compiled: list[re.Pattern[str]] = []
+
+
+def _control() -> re.Pattern[str]:
+    """`_CONTROL`, compiled on first use: `validate` searches every value and row for it."""
+    if not _compiled:
+        _compiled.append(re.compile(_CONTROL))
+    return _compiled[0]
 
 
 def not_text(value: str) -> bool:

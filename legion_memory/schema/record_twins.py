@@ -6,10 +6,19 @@ and `doctor --fix` repairs them by the identity rules.
 """
 
 from collections.abc import Iterable, Iterator
+from itertools import compress, repeat
+from operator import contains, itemgetter
 from typing import NamedTuple
 
-from legion_memory.markdown.document import Document, Table, row_cells
-from legion_memory.schema.identity import Identity, identity_of_cells
+from legion_memory.markdown.document import Document, Table, line_cells, row_cells
+from legion_memory.schema.fingerprints import hashes, positions_of, repeated
+from legion_memory.schema.identity import (
+    Identity,
+    clean,
+    identity,
+    identity_keys,
+    identity_of_cells,
+)
 from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.schema.records import column_key, records_table
 
@@ -66,16 +75,79 @@ def _tables(document: Document, kind: Kind, *, archived: bool) -> list[Table]:
 
 
 def twins(documents: list[tuple[str, Document, bool]]) -> list[Twin]:
-    """Every row that repeats a record an earlier row holds (archived rows come first)."""
+    """Every row that repeats a record an earlier row holds (archived rows come first). Each
+    row's identity is kept as its hash alone; only the rows whose hash repeats are compared by
+    their identities (docs/decisions.md#repeats-by-hash)."""
     found: list[Twin] = []
     for kind in KINDS.values():
-        first: dict[Identity, Holder] = {}
-        for holder, key in kind_rows(kind, documents):
-            if key in first:
-                found.append(Twin(first[key], holder))
-            else:
-                first[key] = holder
+        places: list[tuple[str, Document, bool, tuple[str, ...]]] = []
+        identity_hashes, rows = hashes(), hashes()
+        for name, document, archived in documents:
+            for table in _tables(document, kind, archived=archived):
+                columns = tuple(column_key(c) for c in table.columns)
+                if "id" not in columns:
+                    continue
+                for index, identity_hash in _row_hashes(kind, document, table, columns):
+                    identity_hashes.append(identity_hash)
+                    rows.append(len(places) << _INDEX_BITS | index)
+                places.append((name, document, archived, columns))
+        again = positions_of(identity_hashes, repeated(identity_hashes))
+        found += _repeats(kind, places, [rows[offset] for offset in again])
     return found
+
+
+def _repeats(
+    kind: Kind, places: list[tuple[str, Document, bool, tuple[str, ...]]], rows: list[int]
+) -> Iterator[Twin]:
+    """The twins among `rows` (each a place's number and a line index), compared by identity."""
+    first: dict[Identity, Holder] = {}
+    for row in rows:
+        name, document, archived, columns = places[row >> _INDEX_BITS]
+        index = row & _INDEX_MASK
+        cells = row_cells(document, index)
+        record_id = dict(zip(columns, cells, strict=False)).get("id", "")
+        holder = Holder(name, archived, index, record_id)
+        key = identity_of_cells(kind, columns, cells)
+        if key in first:
+            yield Twin(first[key], holder)
+        else:
+            first[key] = holder
+
+
+_INDEX_BITS = 40
+_INDEX_MASK = (1 << _INDEX_BITS) - 1
+
+
+def _row_hashes(
+    kind: Kind, document: Document, table: Table, columns: tuple[str, ...]
+) -> Iterator[tuple[int, int]]:
+    """(line index, hash of the identity) of each of the table's rows whose ID has the kind's
+    prefix, as `kind_rows` reads them. A row whose text lacks the prefix cannot have it."""
+    wanted = kind.prefix + "-"
+    last = {key: position for position, key in enumerate(columns)}
+    id_position = last["id"]
+    # A column the table lacks reads empty: the position past the row's cells, where an empty
+    # cell is put (and picked last, so that one key too gives a tuple).
+    width = len(columns)
+    getter = itemgetter(*(last.get(key, width) for key in identity_keys(kind)), width)
+    lines = document.lines
+    rows = lines[table.header + 2 : table.end]
+    candidates = compress(table.rows, map(contains, rows, repeat(wanted)))
+    for index in candidates:
+        line = lines[index]
+        plain = "\\" not in line and "<" not in line
+        # Without escapes, whitespace collapsed in the whole line is each cell's collapsed.
+        cells = line_cells(" ".join(line.split())) if plain else line_cells(line)
+        if len(cells) != width:  # a ragged row: its record is read as `kind_rows` reads it
+            values = dict(zip(columns, line_cells(line), strict=False))
+            if values.get("id", "").startswith(wanted):
+                yield index, hash((*identity(kind, values)[1:], ""))
+            continue
+        if not cells[id_position].startswith(wanted):
+            continue
+        cells.append("")
+        picked = getter(cells)
+        yield index, hash(picked if plain else tuple(map(clean, picked)))
 
 
 class Misfiled(NamedTuple):

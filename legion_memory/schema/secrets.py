@@ -55,8 +55,30 @@ def could_hold_secret(text: str) -> bool:
 
 
 def _may_match(text: str) -> bool:
+    return has_prefilter_word(text) or has_prefilter_run(text)
+
+
+def has_prefilter_word(text: str) -> bool:
+    """Whether the lowered text holds a word some rule needs (the substring tests run from C)."""
     lowered = text.lower()
-    return any(word in lowered for word in PREFILTER_WORDS) or bool(re.search(PREFILTER_RUN, text))
+    return any(map(lowered.__contains__, PREFILTER_WORDS))
+
+
+def has_prefilter_run(text: str) -> bool:
+    """Whether the text holds a run of token characters as long as the shortest rule needs."""
+    return _run().search(text) is not None
+
+
+def plainly_not_secret(value: str) -> bool:
+    """Whether `value` alone is read (ASCII, no split mark: nothing to undo) and holds no long
+    run: then only a prefilter word could make it a secret."""
+    plain = value.isascii() and not any(map(value.__contains__, _SPLIT_MARKS))
+    return plain and not has_prefilter_run(value)
+
+
+@cache
+def _run() -> re.Pattern[str]:
+    return re.compile(PREFILTER_RUN)
 
 
 def _variants(value: str) -> Iterator[str]:
@@ -69,7 +91,9 @@ def _variants(value: str) -> Iterator[str]:
 
         folded = unicodedata.normalize("NFKC", value)
         folded = folded.translate(_DROP_INVISIBLE)
-    joined = re.sub(_SPLIT, "", folded)
+    # Every split mark holds a pipe, a `<` or a line feed (invisible characters are dropped above).
+    marked = "|" in folded or "<" in folded or "\n" in folded
+    joined = re.sub(_SPLIT, "", folded) if marked else folded
     if joined != value:
         yield joined
     if "\\|" in joined:
