@@ -1,9 +1,13 @@
 """The checks of every row of a memory table (its cell count, secrets, control characters, each
-column's rule, duplicate IDs), run on the cells split straight from its lines: no record is built
-for a row (docs/decisions.md#validate-from-lines)."""
+column's rule, duplicate IDs), run on the cells split straight from its lines, a chunk of rows at
+a time and column by column: no record is built for a row (docs/decisions.md#validate-from-lines).
+"""
 
+import re
 from array import array
-from functools import lru_cache
+from collections.abc import Iterable, Iterator
+from itertools import compress
+from operator import itemgetter
 from typing import NamedTuple
 
 from legion_memory.markdown.document import Document, Table, line_cells
@@ -12,49 +16,42 @@ from legion_memory.schema.fingerprints import hashes, positions_of, repeated
 from legion_memory.schema.kinds import Column, Kind, column_problem
 from legion_memory.schema.problems import ERROR, WARNING, Problem
 from legion_memory.schema.records import column_key
+from legion_memory.schema.secret_rules import PREFILTER_WORDS
 from legion_memory.schema.secrets import (
-    could_hold_secret,
-    has_prefilter_word,
-    plainly_not_secret,
+    prefilter_run,
     secret_kind,
     secret_message,
 )
 
-# A table's values repeat from row to row (agents, dates, task types): each distinct one is read
-# for secrets and control characters once; both are pure functions of the value
+# A table's values repeat from row to row (agents, dates, task types): each distinct value of a
+# chunk is checked once, and the values seen to pass are kept (emptied when this many, so that a
+# column of unique values stays small). Every check is a pure function of the value
 # (docs/decisions.md#secrets-once-per-value).
-_KNOWN = 4096
+_KNOWN = 16384
+_CHUNK = 4096
+"""Rows whose cells are held at once: little memory, and each column's distinct values."""
 _ROTATE = "remove it from the file and rotate the credential"
+_Found = list[tuple[int, int, Problem]]
+"""Problems with their line index and their place among the row's (its value's or column's)."""
+_Flagged = set[tuple[int, str]]
+"""(line index, key) of the values found to be secrets: their column rules are not checked."""
 
 
-_secret_kind = lru_cache(maxsize=_KNOWN)(secret_kind)
-
-
-def _value_finding(value: str, row: "_RowFlags") -> tuple[bool, str] | None:
-    """(True, the kind of secret) or (False, the control character) `value` holds, or None.
-    A value read from a row whose lowered text holds no prefilter word, which is ASCII with
-    nothing to undo and no long run, is no secret: no rule's prefilter can pass on it."""
-    if row.words or not plainly_not_secret(value):
-        kind = _secret_kind(value)
-        if kind is not None:
-            return True, kind
-    control = control_character(value) if row.control else None
-    return None if control is None else (False, control)
-
-
-class _RowFlags(NamedTuple):
-    words: bool
-    """The row's lowered text holds a prefilter word."""
-    control: bool
-    """The row holds a control character."""
+class _Value(NamedTuple):
+    order: int
+    key: str
+    position: int
+    field: str
 
 
 class _Rule(NamedTuple):
     column: Column
     position: int
     known: set[str] | None
-    """Values of the column seen to pass its rule (None for free text, which only must not be
-    empty when required); emptied when full, so that a column of unique values stays small."""
+    """Values seen to pass the column's rule; None for free text, which only must not be empty
+    when required."""
+    order: int
+    """Its problems' place among the row's: after every value's secret."""
 
 
 class Layout(NamedTuple):
@@ -62,8 +59,7 @@ class Layout(NamedTuple):
     in the order of their first."""
 
     width: int
-    values: tuple[tuple[str, int, str], ...]
-    """(key, position, field shown) of each value, in the record's order."""
+    values: tuple[_Value, ...]
     rules: tuple[_Rule, ...]
     """The kind's columns the table has, in the kind's order."""
     id_position: int | None
@@ -73,11 +69,14 @@ class Layout(NamedTuple):
         keys = [column_key(name) for name in table.columns]
         last = {key: position for position, key in enumerate(keys)}
         fields = {column.key: column.name for column in kind.columns}
-        values = tuple((k, last[k], fields.get(k, "a column")) for k in dict.fromkeys(keys))
+        values = tuple(
+            _Value(order, key, last[key], fields.get(key, "a column"))
+            for order, key in enumerate(dict.fromkeys(keys))
+        )
+        present = [column for column in kind.columns if column.key in last]
         rules = tuple(
-            _Rule(column, last[column.key], None if column.rule is free_rule else set())
-            for column in kind.columns
-            if column.key in last
+            _Rule(c, last[c.key], None if c.rule is free_rule else set(), len(values) + order)
+            for order, c in enumerate(present)
         )
         return cls(len(keys), values, rules, last.get("id"))
 
@@ -89,34 +88,43 @@ class RowFindings(NamedTuple):
     duplicates: list[Problem]
 
 
+class _Chunk(NamedTuple):
+    name: str
+    indexes: list[int]
+    rows: list[list[str]]
+    """The cells of the rows of the header's width, at those line indexes."""
+
+
 def check_rows(document: Document, table: Table, kind: Kind, name: str) -> RowFindings:
     """Every problem of the table's rows, each row's in the order its record would give them."""
     layout = Layout.of(table, kind)
     ragged: list[Problem] = []
-    found: list[Problem] = []
+    found: _Found = []
     id_hashes, id_rows = hashes(), hashes()
     clean: set[str] = set()
-    lines = document.lines
-    for index in table.rows:
-        line = lines[index]
-        cells = line_cells(line)
-        if len(cells) != layout.width:
-            ragged.append(_ragged(name, index + 1, len(cells), layout.width))
-            continue
-        # One search of the row's text spares each value its own on all but a few rows.
-        flagged = _secrets(layout, cells, _Row(name, index + 1, line), clean, found)
-        _rule_problems(layout, cells, name, index + 1, flagged, found)
-        if layout.id_position is not None and cells[layout.id_position]:
-            id_hashes.append(hash(cells[layout.id_position]))
-            id_rows.append(index)
+    for start in range(table.header + 2, table.end, _CHUNK):
+        chunk = _Chunk(name, [], [])
+        for index in range(start, min(start + _CHUNK, table.end)):
+            cells = line_cells(document.lines[index])
+            if len(cells) != layout.width:
+                ragged.append(_ragged(name, index + 1, len(cells), layout.width))
+            else:
+                chunk.indexes.append(index)
+                chunk.rows.append(cells)
+        flagged: _Flagged = set()
+        for value in layout.values:
+            _secrets(value, chunk, clean, found, flagged)
+        for rule in layout.rules:
+            _rule_problems(rule, chunk, flagged, found)
+        if len(clean) >= _KNOWN:
+            clean.clear()
+        if layout.id_position is not None:
+            ids = list(map(itemgetter(layout.id_position), chunk.rows))
+            id_hashes.extend(map(hash, compress(ids, ids)))  # an empty ID is no duplicate
+            id_rows.extend(compress(chunk.indexes, ids))
+    found.sort(key=itemgetter(0, 1))
     duplicates = _duplicate_ids(document, layout.id_position, id_hashes, id_rows, name)
-    return RowFindings(ragged, found, duplicates)
-
-
-class _Row(NamedTuple):
-    name: str
-    line: int
-    text: str
+    return RowFindings(ragged, [problem for *_, problem in found], duplicates)
 
 
 def _ragged(name: str, line: int, cells: int, width: int) -> Problem:
@@ -124,69 +132,92 @@ def _ragged(name: str, line: int, cells: int, width: int) -> Problem:
     return Problem(name, line, ERROR, f"row has {cells} cells, header has {width} ({hint})")
 
 
+def _finding(value: str) -> str | None:
+    """What `value` holds that memory refuses (the kind of secret, or the control character), as
+    the end of its message, or None."""
+    kind = secret_kind(value)
+    if kind is not None:
+        return kind
+    control = control_character(value)
+    return None if control is None else f"\0{control}"
+
+
+def _plainly_clean(values: Iterable[str]) -> Iterator[str]:
+    """The values that are neither a secret nor hold a control character, known without reading
+    them further: ASCII with no split mark and no control character is read as it is, alone, and
+    without a long run or a prefilter word no rule can match it. The rest are left to `_finding`."""
+    odd, run, words = _ODD.search, prefilter_run().search, PREFILTER_WORDS
+    for value in values:
+        if value.isascii() and odd(value) is None and run(value) is None:
+            lowered = value.lower()
+            if not any(map(lowered.__contains__, words)):
+                yield value
+
+
+# The ASCII characters that make a value more than itself: a split mark (which a disguised token
+# hides behind) or a control character (fields' class, less what is not ASCII).
+_ODD = re.compile(r"[|<\n\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def _secrets(
-    layout: Layout, cells: list[str], row: _Row, clean: set[str], found: list[Problem]
-) -> set[str]:
-    """Adds a problem for each value that looks like a secret (never quoted) or holds a control
-    character; returns their keys, whose column rules are not checked. `clean`: values seen to
-    be neither (both are pure functions of the value, docs/decisions.md#secrets-once-per-value),
-    emptied when full."""
-    control = control_character(row.text) is not None  # a line ending is no control character
-    if not control and not could_hold_secret(row.text):
-        return set()
-    flags = _RowFlags(has_prefilter_word(row.text), control)
-    flagged = set()
-    for key, position, field in layout.values:
-        value = cells[position]
-        if value in clean:
-            continue
-        finding = _value_finding(value, flags)
-        if finding is None:
-            if len(clean) >= _KNOWN:
-                clean.clear()
-            clean.add(value)
-            continue
-        is_secret, what = finding
-        if is_secret:
-            message = f"{secret_message(field, what)} ({_ROTATE})"
-        else:
-            message = f"{field} holds a control character ({what}); remove it"
-        found.append(Problem(row.name, row.line, ERROR, message))
-        flagged.add(key)
-    return flagged
-
-
-def _rule_problems(
-    layout: Layout,
-    cells: list[str],
-    name: str,
-    line: int,
-    flagged: set[str],
-    found: list[Problem],
+    value: _Value, chunk: _Chunk, clean: set[str], found: _Found, flagged: _Flagged
 ) -> None:
-    """Adds a problem for each value that breaks its column's rule; a value that only breaks it
-    in upper case gets a warning."""
-    for column, position, known in layout.rules:
-        value = cells[position]
-        if known is None:
-            if value or not column.required:
-                continue
-        elif value in known:
-            continue
-        if column.key in flagged:
-            continue
-        problem = column_problem(column, value)
-        if problem is None:
-            if known is not None:
-                if len(known) >= _KNOWN:
-                    known.clear()
-                known.add(value)
-            continue
-        if value.lower() != value and column_problem(column, value.lower()) is None:
-            message = f"{column.name} '{value}' should be lowercase '{value.lower()}'"
-            found.append(Problem(name, line, WARNING, message))
+    """Adds a problem for each row whose value looks like a secret (never quoted) or holds a
+    control character, and flags it. `clean`: values seen to be neither."""
+    values = list(map(itemgetter(value.position), chunk.rows))
+    unknown = set(values).difference(clean)
+    plain = set(_plainly_clean(unknown))
+    clean |= plain
+    bad = {}
+    for text in unknown.difference(plain):
+        finding = _finding(text)
+        if finding is None:
+            clean.add(text)
         else:
-            found.append(Problem(name, line, ERROR, f"{column.name} '{value}' {problem}"))
+            bad[text] = finding
+    if not bad:
+        return
+    for offset in compress(range(len(values)), map(bad.__contains__, values)):
+        index, finding = chunk.indexes[offset], bad[values[offset]]
+        if finding.startswith("\0"):
+            message = f"{value.field} holds a control character ({finding[1:]}); remove it"
+        else:
+            message = f"{secret_message(value.field, finding)} ({_ROTATE})"
+        found.append((index, value.order, Problem(chunk.name, index + 1, ERROR, message)))
+        flagged.add((index, value.key))
+
+
+def _rule_problems(rule: _Rule, chunk: _Chunk, flagged: _Flagged, found: _Found) -> None:
+    """Adds a problem for each row whose value breaks the rule's column (a value that only breaks
+    it in upper case gets a warning), unless it was flagged as a secret. Only the values not seen
+    to pass are checked."""
+    column, position, known, order = rule
+    values = list(map(itemgetter(position), chunk.rows))
+    if known is None:  # free text: only an empty value breaks it, where one is required
+        bad = {"": "is required"} if column.required and "" in values else {}
+    else:
+        bad = {}
+        for value in set(values).difference(known):
+            problem = column_problem(column, value)
+            if problem is None:
+                known.add(value)
+            else:
+                bad[value] = problem
+        if len(known) >= _KNOWN:
+            known.clear()
+    if not bad:
+        return
+    for offset in compress(range(len(values)), map(bad.__contains__, values)):
+        index, value = chunk.indexes[offset], values[offset]
+        if (index, column.key) not in flagged:
+            severity, message = _rule_message(column, value, bad[value])
+            found.append((index, order, Problem(chunk.name, index + 1, severity, message)))
+
+
+def _rule_message(column: Column, value: str, problem: str) -> tuple[str, str]:
+    if value.lower() != value and column_problem(column, value.lower()) is None:
+        return WARNING, f"{column.name} '{value}' should be lowercase '{value.lower()}'"
+    return ERROR, f"{column.name} '{value}' {problem}"
 
 
 def _duplicate_ids(

@@ -66,38 +66,54 @@ def has_prefilter_word(text: str) -> bool:
 
 def has_prefilter_run(text: str) -> bool:
     """Whether the text holds a run of token characters as long as the shortest rule needs."""
-    return _run().search(text) is not None
-
-
-def plainly_not_secret(value: str) -> bool:
-    """Whether `value` alone is read (ASCII, no split mark: nothing to undo) and holds no long
-    run: then only a prefilter word could make it a secret."""
-    plain = value.isascii() and not any(map(value.__contains__, _SPLIT_MARKS))
-    return plain and not has_prefilter_run(value)
+    return prefilter_run().search(text) is not None
 
 
 @cache
-def _run() -> re.Pattern[str]:
+def prefilter_run() -> re.Pattern[str]:
+    """`PREFILTER_RUN`, compiled on first use."""
     return re.compile(PREFILTER_RUN)
 
 
 def _variants(value: str) -> Iterator[str]:
     yield value
-    if value.isascii() and not any(mark in value for mark in _SPLIT_MARKS):
+    if value.isascii() and not any(map(value.__contains__, _SPLIT_MARKS)):
         return  # the common case: nothing disguised, nothing to undo
     folded = value
     if not value.isascii():
         import unicodedata  # a C module, imported only for text that is not ASCII
 
         folded = unicodedata.normalize("NFKC", value)
-        folded = folded.translate(_DROP_INVISIBLE)
+        if any(map(folded.__contains__, _INVISIBLE)):
+            folded = folded.translate(_DROP_INVISIBLE)
     # Every split mark holds a pipe, a `<` or a line feed (invisible characters are dropped above).
     marked = "|" in folded or "<" in folded or "\n" in folded
-    joined = re.sub(_SPLIT, "", folded) if marked else folded
+    joined = _joined(folded) if marked else folded
     if joined != value:
         yield joined
     if "\\|" in joined:
         yield joined.replace("\\|", "|")
+
+
+def _joined(text: str) -> str:
+    """`re.sub(_SPLIT, "", text)`: each run of marks goes when a token character touches it.
+    Found run by run from C, instead of trying the split's lookarounds at every character."""
+    pieces = []
+    last = 0
+    for mark in _marks().finditer(text):
+        start, end = mark.span()
+        if (start and text[start - 1] in _TOKEN_SET) or text[end : end + 1] in _TOKEN_SET:
+            pieces.append(text[last:start])
+            last = end
+    return "".join([*pieces, text[last:]]) if pieces else text
+
+
+_TOKEN_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.~-")
+
+
+@cache
+def _marks() -> re.Pattern[str]:
+    return re.compile(_MARKS)
 
 
 @cache
