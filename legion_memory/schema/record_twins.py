@@ -6,21 +6,17 @@ and `doctor --fix` repairs them by the identity rules.
 """
 
 from collections.abc import Iterable, Iterator
-from itertools import compress, repeat
-from operator import contains, itemgetter
 from typing import NamedTuple
 
-from legion_memory.markdown.document import Document, Table, line_cells, row_cells
+from legion_memory.markdown.document import Document, Table, row_cells
 from legion_memory.schema.fingerprints import hashes, positions_of, repeated
 from legion_memory.schema.identity import (
     Identity,
-    clean,
-    identity,
-    identity_keys,
     identity_of_cells,
 )
 from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.schema.records import column_key, records_table
+from legion_memory.schema.twin_hashes import row_hashes
 
 
 class Holder(NamedTuple):
@@ -87,7 +83,7 @@ def twins(documents: list[tuple[str, Document, bool]]) -> list[Twin]:
                 columns = tuple(column_key(c) for c in table.columns)
                 if "id" not in columns:
                     continue
-                for index, identity_hash in _row_hashes(kind, document, table, columns):
+                for index, identity_hash in row_hashes(kind, document, table, columns):
                     identity_hashes.append(identity_hash)
                     rows.append(len(places) << _INDEX_BITS | index)
                 places.append((name, document, archived, columns))
@@ -116,38 +112,6 @@ def _repeats(
 
 _INDEX_BITS = 40
 _INDEX_MASK = (1 << _INDEX_BITS) - 1
-
-
-def _row_hashes(
-    kind: Kind, document: Document, table: Table, columns: tuple[str, ...]
-) -> Iterator[tuple[int, int]]:
-    """(line index, hash of the identity) of each of the table's rows whose ID has the kind's
-    prefix, as `kind_rows` reads them. A row whose text lacks the prefix cannot have it."""
-    wanted = kind.prefix + "-"
-    last = {key: position for position, key in enumerate(columns)}
-    id_position = last["id"]
-    # A column the table lacks reads empty: the position past the row's cells, where an empty
-    # cell is put (and picked last, so that one key too gives a tuple).
-    width = len(columns)
-    getter = itemgetter(*(last.get(key, width) for key in identity_keys(kind)), width)
-    lines = document.lines
-    rows = lines[table.header + 2 : table.end]
-    candidates = compress(table.rows, map(contains, rows, repeat(wanted)))
-    for index in candidates:
-        line = lines[index]
-        plain = "\\" not in line and "<" not in line
-        # Without escapes, whitespace collapsed in the whole line is each cell's collapsed.
-        cells = line_cells(" ".join(line.split())) if plain else line_cells(line)
-        if len(cells) != width:  # a ragged row: its record is read as `kind_rows` reads it
-            values = dict(zip(columns, line_cells(line), strict=False))
-            if values.get("id", "").startswith(wanted):
-                yield index, hash((*identity(kind, values)[1:], ""))
-            continue
-        if not cells[id_position].startswith(wanted):
-            continue
-        cells.append("")
-        picked = getter(cells)
-        yield index, hash(picked if plain else tuple(map(clean, picked)))
 
 
 class Misfiled(NamedTuple):

@@ -21,6 +21,7 @@ from legion_memory.schema.secrets import (
     prefilter_run,
     secret_kind,
     secret_message,
+    split_marks,
 )
 
 # A table's values repeat from row to row (agents, dates, task types): each distinct value of a
@@ -143,13 +144,23 @@ def _finding(value: str) -> str | None:
 
 
 def _plainly_clean(values: Iterable[str]) -> Iterator[str]:
-    """The values that are neither a secret nor hold a control character, known without reading
-    them further: ASCII with no split mark and no control character is read as it is, alone, and
-    without a long run or a prefilter word no rule can match it. The rest are left to `_finding`."""
-    odd, run, words = _ODD.search, prefilter_run().search, PREFILTER_WORDS
+    """The ASCII values that are neither a secret nor hold a control character, known without
+    reading them further. Every text the detector reads of such a value is the value with some of
+    its split marks taken out; with all of them out, a word or a long run any of those texts holds
+    is still there, none being made of marks: without one no rule can match. The rest are left to
+    `_finding` (docs/decisions.md#validate-from-lines)."""
+    odd, control, run = _ODD.search, _ASCII_CONTROL.search, prefilter_run().search
+    unmarked, words = split_marks().sub, PREFILTER_WORDS
     for value in values:
-        if value.isascii() and odd(value) is None and run(value) is None:
-            lowered = value.lower()
+        if not value.isascii():
+            continue
+        text = value
+        if odd(value) is not None:
+            if control(value) is not None:
+                continue
+            text = unmarked("", value)
+        if run(text) is None:
+            lowered = text.lower()
             if not any(map(lowered.__contains__, words)):
                 yield value
 
@@ -157,6 +168,7 @@ def _plainly_clean(values: Iterable[str]) -> Iterator[str]:
 # The ASCII characters that make a value more than itself: a split mark (which a disguised token
 # hides behind) or a control character (fields' class, less what is not ASCII).
 _ODD = re.compile(r"[|<\n\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _secrets(

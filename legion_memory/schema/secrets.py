@@ -100,7 +100,7 @@ def _joined(text: str) -> str:
     Found run by run from C, instead of trying the split's lookarounds at every character."""
     pieces = []
     last = 0
-    for mark in _marks().finditer(text):
+    for mark in split_marks().finditer(text):
         start, end = mark.span()
         if (start and text[start - 1] in _TOKEN_SET) or text[end : end + 1] in _TOKEN_SET:
             pieces.append(text[last:start])
@@ -112,7 +112,9 @@ _TOKEN_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 
 
 @cache
-def _marks() -> re.Pattern[str]:
+def split_marks() -> re.Pattern[str]:
+    """What may split a token to hide it: (escaped) pipes, `<br>`s, line breaks, invisible
+    characters, in runs."""
     return re.compile(_MARKS)
 
 
