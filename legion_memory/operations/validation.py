@@ -12,6 +12,7 @@ from legion_memory.operations.project import Project, project_of
 from legion_memory.schema.kinds import KINDS
 from legion_memory.schema.validation import (
     ERROR,
+    KnownHashes,
     Problem,
     document_twins,
     not_a_memory_file,
@@ -60,13 +61,14 @@ def validate(
     problems: list[Problem] = []
     # Each file is read and parsed once, and kept for the checks across files.
     documents: list[tuple[Path, str, Document]] = []
+    known: KnownHashes = {}  # the identity of each row, read by the checks of its file
     for number, (path, name) in enumerate(shown, 1):
         with progress(f"validate: checking {name} ({number} of {len(shown)})"):
-            found, document = _check_file(path, name)
+            found, document = _check_file(path, name, known)
         problems += found
         if document is not None:
             documents.append((path, name, document))
-    return Validation(len(paths), problems + document_twins(documents))
+    return Validation(len(paths), problems + document_twins(documents, known))
 
 
 def validate_file(path: Path, shown: str) -> list[Problem]:
@@ -74,7 +76,9 @@ def validate_file(path: Path, shown: str) -> list[Problem]:
     return _check_file(path, shown)[0]
 
 
-def _check_file(path: Path, shown: str) -> tuple[list[Problem], Document | None]:
+def _check_file(
+    path: Path, shown: str, known: KnownHashes | None = None
+) -> tuple[list[Problem], Document | None]:
     """`validate_file`, and the file's document when it could be read."""
     refused = not_a_memory_file(path, shown)
     if refused is not None:
@@ -87,7 +91,7 @@ def _check_file(path: Path, shown: str) -> tuple[list[Problem], Document | None]
     if document is None:
         gone = "is a link to a missing file" if path.is_symlink() else "file does not exist"
         return [Problem(shown, 0, ERROR, gone)], None
-    return validate_document(path, document, shown), document
+    return validate_document(path, document, shown, known), document
 
 
 def _memory_files(project: Project) -> list[Path]:

@@ -5,6 +5,7 @@ Both are damage a line merge leaves (docs/decisions.md#record-identity); `valida
 and `doctor --fix` repairs them by the identity rules.
 """
 
+from array import array
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
@@ -70,20 +71,29 @@ def _tables(document: Document, kind: Kind, *, archived: bool) -> list[Table]:
     return [] if table is None else [table]
 
 
-def twins(documents: list[tuple[str, Document, bool]]) -> list[Twin]:
+KnownHashes = dict[tuple[int, int, str], "tuple[array[int], array[int]]"]
+"""By (id of a document, its table's header line, kind name): (line indexes, identity hashes) of
+the table's rows of that kind, as `row_hashes` gives them, read already."""
+
+
+def twins(
+    documents: list[tuple[str, Document, bool]], known: KnownHashes | None = None
+) -> list[Twin]:
     """Every row that repeats a record an earlier row holds (archived rows come first). Each
     row's identity is kept as its hash alone; only the rows whose hash repeats are compared by
     their identities (docs/decisions.md#repeats-by-hash)."""
     found: list[Twin] = []
     for kind in KINDS.values():
-        places: list[tuple[str, Document, bool, tuple[str, ...]]] = []
+        places: list[_Place] = []
         identity_hashes, rows = hashes(), hashes()
         for name, document, archived in documents:
             for table in _tables(document, kind, archived=archived):
                 columns = tuple(column_key(c) for c in table.columns)
                 if "id" not in columns:
                     continue
-                for index, identity_hash in row_hashes(kind, document, table, columns):
+                held = (known or {}).get((id(document), table.header, kind.name))
+                read = row_hashes(kind, document, table, columns) if held is None else _pairs(held)
+                for index, identity_hash in read:
                     identity_hashes.append(identity_hash)
                     rows.append(len(places) << _INDEX_BITS | index)
                 places.append((name, document, archived, columns))
@@ -92,9 +102,14 @@ def twins(documents: list[tuple[str, Document, bool]]) -> list[Twin]:
     return found
 
 
-def _repeats(
-    kind: Kind, places: list[tuple[str, Document, bool, tuple[str, ...]]], rows: list[int]
-) -> Iterator[Twin]:
+_Place = tuple[str, Document, bool, tuple[str, ...]]
+
+
+def _pairs(held: "tuple[array[int], array[int]]") -> Iterator[tuple[int, int]]:
+    return zip(*held, strict=True)
+
+
+def _repeats(kind: Kind, places: list[_Place], rows: list[int]) -> Iterator[Twin]:
     """The twins among `rows` (each a place's number and a line index), compared by identity."""
     first: dict[Identity, Holder] = {}
     for row in rows:

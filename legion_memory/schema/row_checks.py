@@ -23,6 +23,7 @@ from legion_memory.schema.secrets import (
     secret_message,
     split_marks,
 )
+from legion_memory.schema.twin_hashes import RowHasher
 
 # A table's values repeat from row to row (agents, dates, task types): each distinct value of a
 # chunk is checked once, and the values seen to pass are kept (emptied when this many, so that a
@@ -87,6 +88,8 @@ class RowFindings(NamedTuple):
     """Rows whose cell count is not the header's: they are checked no further."""
     values: list[Problem]
     duplicates: list[Problem]
+    identities: "tuple[array[int], array[int]] | None"
+    """(line indexes, identity hashes) of the rows the hasher read, as `row_hashes` gives them."""
 
 
 class _Chunk(NamedTuple):
@@ -96,17 +99,27 @@ class _Chunk(NamedTuple):
     """The cells of the rows of the header's width, at those line indexes."""
 
 
-def check_rows(document: Document, table: Table, kind: Kind, name: str) -> RowFindings:
-    """Every problem of the table's rows, each row's in the order its record would give them."""
+def check_rows(
+    document: Document, table: Table, kind: Kind, name: str, hasher: RowHasher | None = None
+) -> RowFindings:
+    """Every problem of the table's rows, each row's in the order its record would give them;
+    with a hasher, the hash of each row's identity too, from the cells read for the checks."""
     layout = Layout.of(table, kind)
     ragged: list[Problem] = []
     found: _Found = []
     id_hashes, id_rows = hashes(), hashes()
+    identities = (hashes(), hashes()) if hasher is not None else None
     clean: set[str] = set()
     for start in range(table.header + 2, table.end, _CHUNK):
         chunk = _Chunk(name, [], [])
         for index in range(start, min(start + _CHUNK, table.end)):
-            cells = line_cells(document.lines[index])
+            line = document.lines[index]
+            cells = line_cells(line)
+            if hasher is not None and identities is not None:
+                identity_hash = hasher.of_cells(line, cells)
+                if identity_hash is not None:
+                    identities[0].append(index)
+                    identities[1].append(identity_hash)
             if len(cells) != layout.width:
                 ragged.append(_ragged(name, index + 1, len(cells), layout.width))
             else:
@@ -125,7 +138,7 @@ def check_rows(document: Document, table: Table, kind: Kind, name: str) -> RowFi
             id_rows.extend(compress(chunk.indexes, ids))
     found.sort(key=itemgetter(0, 1))
     duplicates = _duplicate_ids(document, layout.id_position, id_hashes, id_rows, name)
-    return RowFindings(ragged, [problem for *_, problem in found], duplicates)
+    return RowFindings(ragged, [problem for *_, problem in found], duplicates, identities)
 
 
 def _ragged(name: str, line: int, cells: int, width: int) -> Problem:

@@ -19,39 +19,60 @@ _JOIN = " | "
 _SPACES = ("  ", "\t", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
 
 
+class RowHasher:
+    """The hash of the identity of a kind's rows in one table's layout."""
+
+    __slots__ = ("columns", "getter", "id_position", "kind", "tail", "wanted", "width")
+
+    def __init__(self, kind: Kind, columns: tuple[str, ...]) -> None:
+        self.kind = kind
+        self.columns = columns
+        self.wanted = kind.prefix + "-"
+        last = {key: position for position, key in enumerate(columns)}
+        self.id_position = last["id"]
+        # A column the table lacks reads empty: the position past the row's cells, where an
+        # empty cell is put (and picked last, so that one key too gives a tuple).
+        self.width = len(columns)
+        positions = [last.get(key, self.width) for key in identity_keys(kind)]
+        self.getter = itemgetter(*positions, self.width)
+        # The ID first and the identity all the other cells, in order: a row as the tool writes
+        # it holds the identity's text after its ID.
+        self.tail = self.id_position == 0 and positions == list(range(1, self.width))
+
+    def of_line(self, line: str) -> int | None:
+        """The hash of the row's identity; None when its ID lacks the kind's prefix."""
+        written = _as_written(line, self.width) if self.tail else None
+        if written is None:
+            return self.of_cells(line, line_cells(line))
+        return hash(written[1]) if written[0].startswith(self.wanted) else None
+
+    def of_cells(self, line: str, cells: list[str]) -> int | None:
+        """`of_line`, the line's cells (`line_cells`) already read."""
+        if len(cells) != self.width:  # a ragged row: its record is read as `kind_rows` reads it
+            values = dict(zip(self.columns, cells, strict=False))
+            if values.get("id", "").startswith(self.wanted):
+                return hash(_JOIN.join(identity(self.kind, values)[1:]))
+            return None
+        if not cells[self.id_position].startswith(self.wanted):
+            return None
+        picked = self.getter([*cells, ""])
+        if "\\" in line or "<" in line or not (line.isascii() and _clean_text(line)):
+            return hash(_JOIN.join(map(clean, picked[:-1])))
+        return hash(_JOIN.join(picked[:-1]))
+
+
 def row_hashes(
     kind: Kind, document: Document, table: Table, columns: tuple[str, ...]
 ) -> Iterator[tuple[int, int]]:
     """(line index, hash of the identity) of each of the table's rows whose ID has the kind's
     prefix, as `kind_rows` reads them. A row whose text lacks the prefix cannot have it."""
-    wanted = kind.prefix + "-"
-    last = {key: position for position, key in enumerate(columns)}
-    # A column the table lacks reads empty: the position past the row's cells, where an empty
-    # cell is put (and picked last, so that one key too gives a tuple).
-    width = len(columns)
-    positions = [last.get(key, width) for key in identity_keys(kind)]
-    getter = itemgetter(*positions, width)
-    # The ID first and the identity all the other cells, in order: a row as the tool writes it
-    # holds the identity's text after its ID.
-    tail = last["id"] == 0 and positions == list(range(1, width))
+    hasher = RowHasher(kind, columns)
     lines = document.lines
     rows = lines[table.header + 2 : table.end]
-    for index in compress(table.rows, map(contains, rows, repeat(wanted))):
-        line = lines[index]
-        written = _as_written(line, width) if tail else None
-        if written is not None:
-            if written[0].startswith(wanted):
-                yield index, hash(written[1])
-            continue
-        cells = line_cells(line)
-        if len(cells) != width:  # a ragged row: its record is read as `kind_rows` reads it
-            values = dict(zip(columns, cells, strict=False))
-            if values.get("id", "").startswith(wanted):
-                yield index, hash(_JOIN.join(identity(kind, values)[1:]))
-        elif cells[last["id"]].startswith(wanted):
-            cells = _cleaned(line, cells)
-            cells.append("")
-            yield index, hash(_JOIN.join(getter(cells)[:-1]))
+    for index in compress(table.rows, map(contains, rows, repeat(hasher.wanted))):
+        found = hasher.of_line(lines[index])
+        if found is not None:
+            yield index, found
 
 
 def _as_written(line: str, width: int) -> tuple[str, str] | None:
@@ -76,10 +97,3 @@ def _clean_text(line: str) -> bool:
         return False
     first_cr = line.find("\r")
     return first_cr == -1 or (first_cr == len(line) - 2 and line.endswith("\n"))
-
-
-def _cleaned(line: str, cells: list[str]) -> list[str]:
-    """`[clean(cell) for cell in cells]`, `cells` being `line_cells(line)`."""
-    if "\\" in line or "<" in line or not (line.isascii() and _clean_text(line)):
-        return list(map(clean, cells))
-    return cells

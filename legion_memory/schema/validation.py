@@ -10,16 +10,18 @@ from legion_memory.markdown.document import Document, Table, parse
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.problems import ERROR, NOTE, WARNING, Problem
-from legion_memory.schema.record_twins import archive_layout, twins
+from legion_memory.schema.record_twins import KnownHashes, archive_layout, twins
 from legion_memory.schema.records import column_key, records_table
 from legion_memory.schema.row_checks import check_rows
 from legion_memory.schema.secrets import secret_kind, secret_message
+from legion_memory.schema.twin_hashes import RowHasher
 from legion_memory.wording import noun_for
 
 __all__ = [
     "ERROR",
     "NOTE",
     "WARNING",
+    "KnownHashes",
     "Problem",
     "check_table",
     "document_twins",
@@ -62,13 +64,16 @@ def validate_text(path: Path, text: str, name: str) -> list[Problem]:
     return validate_document(path, parse(text), name)
 
 
-def validate_document(path: Path, document: Document, name: str) -> list[Problem]:
-    """`validate_text` of the text `document` was parsed from."""
+def validate_document(
+    path: Path, document: Document, name: str, known: KnownHashes | None = None
+) -> list[Problem]:
+    """`validate_text` of the text `document` was parsed from. `known` gets the identity hashes
+    of the rows checked, for `document_twins`."""
     found = list(_conflict_markers(document, name))
     if path.name.upper() == ARCHIVE_FILENAME.upper():
-        found += _check_archive(document, name)
+        found += _check_archive(document, name, known)
     else:
-        found += _check_live(path, document, name)
+        found += _check_live(path, document, name, known)
     found += _check_learn_entries(document, name)
     return sorted(found, key=lambda problem: problem.line)
 
@@ -85,28 +90,36 @@ def _check_learn_entries(document: Document, name: str) -> list[Problem]:
     return found
 
 
-def _check_live(path: Path, document: Document, name: str) -> list[Problem]:
+def _check_live(
+    path: Path, document: Document, name: str, known: KnownHashes | None
+) -> list[Problem]:
     kind = kind_for_file(path, document)
     if kind is None:
         return [Problem(name, 1, ERROR, "not a memory file: no known table in it")]
     table = records_table(document, kind)
     if table is None:
         return [Problem(name, 1, ERROR, f"no {kind.singular} table found (## {kind.section})")]
-    return list(check_table(document, table, kind, name))
+    return list(check_table(document, table, kind, name, known))
 
 
-def _check_archive(document: Document, name: str) -> list[Problem]:
+def _check_archive(document: Document, name: str, known: KnownHashes | None) -> list[Problem]:
     found = [Problem(name, m.line, ERROR, m.message) for m in archive_layout(document)]
     for kind in KINDS.values():
         table = records_table(document, kind, archived=True)
         if table is not None:
-            found += check_table(document, table, kind, name)
+            found += check_table(document, table, kind, name, known)
     return found
 
 
-def check_table(document: Document, table: Table, kind: Kind, name: str) -> Iterator[Problem]:
+def check_table(
+    document: Document, table: Table, kind: Kind, name: str, known: KnownHashes | None = None
+) -> Iterator[Problem]:
     yield from _check_header(table, kind, name)
-    rows = check_rows(document, table, kind, name)
+    columns = tuple(column_key(c) for c in table.columns)
+    hasher = RowHasher(kind, columns) if known is not None and "id" in columns else None
+    rows = check_rows(document, table, kind, name, hasher)
+    if known is not None and rows.identities is not None:
+        known[id(document), table.header, kind.name] = rows.identities
     yield from rows.ragged
     yield from rows.values
     yield from rows.duplicates
@@ -231,13 +244,16 @@ def record_twins(files: list[tuple[Path, str, str]]) -> list[Problem]:
     return document_twins([(path, name, parse(text)) for path, name, text in files])
 
 
-def document_twins(files: list[tuple[Path, str, Document]]) -> list[Problem]:
-    """`record_twins` of files already parsed: (path, name shown, document)."""
+def document_twins(
+    files: list[tuple[Path, str, Document]], known: KnownHashes | None = None
+) -> list[Problem]:
+    """`record_twins` of files already parsed: (path, name shown, document), with the identity
+    hashes `validate_document` read of them."""
     ordered = sorted(files, key=lambda item: path_is_live(item[0]))  # the archive first
     documents = [(name, document, not path_is_live(path)) for path, name, document in ordered]
     return [
         Problem(twin.again.name, twin.again.line_index + 1, ERROR, twin.message())
-        for twin in twins(documents)
+        for twin in twins(documents, known)
     ]
 
 
