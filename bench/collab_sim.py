@@ -2,13 +2,14 @@
 
 Two clones of one origin, each with its own feature branches, store outcomes, patterns citing
 outcomes and error fixes, update fixes, forget and restore their own records, and integrate by
-merge, `--no-ff`, rebase, `pull --rebase`, `pull`, push, cherry-pick, `merge --squash` and
-octopus merges. After every step the checked-out branch's memory is checked against the truth
-(`collab_model`); at the end each clone merges the other's main, and the two results must be the
-same bytes. Real git, the real driver and hooks (of the code under `--code`, this checkout by
-default), fixed seeds.
+merge, `--no-ff`, `merge --no-commit` then commit, rebase, `pull --rebase`, `pull`, push,
+cherry-pick (one commit, or a branch's every commit with the hooks' repairs among them),
+`merge --squash` and octopus merges. After every step the checked-out branch's memory is checked
+against the truth (`collab_model`); at the end each clone merges the other's main, and the two
+results must be the same bytes. Real git, the real driver and hooks (of the code under `--code`,
+this checkout by default), fixed seeds.
 
-    python -m bench.collab_sim --seeds 20 [--rounds 30] [--code /path/to/checkout]
+    python -m bench.collab_sim --seeds 20 [--rounds 30] [--more-kinds] [--code /path/to/checkout]
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ INTEGRATIONS = (
     "merge --squash",
     "octopus",
 )
+# Drawn too under --more-kinds; apart, so that the seeds above replay the runs they always did.
+MORE_INTEGRATIONS = (*INTEGRATIONS, "cherry-pick range", "merge --no-commit")
 
 
 class Clone:
@@ -82,9 +85,17 @@ class Clone:
 
 
 class Simulation:
-    def __init__(self, seed: int, root: Path, code: Path, rounds: int) -> None:
+    def __init__(
+        self,
+        seed: int,
+        root: Path,
+        code: Path,
+        rounds: int,
+        kinds: tuple[str, ...] = INTEGRATIONS,
+    ) -> None:
         self.rng = random.Random(seed)
         self.rounds = rounds
+        self.kinds = kinds
         self.tokens = 0
         self.deltas: dict[str, Model] = {}
         self.origin: Model = {}
@@ -233,7 +244,7 @@ class Simulation:
 
     def integrate(self, clone: Clone) -> None:
         branches = [b for b in clone.models if b != "main"]
-        kind = self.rng.choice(INTEGRATIONS)
+        kind = self.rng.choice(self.kinds)
         if not branches and kind not in ("pull", "pull --rebase", "push"):
             kind = "pull"
         other = self.rng.choice(branches) if branches else ""
@@ -260,8 +271,16 @@ class Simulation:
             self.run(
                 clone, kind, ["merge", "-q", "--no-edit", *pair], [clone.models[b] for b in pair]
             )
+        elif kind == "merge --no-commit":
+            merged = self.run(
+                clone, kind, ["merge", "-q", "--no-commit", "--no-ff", other], [clone.models[other]]
+            )
+            if merged and (clone.path / ".git" / "MERGE_HEAD").exists():
+                clone.must("commit", "-q", "--no-edit")
         elif kind == "cherry-pick":
             self.cherry_pick(clone, other)
+        elif kind == "cherry-pick range":
+            self.cherry_pick_range(clone, other)
         elif kind in ("pull", "pull --rebase"):
             flag = "--rebase" if kind.endswith("rebase") else "--no-rebase"
             self.run(
@@ -280,6 +299,13 @@ class Simulation:
         if stores:
             sha = self.rng.choice(stores)
             self.run(clone, "cherry-pick", ["cherry-pick", sha], [self.deltas[sha]])
+
+    def cherry_pick_range(self, clone: Clone, other: str) -> None:
+        """Every commit of the branch main lacks, the hooks' repair commits among them."""
+        shas = clone.must("rev-list", "--reverse", "--no-merges", f"main..{other}").split()
+        if shas:
+            deltas = [self.deltas[sha] for sha in shas if sha in self.deltas]
+            self.run(clone, "cherry-pick range", ["cherry-pick", *shas], deltas)
 
     def push(self, clone: Clone) -> None:
         if clone.git("push", "-q", "origin", "main").returncode:
@@ -315,13 +341,20 @@ class Simulation:
 
     def resolve(self, clone: Clone, kind: str) -> bool:
         git_dir = clone.path / ".git"
-        if (git_dir / "CHERRY_PICK_HEAD").exists() and self.already_there(clone):
-            # git stops a pick whose change the branch already holds (the record arrived before
-            # under another ID); a user skips it. Not a conflict: nothing is left to resolve.
-            self.integrations["cherry-pick already applied"] += 1
-            return clone.git("cherry-pick", "--skip").returncode == 0
-        self.conflicts[kind] += 1  # every record changes on one side only: always spurious
-        for _ in range(20):
+        counted = False
+        for _ in range(50):
+            if (git_dir / "CHERRY_PICK_HEAD").exists() and self.already_there(clone):
+                # git stops a pick whose change the branch already holds (the record arrived
+                # before under another ID); a user skips it. Not a conflict: nothing to resolve.
+                self.integrations["cherry-pick already applied"] += 1
+                if clone.git("cherry-pick", "--skip").returncode:
+                    return False
+                if not self.in_progress(clone):
+                    return True
+                continue
+            if not counted:  # every record changes on one side only: always spurious
+                self.conflicts[kind] += 1
+                counted = True
             clone.repair()
             clone.must("add", "-A")
             if (git_dir / "rebase-merge").exists() or (git_dir / "rebase-apply").exists():
@@ -394,9 +427,11 @@ class Simulation:
         return self.converge()
 
 
-def simulate(seed: int, rounds: int, code: Path = HERE) -> tuple[Simulation, bool]:
+def simulate(
+    seed: int, rounds: int, code: Path = HERE, kinds: tuple[str, ...] = INTEGRATIONS
+) -> tuple[Simulation, bool]:
     with tempfile.TemporaryDirectory(prefix="collab-sim-") as root:
-        simulation = Simulation(seed, Path(root), code, rounds)
+        simulation = Simulation(seed, Path(root), code, rounds, kinds)
         converged = simulation.run_all()
     return simulation, converged
 
@@ -409,7 +444,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--code", type=Path, default=HERE, help="the checkout to run the driver and hooks of"
     )
+    parser.add_argument(
+        "--more-kinds",
+        action="store_true",
+        help="also pick a branch's every commit, and merge with --no-commit then commit",
+    )
     options = parser.parse_args(argv)
+    kinds = MORE_INTEGRATIONS if options.more_kinds else INTEGRATIONS
     totals: dict[str, Counter[str]] = {
         "integrations": Counter(),
         "conflicts": Counter(),
@@ -418,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     wrong = diverged = steps = bad = 0
     started = time.monotonic()
     for seed in range(options.first_seed, options.first_seed + options.seeds):
-        simulation, converged = simulate(seed, options.rounds, options.code)
+        simulation, converged = simulate(seed, options.rounds, options.code, kinds)
         totals["integrations"].update(simulation.integrations)
         totals["conflicts"].update(simulation.conflicts)
         totals["violations"].update(simulation.violations)

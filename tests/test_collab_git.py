@@ -260,3 +260,26 @@ def test_an_octopus_merge_of_storing_branches_fails_cleanly_and_one_at_a_time_wo
     assert sorted(summary for _, _, summary in rows(repo)) == ["main", "one", "two"]
     assert len({record_id for record_id, _, _ in rows(repo)}) == 3
     assert_healthy(repo)
+
+
+def test_an_octopus_merge_that_stops_with_markers_says_to_merge_one_branch_at_a_time(
+    repo: Path,
+) -> None:
+    """When main fast-forwards to the first branch, git's octopus strategy merges the second
+    as text and stops with markers; doctor says why, and --fix keeps both sides."""
+    init_memory(repo, driver=True)
+    for branch in ("one", "two"):
+        git(repo, "checkout", "-q", "-b", branch, "main")
+        add_outcome(repo, branch, branch)
+        commit(repo, branch)
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "--no-edit", "one", "two").returncode != 0
+    found = run_process("doctor", cwd=repo)
+    assert found.stdout.splitlines()[0] == (
+        ".planning/memory/OUTCOMES.md:10: git conflict markers (--fix keeps both sides; git's "
+        "octopus merge never calls the merge driver: merge one branch at a time)"
+    )
+    assert run_process("doctor", "--fix", "--quiet", cwd=repo).code == 0
+    git(repo, "commit", "-q", "-a", "--no-edit")
+    assert sorted(summary for _, _, summary in rows(repo)) == ["one", "two"]
+    assert_healthy(repo)

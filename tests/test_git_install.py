@@ -33,6 +33,8 @@ def test_install_adds_the_attribute_the_driver_and_the_hooks(cli: CLI, repo: Pat
         "set git config merge.legion-memory.driver",
         "installed .git/hooks/post-merge",
         "installed .git/hooks/post-rewrite",
+        "installed .git/hooks/post-commit",
+        "installed .git/hooks/post-applypatch",
     ]
     assert (repo / ".gitattributes").read_text() == ".planning/memory/*.md merge=legion-memory\n"
     assert git(repo, "config", "--get-regexp", "^merge\\.legion-memory").splitlines() == [
@@ -79,6 +81,8 @@ def test_uninstall_restores_the_prior_state_exactly(cli: CLI, repo: Path) -> Non
         "removed .git/hooks/post-merge",
         "restored the previous post-merge hook",
         "removed .git/hooks/post-rewrite",
+        "removed .git/hooks/post-commit",
+        "removed .git/hooks/post-applypatch",
     ]
     assert _state(repo) == before
     again = cli("git", "install", "--uninstall", cwd=repo)
@@ -164,3 +168,30 @@ def test_a_custom_command_reaches_the_driver_and_the_hooks(cli: CLI, repo: Path)
     assert driver.startswith(f"{COMMAND} git merge-driver %O %A %B %L %P && exit 0; ")
     hook = (repo / ".git" / "hooks" / "post-rewrite").read_text()
     assert f"{COMMAND} doctor --fix --quiet" in hook
+
+
+def test_the_hook_fast_path_knows_the_hooks_install_writes() -> None:
+    from legion_memory.cli.lean import hook
+    from legion_memory.gitops import install
+
+    assert hook.HOOK_NAMES == install.HOOKS
+    assert install.HOOK_MARK.encode() == hook.HOOK_MARK
+
+
+def test_a_clone_installed_before_a_hook_was_added_is_told_to_install_again(
+    cli: CLI, repo: Path
+) -> None:
+    init_memory(repo, driver=False)
+    cli("git", "install", cwd=repo)
+    (repo / ".git" / "hooks" / "post-commit").unlink()
+    before = read_bytes_of(repo)
+
+    stale = cli("doctor", "--fix", "--quiet", cwd=repo)
+
+    assert (stale.code, stale.stdout) == (0, "")
+    assert stale.stderr == (
+        "legion-memory: this clone's git hooks are out of date; run: legion-memory git install\n"
+    )
+    assert read_bytes_of(repo) == before
+    assert cli("git", "install", cwd=repo).stdout == "installed .git/hooks/post-commit\n"
+    assert cli("doctor", "--fix", "--quiet", cwd=repo).stderr == ""

@@ -311,3 +311,25 @@ def test_a_pattern_both_sides_added_citing_their_own_numbering_is_kept_once() ->
     result = merge(patterns, ours, theirs)
     assert (result.text, result.conflicts) == (theirs, ())
     assert merge(patterns, theirs, ours).text == theirs
+
+
+def test_a_pattern_whose_source_each_side_renumbered_differently_is_no_conflict() -> None:
+    """Each side's own merges renumbered the outcome a base pattern cites: only the Source
+    differs, so it is one record; the copy kept is the same whichever side is ours, and the
+    reference then follows its outcome (docs/decisions.md#references-by-identity)."""
+    patterns = PATTERN.template()
+    base = patterns + pattern_row(1, "cited", "O-001") + pattern_row(2, "other", "")
+    ours = patterns + pattern_row(1, "cited", "O-009") + pattern_row(2, "other", "")
+    theirs = patterns + pattern_row(1, "cited", "O-004") + pattern_row(2, "other", "")
+    result = merge(base, ours, theirs)
+    assert (result.text, result.conflicts) == (theirs, ())
+    assert merge(base, theirs, ours).text == theirs
+
+
+def test_a_pattern_changed_beyond_its_source_on_both_sides_is_still_a_conflict() -> None:
+    patterns = PATTERN.template()
+    base = patterns + pattern_row(1, "cited", "O-001")
+    ours = patterns + pattern_row(1, "cited again", "O-009")
+    theirs = patterns + pattern_row(1, "cited", "O-004")
+    result = merge(base, ours, theirs)
+    assert result.conflicts == ("row P-001 changed differently on both sides",)

@@ -111,3 +111,59 @@ def test_a_doubled_or_misfiled_archive_section_is_reported(cli: CLI, repo: Path)
         ".planning/memory/ARCHIVE.md:25: error: section '## Archived Preferences' appears again "
         "(first at line 20)"
     ) in checked
+
+
+def test_a_live_copy_restored_later_keeps_over_the_archived_one_and_its_section_goes(
+    repo: Path,
+) -> None:
+    """The history said the live copy is the later state (`later_state`): the archived copy goes,
+    and with it the patterns' archive section it leaves empty, as `restore` removes it."""
+    from legion_memory.storage.reading import Memory
+    from legion_memory.upkeep.renumbering import memory_files
+    from legion_memory.upkeep.twin_repair import twin_plan
+
+    pattern = pattern_row(1, "p", "O-001", "main")
+    _write(repo, "ARCHIVE.md", archive_template() + _section(pattern, PATTERN))
+    _write(repo, "PATTERNS.md", PATTERN.template() + pattern)
+    memory = Memory.of_project(repo)
+    texts = {
+        path: path.read_text(encoding="utf-8") if path.exists() else None
+        for path in memory_files(memory)
+    }
+
+    plan = twin_plan(memory, texts, restored={"P-001"})
+
+    assert plan.texts(texts) == {memory.archive: archive_template()}
+    assert plan.repairs == [
+        f"{memory.archive}:15: removed the archived copy of P-001, restored since it was archived"
+    ]
+    assert twin_plan(memory, texts).texts(texts) == {
+        memory.path(PATTERN): PATTERN.template(),
+    }
+
+
+def test_a_record_an_integration_dropped_is_put_back_in_its_section_under_a_free_id(
+    repo: Path,
+) -> None:
+    from legion_memory.storage.reading import Memory
+    from legion_memory.upkeep.lost_records import dropped, put_back
+
+    memory = Memory.of_project(repo)
+    archived = archive_template() + _section(pattern_row(1, "gone", ""), PATTERN)
+    ours = {memory.archive: archived, memory.path(PATTERN): PATTERN.template()}
+    now = {
+        memory.archive: archive_template(),
+        memory.path(PATTERN): PATTERN.template() + pattern_row(1, "new", ""),
+    }
+    versions = {"base": {}, "ours": ours, "theirs": {}}
+
+    lost = dropped(memory, now, versions, "ours", "theirs")
+    changed, done = put_back(memory, now, lost)
+
+    assert [(item.row["id"], item.side, item.archived) for item in lost] == [
+        ("P-001", "ours", True)
+    ]
+    assert changed == {
+        memory.archive: archive_template() + _section(pattern_row(2, "gone", ""), PATTERN)
+    }
+    assert done == [f"{memory.archive}: put back P-002 (archived, as ours holds it)"]

@@ -3,9 +3,10 @@ in a memory built from a Legion checkout (`../shared/legion`, read at run time).
 
 For each system: hit@1, MRR@10 and nDCG@10 over the queries that have an answer, the share of
 those whose results hold a relevant record at all, and the share of no-answer queries for which
-it returns nothing. Two judged sets, each reported alone and with the other: `queries.json` (the
-first) and `heldout.json` (written later, kept apart from the ranking's design to check that a
-change generalises).
+it returns nothing. Three judged sets, each reported alone and all together: `queries.json` (the
+first), `development.json` (written later, for the relevance floor's design; ranking choices are
+made on these two) and `heldout.json` (kept apart from the ranking's design: it only reports
+whether a change generalises).
 """
 
 from __future__ import annotations
@@ -35,8 +36,12 @@ from bench.search.systems import (
 
 HERE = Path(__file__).resolve().parent
 LEGION = HERE.parent.parent.parent / "shared" / "legion"
-SETS = {"first": HERE / "queries.json", "held-out": HERE / "heldout.json"}
-UNION = "union"
+SETS = {
+    "first": HERE / "queries.json",
+    "development": HERE / "development.json",
+    "held-out (report only)": HERE / "heldout.json",
+}
+UNION = "all sets"
 TODAY = "2026-11-29"
 COLUMNS = ("hit@1", "MRR@10", "nDCG@10", "holds relevant", "quiet on no-answer", "ms/query")
 NONE = "none"
@@ -122,7 +127,7 @@ def run(legion: Path, sets: dict[str, list[Query]], today: dt.date) -> Report:
 
 def table(results: Results) -> str:
     rows = [
-        [name, *(f"{values[c]:.2f}" if c != "ms/query" else f"{values[c]:.1f}" for c in COLUMNS)]
+        [name, *(f"{values[c]:.3f}" if c != "ms/query" else f"{values[c]:.1f}" for c in COLUMNS)]
         for name, values in results.items()
     ]
     return tabulate(rows, headers=["system", *COLUMNS], tablefmt="github")
@@ -140,12 +145,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--legion", type=Path, default=LEGION, help="a Legion checkout")
     parser.add_argument("--sample", type=int, default=0, help="only N queries of each kind a set")
+    parser.add_argument(
+        "--set",
+        action="append",
+        choices=[label.split()[0] for label in SETS],
+        help="only this judged set (repeatable; default: every set)",
+    )
     parser.add_argument("--json", action="store_true", help="the numbers as JSON")
     args = parser.parse_args(argv)
     if not args.legion.is_dir():
         print(f"error: no Legion checkout at {args.legion}; pass --legion PATH", file=sys.stderr)
         return 2
-    sets = {label: load_queries(path) for label, path in SETS.items()}
+    chosen = args.set or [label.split()[0] for label in SETS]
+    sets = {label: load_queries(path) for label, path in SETS.items() if label.split()[0] in chosen}
     if args.sample:
         sets = {label: sample(queries, args.sample) for label, queries in sets.items()}
     counted = {**sets, UNION: [q for queries in sets.values() for q in queries]}

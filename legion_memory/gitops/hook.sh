@@ -27,6 +27,18 @@ if [ -x "$chained" ]; then
         "$chained" "$@" || status=$?
     fi
 fi
+# post-commit acts only on a commit that integrated other work, which runs no other hook: a
+# cherry-pick or revert, or the commit that concludes a stopped merge or pick. Other commits
+# pay one git call.
+if [ "{name}" = post-commit ]; then
+    case $(git log -g -1 --format=%gs HEAD 2>/dev/null) in
+        "cherry-pick"* | "revert"* | "commit (cherry-pick)"* | "commit (merge)"*) ;;
+        *) exit $status ;;
+    esac
+    # A cherry-pick's sides: HEAD^ and the commit picked, which git names only while this hook runs.
+    LEGION_MEMORY_PICKED=$(git rev-parse -q --verify CHERRY_PICK_HEAD 2>/dev/null)
+    export LEGION_MEMORY_PICKED
+fi
 git config --get {driver}.driver >/dev/null 2>&1 || echo "legion-memory: the merge driver is not configured in this clone; run: legion-memory git install" >&2
 memory=.planning/memory
 before=$(git status --porcelain -- "$memory" 2>/dev/null)

@@ -5,9 +5,11 @@ exactly by `--uninstall`:
 
 - the `.gitattributes` line that routes memory files to the driver (committed, shared);
 - the per-clone `merge.legion-memory.*` config that defines the driver (never committed);
-- `post-merge` and `post-rewrite` hooks running `doctor --fix --quiet`. A hook that is already
-  there is moved aside to `<hook>.legion-memory-chained` and run first by ours, with the same
-  arguments and input; uninstalling moves it back, bytes and mode untouched.
+- `post-merge`, `post-rewrite`, `post-applypatch` (`git am`) and `post-commit` hooks running
+  `doctor --fix --quiet` (post-commit only for a cherry-pick, a revert, or the commit concluding
+  a stopped merge). A hook that is
+  already there is moved aside to `<hook>.legion-memory-chained` and run first by ours, with the
+  same arguments and input; uninstalling moves it back, bytes and mode untouched.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from legion_memory.markdown.document import split_lines, strip_ending
 ATTRIBUTE = ".planning/memory/*.md merge=legion-memory"
 DRIVER = "merge.legion-memory"
 DRIVER_NAME = "legion-memory: row-aware merge of .planning/memory tables"
-HOOKS = ("post-merge", "post-rewrite")
+HOOKS = ("post-merge", "post-rewrite", "post-commit", "post-applypatch")
 HOOK_MARK = "# legion-memory hook"
 CHAINED = ".legion-memory-chained"
 DEFAULT_COMMAND = "legion-memory"

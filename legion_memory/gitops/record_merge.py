@@ -5,7 +5,11 @@ columns all three versions share, so a row renumbered, cherry-picked or written 
 is still the same record (docs/decisions.md#record-identity):
 
 - a record in base merges 3-way: removed when either side removed it and the other left it as it
-  was, the side that changed it wins, both changing it differently is a conflict around that row;
+  was (unless history says the side that kept it restored it after that very forget:
+  docs/decisions.md#archive-moves), the side that changed it wins, both changing it differently
+  is a conflict around that row (unless only the cells citing other records differ: each side's
+  numbering of one outcome, so the copy with the lower text is kept and its reference follows
+  after the merge);
 - a record new on both sides is kept once: under the lower of its two IDs when only the ID
   differs, as the resolved copy when one side resolved an error the other did not, otherwise a
   conflict (two people really recorded it differently);
@@ -28,7 +32,13 @@ from legion_memory.gitops.row_merge import (
     split_id,
 )
 from legion_memory.markdown.document import strip_ending
-from legion_memory.schema.identity import REFERENCE_KEYS, identity, kind_of_prefix, order_key
+from legion_memory.schema.identity import (
+    REFERENCE_KEYS,
+    history_text,
+    identity,
+    kind_of_prefix,
+    order_key,
+)
 
 
 class _New(NamedTuple):
@@ -158,8 +168,10 @@ class _TableMerge:
     def three_way(self, old: Row, mine: Row, other: Row | None) -> list[str]:
         name = mine.id or mine.content.strip()[:40]
         if other is None:
-            if _own(mine) == _own(old):
+            if _own(mine) == _own(old) and not self.kept_later(mine, "ours"):
                 return []  # removed (or moved to ARCHIVE) by theirs
+            if _own(mine) == _own(old):  # ours restored it after the forget theirs holds
+                return [self.fit(mine, "ours")]
             what = f"row {name} changed on ours, removed on theirs"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [])
         if other.content in (mine.content, old.content):
@@ -170,6 +182,8 @@ class _TableMerge:
             chosen, side = mine, "ours"
         elif _body(mine) == _body(old):  # ours changed at most the ID
             chosen, side = other, "theirs"
+        elif _own(mine) == _own(other):  # each side renumbered what it cites: the same record
+            chosen, side = min((mine, "ours"), (other, "theirs"), key=lambda pair: pair[0].content)
         else:
             what = f"row {name} changed differently on both sides"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
@@ -181,6 +195,12 @@ class _TableMerge:
             raw = set_cell(raw, self.columns.index("id"), chosen.id, final)
         return [raw]
 
+    def kept_later(self, row: Row, side: str) -> bool:
+        """Whether `side`, keeping the record the other side removed, holds its later state."""
+        block = self.blocks[side]
+        text = history_text(row.raw, block.columns) if block else ""
+        return bool(text) and self.ledger.kept_later(text, side)
+
     def rekey(self, stale: Row, kept: str, side: str) -> None:
         """Note that `side`'s references to `stale`'s ID now mean `kept` (ID changed since)."""
         if stale.id and kept and stale.id != kept:
@@ -191,7 +211,11 @@ class _TableMerge:
         out: list[str] = []
         for key, old in self.base_rows.items():
             other = self.their_rows.get(key)
-            if key in self.our_rows or other is None or _own(other) == _own(old):
+            if key in self.our_rows or other is None:
+                continue
+            if _own(other) == _own(old):
+                if self.kept_later(other, "theirs"):  # restored after ours's forget
+                    out.append(self.fit(other, "theirs"))
                 continue
             name = other.id or other.content.strip()[:40]
             what = f"row {name} removed on ours, changed on theirs"

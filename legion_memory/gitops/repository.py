@@ -248,6 +248,8 @@ REWRITTEN_ENV = "LEGION_MEMORY_REWRITTEN"
 _IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD")
 REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
 """The commits a rebase wrote (their new names), set by the post-rewrite hook after a rebase."""
+PICKED_ENV = "LEGION_MEMORY_PICKED"
+"""The commit a cherry-pick or revert just replayed onto HEAD^, set by the post-commit hook."""
 _UPSTREAM_LIMIT = 500  # upstream commits read for the changes it already made, newest first
 
 
@@ -278,11 +280,19 @@ def replay_of_rebase(
     return Replay(onto.strip(), tuple(old), tuple((listed or "").split()))
 
 
+def octopus_in_progress(start: Path) -> bool:
+    """Whether git stopped an octopus merge (more than one head merged at once)."""
+    git_dir = find_git_dir(start)
+    named = _read(git_dir / "MERGE_HEAD") if git_dir is not None else None
+    return len((named or "").split()) > 1
+
+
 def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> list[str]:
     """The commits the integration at hand took its versions from, never its own result: ours
     and theirs of a merge, pick or rebase step still in progress, the squashed commits with ours
     after `merge --squash`, the old commits of a rebase just done (named by the post-rewrite
-    hook), or the parents of a merge at HEAD. Empty when there is none."""
+    hook), ours and the picked commit of a pick just committed (named by the post-commit hook),
+    or the parents of a merge at HEAD. Empty when there is none."""
     env = os.environ if env is None else env
     git_dir = find_git_dir(start, env)
     if git_dir is None:
@@ -290,6 +300,9 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     rewritten = env.get(REWRITTEN_ENV, "").split()
     if rewritten:
         return rewritten
+    picked = env.get(PICKED_ENV, "").split()
+    if picked:  # post-commit of a pick: HEAD is its result
+        return ["HEAD^", *picked]
     parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "").split()[1:]
     merged = parents if len(parents) > 1 else []
     for name in _IN_PROGRESS:

@@ -69,8 +69,12 @@ class Ledger:
         ending: str = "\n",
         reserved: Mapping[str, frozenset[Identity]] | None = None,
         keep_ours: bool = False,
+        kept_later: Callable[[str, str], bool] | None = None,
     ) -> None:
         self.marker_size = marker_size
+        # (row line, side keeping it) -> whether that side's state of the record is later than
+        # the other side's removal (`gitops.record_history`); None: never (base decides).
+        self.kept_later = kept_later or _never
         # A pick (rebase, cherry-pick, revert): ours's new rows keep their IDs
         # (docs/decisions.md#merge-renumbering).
         self.keep_ours = keep_ours
@@ -113,6 +117,10 @@ class Ledger:
             *closed(theirs, self.ending),
             ">" * size + " theirs" + self.ending,
         ]
+
+
+def _never(line: str, side: str) -> bool:
+    return False
 
 
 def closed(lines: Iterable[str], ending: str) -> list[str]:

@@ -52,3 +52,22 @@ def kind_of_prefix(record_id: str) -> Kind | None:
 
 def clean(value: str) -> str:
     return " ".join(value.split())
+
+
+def history_text(raw: str, columns: Sequence[str]) -> str:
+    """The row from the pipe closing its ID to the pipe before the first cell citing a record,
+    exactly as written: a literal every copy of the record carries whatever its ID and however
+    its references are numbered (what `git log -S` looks for). Empty when there is none."""
+    text = raw.rstrip("\r\n").strip()
+    pipes = [at for at, char in enumerate(text) if char == "|" and text[at - 1 : at] != "\\"]
+    bounds = pipes if text.startswith("|") else [-1, *pipes]
+    if not text.endswith("|") or text.endswith("\\|"):
+        bounds.append(len(text))
+    if "id" not in columns:
+        return ""
+    first = columns.index("id") + 1
+    cited = [at for at, key in enumerate(columns) if key in REFERENCE_KEYS and at >= first]
+    last = min(cited[0] if cited else len(columns), len(bounds) - 1)
+    if last <= first or first >= len(bounds):
+        return ""
+    return text[max(bounds[first], 0) : bounds[last] + 1]

@@ -27,6 +27,9 @@ MERGE_LOG_NAME = "legion-memory-merges.jsonl"
 # Set by the post-rewrite hook after a rebase (`gitops.repository.REPLAYED_AS_ENV`): doctor then
 # compares the replayed changes with the upstream's, which no scan of the files can do.
 REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
+# Set by the post-commit hook after a cherry-pick (`gitops.repository.PICKED_ENV`): doctor then
+# checks that the pick dropped no record either side held.
+PICKED_ENV = "LEGION_MEMORY_PICKED"
 MEMORY_DIR = (".planning", "memory")
 
 
@@ -69,7 +72,7 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
     """True when no journal, no temporary file, no merge log, no conflict marker and no ID held
     by two rows is there, and no rebase was just done: then `doctor` (with or without --fix) finds
     and changes nothing."""
-    if os.environ.get(REPLAYED_AS_ENV, "").strip():
+    if os.environ.get(REPLAYED_AS_ENV, "").strip() or os.environ.get(PICKED_ENV, "").strip():
         return False
     if git_dir is not None and os.path.lexists(os.path.join(git_dir, MERGE_LOG_NAME)):
         return False

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import IntegrityError
+from legion_memory.gitops.repository import octopus_in_progress
 from legion_memory.markdown.document import is_row, split_lines, strip_ending
 from legion_memory.storage import reading, writing
 from legion_memory.storage.reading import Memory
@@ -99,18 +100,25 @@ def resolve_conflicts(text: str) -> str:
     return "".join(out)
 
 
+# Git's octopus strategy merges text only: it never calls the merge driver.
+_OCTOPUS = "; git's octopus merge never calls the merge driver: merge one branch at a time"
+
+
 def find_conflicts(memory: Memory) -> list[Finding]:
     found = []
+    octopus = _OCTOPUS if octopus_in_progress(memory.directory) else ""
     for path in memory_files(memory):
         for conflict in _conflicts(split_lines(reading.read_text(path) or "")):
             where = f"{path}:{conflict.start + 1}"
             if conflict.end is None:
                 found.append(Finding(where, "conflict marker never closed (resolve it by hand)"))
             elif conflict.nested:
-                message = "nested git conflict markers (--fix keeps every side)"
+                message = f"nested git conflict markers (--fix keeps every side{octopus})"
                 found.append(Finding(where, message))
             else:
-                found.append(Finding(where, "git conflict markers (--fix keeps both sides)"))
+                found.append(
+                    Finding(where, f"git conflict markers (--fix keeps both sides{octopus})")
+                )
     return found
 
 

@@ -32,6 +32,8 @@ from legion_memory.upkeep.conflict_markers import (
 )
 from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.forgetting import forget, kind_for, restore
+from legion_memory.upkeep.later_state import restored_later
+from legion_memory.upkeep.lost_records import find_lost, repair_lost
 from legion_memory.upkeep.renumbering import (
     Plan,
     Texts,
@@ -194,11 +196,13 @@ def _apply(
 
 
 def find_twins(memory: Memory) -> list[Finding]:
-    return _findings(twin_plan(memory, _current(memory)))
+    current = _current(memory)
+    return _findings(twin_plan(memory, current, restored_later(memory, current)))
 
 
 def repair_twins(memory: Memory) -> list[str]:
-    return _apply(memory, lambda current: twin_plan(memory, current), verify_identities_kept)
+    restored = restored_later(memory, _current(memory))
+    return _apply(memory, lambda now: twin_plan(memory, now, restored), verify_identities_kept)
 
 
 def find_archive_layout(memory: Memory) -> list[Finding]:
@@ -314,6 +318,7 @@ CHECKS: tuple[Check, ...] = (
     Check("conflict markers", find_conflicts, repair_conflicts),
     Check("leftover conflict markers", find_leftover_markers, lambda memory: []),
     Check("archive sections", find_archive_layout, repair_archive_layout),
+    Check("records an integration dropped", find_lost, repair_lost),
     Check("records held twice", find_twins, repair_twins),
     Check("duplicate IDs", find_duplicates, repair_duplicates),
     Check("merged references", find_merged_references, repair_merged_references),

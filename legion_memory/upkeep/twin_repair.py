@@ -10,16 +10,17 @@ Every identity present before the repair is present after it, or nothing is writ
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from legion_memory.errors import IntegrityError
 from legion_memory.gitops.row_merge import set_cell
 from legion_memory.markdown.document import Document, parse, row_cells
-from legion_memory.schema.kinds import ERROR_FIX, KINDS, PATTERN
+from legion_memory.schema.kinds import ERROR_FIX, KINDS, OUTCOME, PATTERN
 from legion_memory.schema.record_twins import Holder, Twin, kind_rows, twins
 from legion_memory.schema.records import column_key, id_number
 from legion_memory.storage.reading import Memory
+from legion_memory.upkeep.forgetting import without_empty_section
 from legion_memory.upkeep.renumbering import Occurrence, Plan, Texts, occurrences, rewrite_source
 
 _UPDATED = ("fix", "resolved")
@@ -35,13 +36,17 @@ def documents(memory: Memory, texts: Texts) -> list[tuple[str, Document, bool]]:
     return found
 
 
-def twin_plan(memory: Memory, texts: Texts) -> Plan:
+def twin_plan(memory: Memory, texts: Texts, restored: Collection[str] = ()) -> Plan:
+    """`restored`: IDs of live copies that are their record's later state, kept over the
+    archived copy (`later_state`)."""
     plan = Plan()
     parsed = {name: document for name, document, _ in documents(memory, texts)}
     moves: dict[str, str] = {}
     gone: set[tuple[str, int]] = set()
     for twin in twins(documents(memory, texts)):
         keep, drop = _keeper(twin)
+        if keep.archived and not drop.archived and drop.record_id in restored:
+            keep, drop = drop, keep
         if (keep.name, keep.line_index) in gone or (drop.name, drop.line_index) in gone:
             continue
         gone.add((drop.name, drop.line_index))
@@ -50,8 +55,26 @@ def twin_plan(memory: Memory, texts: Texts) -> Plan:
             _carry(plan, parsed, keep, drop)
         elif keep.record_id != drop.record_id:
             moves[drop.record_id] = keep.record_id
+    _drop_emptied_sections(plan, parsed, memory.archive)
     _follow(plan, memory, texts, moves)
     return plan
+
+
+def _drop_emptied_sections(plan: Plan, parsed: Mapping[str, Document], archive: Path) -> None:
+    """An archive section the repair leaves empty goes, as `restore` removes it (all but the
+    outcomes' section, which the file starts with)."""
+    document, edits = parsed.get(str(archive)), plan.edits.get(archive, {})
+    if document is None or not edits:
+        return
+    for kind in (kind for kind in KINDS.values() if kind is not OUTCOME):  # the file's own
+        for table in document.tables:
+            emptied = table.rows and all(edits.get(i, "") is None for i in table.rows)
+            if not emptied or table.heading.casefold() != kind.archive_section.casefold():
+                continue
+            lines = [line for i, line in enumerate(document.lines) if i not in table.rows]
+            if len(without_empty_section(lines, kind, table.header)) < len(lines):
+                for index in range(table.header - 3, table.header + 2):
+                    edits[index] = None
 
 
 def _keeper(twin: Twin) -> tuple[Holder, Holder]:
@@ -66,6 +89,8 @@ def _keeper(twin: Twin) -> tuple[Holder, Holder]:
 def _repair(twin: Twin, keep: Holder, drop: Holder) -> str:
     if keep.archived and not drop.archived:
         return f"removed the live copy of archived {keep.record_id}"
+    if drop.archived and not keep.archived:
+        return f"removed the archived copy of {keep.record_id}, restored since it was archived"
     if keep.record_id != drop.record_id:
         return f"removed {drop.record_id}, the same record as {keep.record_id}"
     return f"removed a second copy of {keep.record_id}"

@@ -17,6 +17,7 @@ from legion_memory.gitops.companions import companion_names, taken_ids, theirs_c
 from legion_memory.gitops.file_merge import describe, merge
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
+from legion_memory.gitops.record_history import KeptLater, kept_later_in_merge
 from legion_memory.gitops.repository import find_git_dir
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, PATTERN
@@ -38,12 +39,14 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
     try:
         archive = Path(shown).name.upper() == ARCHIVE_FILENAME.upper()
+        commits = theirs_commits(os.environ)
         result = merge(
             *texts,
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), _ours_companions(Path(shown)), os.environ, _logged()),
             archive=archive,
-            pick=not theirs_commits(os.environ),
+            pick=not commits,
+            kept_later=_kept_later(Path(shown), commits),
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
@@ -60,6 +63,14 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
 
 
 _CITING = {PATTERN.filename.upper(), ARCHIVE_FILENAME.upper()}
+
+
+def _kept_later(path: Path, commits: list[str]) -> KeptLater | None:
+    """In a `git merge` (git names the one commit merged), the history decides whether a record
+    one side removed and the other kept was restored since (docs/decisions.md#archive-moves)."""
+    if len(commits) != 1:
+        return None
+    return kept_later_in_merge(Path.cwd(), path.parent / ARCHIVE_FILENAME, commits[0])
 
 
 def _references_followed(path: Path, versions: list[str], text: str) -> str:

@@ -9,6 +9,7 @@ typer app) runs the full doctor, with the same output it would give here.
 from __future__ import annotations
 
 import os
+import sys
 
 # `doctor --quiet` prints nothing and exits 0 on clean memory, with or without --fix.
 QUIET_FORMS = (
@@ -26,5 +27,30 @@ def clean_exit(argv: list[str]) -> int | None:
     from legion_memory.upkeep import clean_scan
 
     root, git_dir = clean_scan.project_of(os.getcwd())
+    if git_dir is not None and _hooks_outdated(os.path.join(git_dir, "hooks")):
+        sys.stderr.write(OUTDATED_HOOKS)
     memory = os.path.join(root, *clean_scan.MEMORY_DIR)
     return 0 if clean_scan.is_clean(memory, git_dir) else None
+
+
+# `gitops.install.HOOKS` and `HOOK_MARK` (tests/test_git_install.py holds them equal): importing
+# that module would cost every hook run its imports.
+HOOK_NAMES = ("post-merge", "post-rewrite", "post-commit", "post-applypatch")
+HOOK_MARK = b"# legion-memory hook"
+OUTDATED_HOOKS = (
+    "legion-memory: this clone's git hooks are out of date; run: legion-memory git install\n"
+)
+
+
+def _hooks_outdated(hooks: str) -> bool:
+    """Whether an older install left some of the hooks out: one of ours is there, another not."""
+    ours = [_is_ours(os.path.join(hooks, name)) for name in HOOK_NAMES]
+    return any(ours) and not all(ours)
+
+
+def _is_ours(hook: str) -> bool:
+    try:
+        with open(hook, "rb") as handle:
+            return HOOK_MARK in handle.read(4096)
+    except OSError:
+        return False

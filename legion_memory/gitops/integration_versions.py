@@ -1,0 +1,43 @@
+"""The three versions a rebase or a pick just done integrated: their base and its two sides.
+
+The hooks name what git just did (`post-rewrite` the commits a rebase wrote, `post-commit` the
+commit a cherry-pick replayed); from that, git says where the two sides parted.
+"""
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from legion_memory.gitops.repository import PICKED_ENV, REPLAYED_AS_ENV, run_git
+
+
+class Sides(NamedTuple):
+    """Revisions of the base and the two sides, each side with the words that name it."""
+
+    base: str
+    ours: str
+    theirs: str
+    ours_name: str
+    theirs_name: str
+
+
+def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> Sides | None:
+    """A pick just committed: its parent, HEAD^ and the picked commit; a rebase just done: the
+    branch as it was (ORIG_HEAD), the commit it was replayed onto, and their merge base. None
+    when the hooks name neither or git cannot say."""
+    env = os.environ if env is None else env
+    picked = env.get(PICKED_ENV, "").strip()
+    if picked:
+        return Sides(f"{picked}^", "HEAD^", picked, "ours", "the picked commit")
+    written = env.get(REPLAYED_AS_ENV, "").split()
+    if not written:
+        return None
+    before = run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD"], start)
+    onto = run_git(["rev-parse", "-q", "--verify", f"{written[0]}^"], start)
+    if before is None or onto is None:
+        return None
+    base = run_git(["merge-base", before, onto], start)
+    if base is None:
+        return None
+    return Sides(base, before, onto, "the branch before the rebase", "the upstream")

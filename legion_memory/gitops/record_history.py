@@ -1,0 +1,58 @@
+"""How often each side of an integration moved a record into or out of ARCHIVE.md since the two
+sides parted, asked of git's pickaxe.
+
+A forget or a restore is one move. Rebased and picked copies of commits make a merge's base stale:
+one side may have forgotten a record and restored it again, after the very forget the other side
+still holds, while base says only "ours kept it, theirs forgot it". The side that moved the record
+more often since they parted has seen the other's move and made one more: its state is the later
+one (docs/decisions.md#archive-moves).
+"""
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from legion_memory.gitops.repository import run_git
+
+KeptLater = Callable[[str, str], bool]
+"""(the record's row text, `schema.identity.history_text`; the side that keeps it: "ours" or
+"theirs") -> whether that side's state of the record is later than the other side's removal."""
+
+
+def archive_moves(start: Path, revs: str, archive: Path, row_text: str) -> int | None:
+    """The commits of `revs` (a revision or a range) that changed how often `row_text` (the
+    record's `history_text`, the same in its live and archived rows) occurs in `archive`;
+    merges are not counted (their moves are the commits they merge). None when git cannot say."""
+    listed = run_git(
+        ["log", "--format=%H", f"-S{row_text}", revs, "--", archive.resolve().as_posix()], start
+    )
+    return None if listed is None else len(listed.split())
+
+
+def parting(start: Path, sides: Sequence[str]) -> str | None:
+    """The commit where the sides parted (their merge base), None when git knows none."""
+    found = run_git(["merge-base", "--octopus", *sides], start)
+    return found.split()[0] if found else None
+
+
+def moves_since(start: Path, base: str, side: str, archive: Path, row_text: str) -> int | None:
+    return archive_moves(start, f"{base}..{side}", archive, row_text)
+
+
+def kept_later_in_merge(start: Path, archive: Path, theirs: str) -> KeptLater:
+    """For a `git merge` of `theirs` into HEAD: whether the side that kept a record (unchanged)
+    moved it more often since the sides parted than the side that removed it. Git is asked only
+    when a merge has such a record."""
+    revs = {"ours": "HEAD", "theirs": theirs}
+    bases: list[str | None] = []
+
+    def kept_later(text: str, side: str) -> bool:
+        if not bases:
+            bases.append(parting(start, list(revs.values())))
+        other, base = "theirs" if side == "ours" else "ours", bases[0]
+        if not text or base is None:
+            return False
+        kept = moves_since(start, base, revs[side], archive, text)
+        removed = moves_since(start, base, revs[other], archive, text)
+        return kept is not None and removed is not None and kept > removed
+
+    return kept_later

@@ -1,0 +1,88 @@
+"""Which copy of a record held live and archived at once is its later state, by history.
+
+A line merge, a pick or an octopus merge can leave one record live (from one side) and archived
+(from the other). Archiving wins over a stale live copy; but a live copy that one side restored
+after the very forget the other side still holds is the later state, and archiving it again
+would undo the restore. Each side's history says which it is: the side whose commits moved the
+record into or out of ARCHIVE.md more often has seen the other's moves and made one more
+(docs/decisions.md#archive-moves). Asked of git only when such a record is there.
+"""
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from legion_memory.gitops.record_history import moves_since, parting
+from legion_memory.gitops.repository import files_of_commits, integration_sources
+from legion_memory.markdown.document import parse
+from legion_memory.schema.identity import history_text
+from legion_memory.schema.record_twins import Holder, Twin, twins
+from legion_memory.schema.records import column_key
+from legion_memory.storage.reading import Memory
+from legion_memory.upkeep.renumbering import Texts
+from legion_memory.upkeep.twin_repair import documents
+
+
+def restored_later(memory: Memory, texts: Texts) -> frozenset[str]:
+    """The IDs of live copies that are their record's later state than its archived copy."""
+    split = [twin for twin in twins(documents(memory, texts)) if _split(twin)]
+    if not split:
+        return frozenset()
+    sides = integration_sources(memory.directory)
+    base = parting(memory.directory, sides) if len(sides) > 1 else None
+    if base is None:
+        return frozenset()
+    names = [memory.archive.name, *{Path(twin.again.name).name for twin in split}]
+    versions = files_of_commits(memory.directory, memory.directory, sides, names, keep_empty=True)
+    later = set()
+    for twin in split:
+        archived, live = twin.first, twin.again  # archived rows come first
+        text = _history_text(texts, archived)
+        pairs = list(zip(sides, versions, strict=False))
+        if text and _live_is_later(memory, base, pairs, text, live):
+            later.add(live.record_id)
+    return frozenset(later)
+
+
+def _split(twin: Twin) -> bool:
+    return twin.first.archived != twin.again.archived
+
+
+def _history_text(texts: Texts, holder: Holder) -> str:
+    document = parse(texts.get(Path(holder.name)) or "")
+    table = next(table for table in document.tables if holder.line_index in table.rows)
+    columns = tuple(column_key(name) for name in table.columns)
+    return history_text(document.lines[holder.line_index], columns)
+
+
+def _live_is_later(
+    memory: Memory,
+    base: str,
+    sides: Sequence[tuple[str, Mapping[str, str | None]]],
+    text: str,
+    live: Holder,
+) -> bool:
+    """Whether the side with the most archive moves of the record holds it live; a tie (or
+    git unable to say) leaves archiving to win."""
+    scored: list[tuple[int, bool]] = []
+    for rev, files in sides:
+        state = _state(files, memory.archive.name, Path(live.name).name, text)
+        moves = moves_since(memory.directory, base, rev, memory.archive, text)
+        if moves is None:
+            return False
+        if state is not None:
+            scored.append((moves, state))
+    if not scored:
+        return False
+    most = max(moves for moves, _ in scored)
+    return all(is_live for moves, is_live in scored if moves == most)
+
+
+def _state(files: Mapping[str, str | None], archive: str, live: str, text: str) -> bool | None:
+    """True when the side holds the record live, False archived, None when it lacks it."""
+    if _holds(files.get(archive), text):
+        return False
+    return True if _holds(files.get(live), text) else None
+
+
+def _holds(text: str | None, row_text: str) -> bool:
+    return bool(text) and row_text in (text or "")

@@ -1,0 +1,161 @@
+"""Records an integration just done dropped although one of its sides still held them.
+
+No command deletes a record: forget and prune move it to ARCHIVE.md, and doctor's repairs keep one
+copy of a record held twice. Yet a rebase or a pick can replay a repair commit onto a state it was
+not made for (it removed the archived copy of a record that, there, has no live one), and each
+file's merge can be right on its own while together they keep neither copy. So after a rebase or
+a pick every record both sides hold, or either side added since their base, must be in the
+result; one that is not is put back as ours held it (docs/decisions.md#nothing-lost).
+"""
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from legion_memory.gitops.integration_versions import integration_just_done
+from legion_memory.gitops.repository import files_of_commits
+from legion_memory.gitops.row_merge import fit, set_cell
+from legion_memory.markdown.document import Document, parse, render, strip_ending
+from legion_memory.schema.identity import identity_of_cells
+from legion_memory.schema.kinds import KINDS, Kind
+from legion_memory.schema.records import column_key, format_id, id_number, records_table
+from legion_memory.storage import reading, writing
+from legion_memory.storage.reading import Memory
+from legion_memory.upkeep.finding import Finding
+from legion_memory.upkeep.forgetting import insert_line, with_section
+from legion_memory.upkeep.renumbering import Occurrence, Texts, memory_files, occurrences
+from legion_memory.upkeep.replayed_changes import Key
+
+
+class Dropped(NamedTuple):
+    """A record missing from the result, as the side that still held it wrote it."""
+
+    kind: Kind
+    row: Occurrence
+    side: str
+    archived: bool
+
+
+def dropped(
+    memory: Memory, now: Texts, versions: Mapping[str, Texts], ours: str, theirs: str
+) -> list[Dropped]:
+    """PURE: the records `now` lacks that both sides hold or one side added since `versions`'s
+    "base"; each once, as ours holds it when both do."""
+    held = {name: _rows(memory, texts) for name, texts in versions.items()}
+    present = _rows(memory, now)
+    found: list[Dropped] = []
+    for side, other in ((ours, theirs), (theirs, ours)):
+        for key, (kind, row) in held[side].items():
+            wanted = key in held[other] or key not in held["base"]
+            if wanted and key not in present and not (side == theirs and key in held[ours]):
+                found.append(Dropped(kind, row, side, row.path == memory.archive))
+    return found
+
+
+def _rows(memory: Memory, texts: Texts) -> dict[Key, tuple[Kind, Occurrence]]:
+    rows: dict[Key, tuple[Kind, Occurrence]] = {}
+    for kind in KINDS.values():
+        for row in occurrences(memory, texts, kind):
+            key = (kind.name, identity_of_cells(kind, row.columns, row.cells))
+            rows.setdefault(key, (kind, row))
+    return rows
+
+
+def put_back(memory: Memory, now: Texts, lost: list[Dropped]) -> tuple[dict[Path, str], list[str]]:
+    """PURE: the changed files' texts with each dropped record back in the table it was in on
+    its side (under its ID unless another row holds that now), and what was done."""
+    texts: dict[Path, str | None] = dict(now)
+    changed: dict[Path, str] = {}
+    done: list[str] = []
+    for item in lost:
+        path = _home(memory, item)
+        put = _with_row(parse(texts.get(path) or ""), item, _taken(memory, texts, item.kind))
+        if put is None:
+            continue
+        text, record_id = put
+        texts[path] = changed[path] = text
+        state = "archived" if item.archived else "live"
+        done.append(f"{path}: put back {record_id} ({state}, as {item.side} holds it)")
+    return changed, done
+
+
+def _taken(memory: Memory, texts: Texts, kind: Kind) -> set[str]:
+    return {row["id"] for row in occurrences(memory, texts, kind)}
+
+
+def _with_row(document: Document, item: Dropped, taken: set[str]) -> tuple[str, str] | None:
+    table = records_table(document, item.kind, archived=item.archived)
+    if table is None and item.archived:
+        document = parse(render(document._replace(lines=with_section(document, item.kind))))
+        table = records_table(document, item.kind, archived=True)
+    target = tuple(column_key(name) for name in table.columns) if table else ()
+    if table is None or "id" not in target:
+        return None
+    raw = fit(strip_ending(item.row.raw), item.row.columns, target)
+    record_id = item.row["id"]
+    if record_id in taken:
+        highest = max((id_number(other, item.kind.prefix) for other in taken), default=0)
+        new_id = format_id(item.kind.prefix, highest + 1)
+        raw, record_id = set_cell(raw, target.index("id"), record_id, new_id), new_id
+    lines = insert_line(document, table.rows.stop, raw)
+    return render(document._replace(lines=lines)), record_id
+
+
+def find_lost(memory: Memory) -> list[Finding]:
+    return [
+        Finding(
+            str(_home(memory, item)), f"{item.row['id']} was dropped although {item.side} holds it"
+        )
+        for item in _lost(memory, _sides_held(memory), _current(memory))
+    ]
+
+
+def repair_lost(memory: Memory) -> list[str]:
+    held = _sides_held(memory)
+    done: list[str] = []
+
+    def mutate(current: Mapping[Path, str | None]) -> Mapping[Path, str]:
+        changed, repairs = put_back(memory, current, _lost(memory, held, current))
+        done.extend(repairs)
+        return changed
+
+    if held is not None and _lost(memory, held, _current(memory)):
+        writing.transact(memory, memory_files(memory), mutate)
+    return done
+
+
+def _home(memory: Memory, item: Dropped) -> Path:
+    return memory.archive if item.archived else memory.path(item.kind)
+
+
+def _current(memory: Memory) -> Texts:
+    return {path: reading.read_text(path) for path in memory_files(memory)}
+
+
+class _Held(NamedTuple):
+    versions: Mapping[str, Texts]
+    ours: str
+    theirs: str
+
+
+def _sides_held(memory: Memory) -> _Held | None:
+    """The memory files of the base and both sides of the integration just done, from git."""
+    sides = integration_just_done(memory.directory)
+    if sides is None:
+        return None
+    paths = {path.name: path for path in memory_files(memory)}
+    revs = (sides.base, sides.ours, sides.theirs)
+    found = files_of_commits(memory.directory, memory.directory, revs, list(paths), keep_empty=True)
+    if len(found) != len(revs):
+        return None
+    versions = {
+        name: {paths[file]: text for file, text in files.items()}
+        for name, files in zip(("base", sides.ours_name, sides.theirs_name), found, strict=True)
+    }
+    return _Held(versions, sides.ours_name, sides.theirs_name)
+
+
+def _lost(memory: Memory, held: _Held | None, now: Texts) -> list[Dropped]:
+    if held is None:
+        return []
+    return dropped(memory, now, held.versions, held.ours, held.theirs)

@@ -1,0 +1,201 @@
+"""Real-git reproductions of a record arriving live where it is archived, or archived where it was
+restored since: the copy with the later state wins (docs/decisions.md#archive-moves)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.gitrepos import (
+    add_outcome,
+    assert_healthy,
+    commit,
+    init_memory,
+    memory_of,
+    rows,
+    run_git,
+    text_of,
+)
+from support.processes import git
+
+from legion_memory.upkeep.forgetting import forget, restore
+
+pytestmark = pytest.mark.slow
+
+ARCHIVED_ALPHA = (
+    "| O-001 | 2026-03-02 | feature | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
+)
+
+
+def _archive_rows(repo: Path) -> list[str]:
+    return [line for line in text_of(repo, "ARCHIVE.md").splitlines() if line.startswith("| O-")]
+
+
+def _subjects(repo: Path, count: int) -> list[str]:
+    return git(repo, "log", f"-{count}", "--format=%s").splitlines()
+
+
+def _feature_storing_alpha(repo: Path) -> str:
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_picking_a_store_again_after_the_record_was_forgotten_keeps_it_archived(
+    repo: Path,
+) -> None:
+    stored = _feature_storing_alpha(repo)
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    before = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+
+    picked = run_git(repo, "cherry-pick", stored)
+
+    assert picked.returncode == 0, picked.stderr
+    assert "legion-memory: committed the repair of .planning/memory as its own commit" in (
+        picked.stderr
+    )
+    assert _subjects(repo, 3) == [
+        "Repair .planning/memory after post-commit (legion-memory doctor --fix)",
+        "store alpha",
+        "forget alpha",
+    ]
+    assert {name: text_of(repo, name) for name in before} == before
+    assert rows(repo) == []
+    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert_healthy(repo)
+
+
+def test_merging_a_branch_whose_forget_was_replayed_and_restored_keeps_the_restore(
+    repo: Path,
+) -> None:
+    """The branch's commits reached main as copies (a rebase, a pick), main restored the record
+    afterwards; merging the branch itself brings its old forget back as an archived copy."""
+    _feature_storing_alpha(repo)
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", "main..feature").returncode == 0
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    assert _subjects(repo, 2) == [
+        "Repair .planning/memory after post-merge (legion-memory doctor --fix)",
+        "Merge branch 'feature'",
+    ]
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+    assert _archive_rows(repo) == []
+    assert {name: text_of(repo, name) for name in restored} == restored
+    assert_healthy(repo)
+
+
+def test_merging_a_stale_live_copy_into_a_branch_that_forgot_it_keeps_it_archived(
+    repo: Path,
+) -> None:
+    """The same pair the other way round: the forget is the later state, archiving wins."""
+    _feature_storing_alpha(repo)
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "cherry-pick", "feature").returncode == 0
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    assert rows(repo) == []
+    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert_healthy(repo)
+
+
+def test_a_rebase_replaying_a_repair_onto_another_state_drops_no_record(repo: Path) -> None:
+    """The branch once held the record live and archived and removed the archived copy; the
+    upstream has since forgotten the record. Replayed there, that removal and the upstream's
+    forget together leave neither copy: the rebase's hook puts the record back."""
+    _feature_storing_alpha(repo)
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--no-ff", "--no-edit", "feature").returncode == 0
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    archived = text_of(repo, "ARCHIVE.md")
+    git(repo, "checkout", "-q", "feature")
+    archive = repo / ".planning" / "memory" / "ARCHIVE.md"
+    original = archive.read_text(encoding="utf-8")
+    archive.write_text(archived, encoding="utf-8")
+    commit(repo, "a merge made without the driver left alpha archived too")
+    archive.write_text(original, encoding="utf-8")
+    commit(repo, "keep alpha live")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "put back O-001 (live, as the branch before the rebase holds it)" in rebased.stderr
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)
+
+
+def test_applying_a_mailed_store_of_a_forgotten_record_keeps_it_archived(
+    repo: Path, tmp_path: Path
+) -> None:
+    stored = _feature_storing_alpha(repo)
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "format-patch", "-q", "-1", stored, "-o", str(tmp_path / "mail"))
+
+    applied = run_git(repo, "am", *map(str, sorted((tmp_path / "mail").iterdir())))
+
+    assert applied.returncode == 0, applied.stderr
+    assert _subjects(repo, 3) == [
+        "Repair .planning/memory after post-applypatch (legion-memory doctor --fix)",
+        "store alpha",
+        "forget alpha",
+    ]
+    assert rows(repo) == []
+    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert_healthy(repo)
+
+
+def test_merging_a_forget_that_ours_replayed_and_undid_keeps_the_record_live(repo: Path) -> None:
+    """Base holds the record live and ours holds it live: by base alone theirs's forget wins.
+    But ours picked that forget and restored the record since: its state is the later one. (Had
+    ours changed nothing else, git would take theirs's files whole without asking the driver.)"""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "-b", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", "feature").returncode == 0
+    restore(memory_of(repo), "O-001")
+    add_outcome(repo, "beta", "main")
+    commit(repo, "restore alpha, store beta")
+    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    # The driver keeps it live; ARCHIVE.md, which ours left as base had it, git takes from
+    # theirs whole, and the hook removes the stale archived copy.
+    assert "removed the archived copy of O-001, restored since it was archived" in merged.stderr
+    assert _subjects(repo, 2) == [
+        "Repair .planning/memory after post-merge (legion-memory doctor --fix)",
+        "Merge branch 'feature'",
+    ]
+    assert {name: text_of(repo, name) for name in restored} == restored
+    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "main", "beta")]
+    assert_healthy(repo)
