@@ -259,6 +259,7 @@ def rows_of(path: Path, document: Document, table: Table, kind: Kind) -> Rows:
     """A table's rows; ParseError when a row's cells do not match the header (as store says)."""
     reading.require_table(path, document, kind)  # a ragged row: the store's own one-line message
     keys = [column_key(name) for name in table.columns]
-    return Rows(
-        path, kind, keys, table.rows.start + 1, document.lines[table.rows.start : table.rows.stop]
-    )
+    # A table without rows counts as one empty row, as it always has in BM25's document count:
+    # the scores stay what they were.
+    lines = document.lines[table.rows.start : table.rows.stop] or [""]
+    return Rows(path, kind, keys, table.rows.start + 1, lines)
