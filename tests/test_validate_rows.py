@@ -5,6 +5,7 @@ docs/decisions.md#repeats-by-hash)."""
 from __future__ import annotations
 
 import re
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key
 from legion_memory.schema.row_checks import _plainly_clean
 from legion_memory.schema.secrets import _SPLIT, _joined, secret_kind
-from legion_memory.schema.twin_hashes import RowHasher
+from legion_memory.schema.twin_hashes import WIDE_SPACES, RowHasher
 
 # What can disguise a secret or change how a row is read: split marks, escapes, invisible and
 # full-width characters, control characters, whitespace, and pieces of real credential formats.
@@ -24,7 +25,7 @@ pieces = st.sampled_from(
     [
         "a", "Z", "0", "-", ".", "/", "_", "=", " ", "  ", "\t", "|", "\\", "\\|", "<br>",
         "<br />", "<", "\n", "\r", "\r\n", "\u200b", "\x1b", "\x0b", "日本", "😀",
-        "\uff50\uff41\uff53\uff53",
+        "\uff50\uff41\uff53\uff53", "\u3000", "\xa0",
         "pass", "key", "token", "://", "AKIA", "ABCDEFGHIJKLMNOP", "ghp_", "a1b2c3d4e5f6g7h8",
         "password=", "hunter2!", "O-", "O-001",
     ]
@@ -84,3 +85,8 @@ def test_a_row_hash_is_the_hash_of_its_identity(
         assert found is None
     else:
         assert found == hash(" | ".join(identity(kind, values)[1:]))
+
+
+def test_the_wide_spaces_are_every_whitespace_character_beyond_ascii() -> None:
+    found = [chr(code) for code in range(0x80, sys.maxunicode + 1) if chr(code).isspace()]
+    assert list(WIDE_SPACES) == found

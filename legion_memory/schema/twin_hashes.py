@@ -17,6 +17,11 @@ from legion_memory.schema.kinds import Kind
 _JOIN = " | "
 # What `clean` collapses, in an ASCII line, but a CR: two spaces, or another whitespace character.
 _SPACES = ("  ", "\t", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+# The whitespace `str.split` knows beyond ASCII (tests/test_validate_rows.py holds it to Python's).
+WIDE_SPACES = tuple(
+    map(chr, (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000))
+)
+_ANY_SPACES = _SPACES + WIDE_SPACES
 
 
 class RowHasher:
@@ -56,7 +61,9 @@ class RowHasher:
         if not cells[self.id_position].startswith(self.wanted):
             return None
         picked = self.getter([*cells, ""])
-        if "\\" in line or "<" in line or not (line.isascii() and _clean_text(line)):
+        # An escaped pipe unescapes to a pipe, a `<br>` to a line break: only the latter adds
+        # whitespace to what the line holds.
+        if "<" in line or not _clean_text(line):
             return hash(_JOIN.join(map(clean, picked[:-1])))
         return hash(_JOIN.join(picked[:-1]))
 
@@ -91,9 +98,9 @@ def _as_written(line: str, width: int) -> tuple[str, str] | None:
 
 
 def _clean_text(line: str) -> bool:
-    """Whether the ASCII line's whitespace is single spaces, its CRLF ending's CR aside: then
-    each cell of it is already as `clean` makes it."""
-    if any(map(line.__contains__, _SPACES)):
+    """Whether the line's whitespace is single spaces, its CRLF ending's CR aside: then each cell
+    of it is already as `clean` makes it."""
+    if any(map(line.__contains__, _SPACES if line.isascii() else _ANY_SPACES)):
         return False
     first_cr = line.find("\r")
     return first_cr == -1 or (first_cr == len(line) - 2 and line.endswith("\n"))
