@@ -146,14 +146,14 @@ def _ragged(name: str, line: int, cells: int, width: int) -> Problem:
     return Problem(name, line, ERROR, f"row has {cells} cells, header has {width} ({hint})")
 
 
-def _finding(value: str) -> str | None:
-    """What `value` holds that memory refuses (the kind of secret, or the control character), as
-    the end of its message, or None."""
+def _finding(field: str, value: str) -> str | None:
+    """The message for a value of `field` that looks like a secret (the value never quoted) or
+    holds a control character, or None."""
     kind = secret_kind(value)
     if kind is not None:
-        return kind
+        return f"{secret_message(field, kind)} ({_ROTATE})"
     control = control_character(value)
-    return None if control is None else f"\0{control}"
+    return None if control is None else f"{field} holds a control character ({control}); remove it"
 
 
 def _plainly_clean(values: Iterable[str]) -> Iterator[str]:
@@ -195,7 +195,7 @@ def _secrets(
     clean |= plain
     bad = {}
     for text in unknown.difference(plain):
-        finding = _finding(text)
+        finding = _finding(value.field, text)
         if finding is None:
             clean.add(text)
         else:
@@ -203,11 +203,7 @@ def _secrets(
     if not bad:
         return
     for offset in compress(range(len(values)), map(bad.__contains__, values)):
-        index, finding = chunk.indexes[offset], bad[values[offset]]
-        if finding.startswith("\0"):
-            message = f"{value.field} holds a control character ({finding[1:]}); remove it"
-        else:
-            message = f"{secret_message(value.field, finding)} ({_ROTATE})"
+        index, message = chunk.indexes[offset], bad[values[offset]]
         found.append((index, value.order, Problem(chunk.name, index + 1, ERROR, message)))
         flagged.add((index, value.key))
 
