@@ -301,11 +301,12 @@ class Simulation:
             self.run(clone, "cherry-pick", ["cherry-pick", sha], [self.deltas[sha]])
 
     def cherry_pick_range(self, clone: Clone, other: str) -> None:
-        """Every commit of the branch main lacks, the hooks' repair commits among them."""
+        """Every commit of the branch main lacks, the hooks' repair commits among them: the
+        branch's every change arrives, as in a merge (rebased commits have no delta of their
+        own, so the branch's truth is the model)."""
         shas = clone.must("rev-list", "--reverse", "--no-merges", f"main..{other}").split()
         if shas:
-            deltas = [self.deltas[sha] for sha in shas if sha in self.deltas]
-            self.run(clone, "cherry-pick range", ["cherry-pick", *shas], deltas)
+            self.run(clone, "cherry-pick range", ["cherry-pick", *shas], [clone.models[other]])
 
     def push(self, clone: Clone) -> None:
         if clone.git("push", "-q", "origin", "main").returncode:

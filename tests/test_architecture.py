@@ -20,6 +20,7 @@ PACKAGE = REPO_ROOT / "legion_memory"
 LAYERS: dict[str, int] = {
     "errors": 0,
     "wording": 0,
+    "named_tuple": 0,
     "markdown": 1,
     "schema": 2,
     "storage": 3,

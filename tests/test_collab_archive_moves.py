@@ -199,3 +199,35 @@ def test_merging_a_forget_that_ours_replayed_and_undid_keeps_the_record_live(rep
     assert {name: text_of(repo, name) for name in restored} == restored
     assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "main", "beta")]
     assert_healthy(repo)
+
+
+def test_picking_a_branchs_commits_repairs_once_at_the_end_and_the_sequence_completes(
+    repo: Path,
+) -> None:
+    """The second pick leaves two rows under one ID; a repair committed mid-way would stop git's
+    sequence (it holds the index itself), so the hook repairs after the last pick."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "forgotten", "feature")
+    commit(repo, "store forgotten")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget it")
+    add_outcome(repo, "kept", "feature")
+    commit(repo, "store kept")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "on main", "main", date="2026-03-01")
+    commit(repo, "store on main")
+
+    picked = run_git(repo, "cherry-pick", "main..feature")
+
+    assert picked.returncode == 0, picked.stderr
+    assert not (repo / ".git" / "sequencer").exists()
+    assert _subjects(repo, 4) == [
+        "Repair .planning/memory after post-commit (legion-memory doctor --fix)",
+        "store kept",
+        "forget it",
+        "store forgotten",
+    ]
+    assert sorted(summary for _, _, summary in rows(repo)) == ["kept", "on main"]
+    assert [line.split("|")[-2].strip() for line in _archive_rows(repo)] == ["forgotten"]
+    assert_healthy(repo)

@@ -248,3 +248,32 @@ def _archived(repo: Path) -> list[tuple[str, str, str]]:
     lines = text_of(repo, "ARCHIVE.md").splitlines()
     cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
     return [(c[0], c[2], c[-1]) for c in cells if c[0].startswith("O-")]
+
+
+def test_a_rebase_follows_what_the_branch_meant_last_not_a_passing_wrong_reference(
+    repo: Path,
+) -> None:
+    """One of the branch's commits cited an outcome it did not hold (a pick that came without
+    its outcome) and a later one set it right: the branch's tip says what the pattern means."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "upstream")
+    add_outcome(repo, "upstream record", "upstream")
+    commit(repo, "upstream outcome")
+    git(repo, "checkout", "-q", "main")
+    cited = add_outcome(repo, "local record", "main")
+    commit(repo, "local outcome")
+    add_pattern(repo, "topic pattern", "O-009", "main")
+    commit(repo, "pattern citing an outcome this branch lacks")
+    patterns = repo / ".planning" / "memory" / "PATTERNS.md"
+    patterns.write_text(patterns.read_text().replace("| O-009 |", f"| {cited} |"))
+    commit(repo, "cite the local record")
+
+    done = run_git(repo, "rebase", "upstream")
+
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [
+        ("O-001", "upstream", "upstream record"),
+        ("O-002", "main", "local record"),
+    ]
+    assert sources(repo) == {"topic pattern": "O-002"}
+    assert_healthy(repo)

@@ -43,6 +43,7 @@ def test_store_outcome_imports_nothing_heavy(project: Path) -> None:
     assert outcomes.endswith(HEADER + DELIMITER + ROW)
     assert "legion_memory.cli.actions.outcomes" in modules
     assert sorted(modules.intersection(HEAVY)) == []
+    assert "typing" not in modules  # docs/decisions.md#hot-paths-without-typing
 
 
 # Each command by its name in `hot.ACTIONS`: its arguments and its exact output.
@@ -85,6 +86,10 @@ READERS = {
 }
 
 
+# The reading commands whose modules hold no `typing` import at run time (the others may).
+WITHOUT_TYPING = ("recall outcomes", "briefing", "score agents")
+
+
 @pytest.mark.parametrize("name", sorted(READERS))
 def test_reading_commands_import_nothing_heavy(cli: CLI, project: Path, name: str) -> None:
     for outcome in (FIRST, SECOND):
@@ -95,6 +100,7 @@ def test_reading_commands_import_nothing_heavy(cli: CLI, project: Path, name: st
     action_module = ACTIONS[name].partition(":")[0]
     assert f"legion_memory.cli.actions.{action_module}" in modules  # run by the lean dispatcher
     assert sorted(modules.intersection(HEAVY)) == []
+    assert ("typing" in modules) == (name not in WITHOUT_TYPING)
 
 
 def test_merge_driver_imports_nothing_heavy(tmp_path: Path) -> None:

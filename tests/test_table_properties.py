@@ -25,7 +25,7 @@ from legion_memory.schema.fields import control_character
 from legion_memory.schema.kinds import OUTCOME, new_record
 from legion_memory.schema.records import id_numbers, read_records, records_table
 from legion_memory.schema.secrets import secret_kind
-from legion_memory.storage.reading import Memory, load_records, ragged_row
+from legion_memory.storage.reading import Memory, load_records, ragged_row, rows_to_count
 from legion_memory.storage.writing import append
 
 # Text rich in what breaks naive markdown handling: pipes, backslashes, CR/LF, fences, BOMs.
@@ -220,3 +220,24 @@ def test_the_structural_check_finds_the_first_row_split_cells_would_refuse(
         None,
     )
     assert ragged_row(document, table) == expected
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["|", " ", "a", "\\", "\\|", "\\\\|", "\t", "\r"]), max_size=9)
+        .map("".join)
+        .flatmap(lambda row: st.sampled_from([row, row + "\n", row + "\r\n"])),
+        max_size=8,
+    ),
+    st.integers(min_value=1, max_value=4),
+)
+@example(["|a|a\\|\n"], 1)  # its closing pipe is escaped: two cells
+@example(["|a\\\\|b|\n", "|\\|\n"], 2)
+@settings(max_examples=500)
+def test_a_row_the_structural_check_skips_has_the_header_s_cell_count(
+    rows: list[str], width: int
+) -> None:
+    """Rows the structural check does not count one by one (escaped pipes or not) are exactly
+    `width` cells, as counting them would find."""
+    counted = set(rows_to_count(rows, width))
+    assert all(cell_count(row) == width for offset, row in enumerate(rows) if offset not in counted)

@@ -13,6 +13,15 @@ def main(argv: list[str] | None = None) -> int:
     code = clean_exit(args)  # the git hooks' usual call: the dispatcher is not even imported
     if code is not None:
         return code
-    from legion_memory.cli.routing import route
+    import gc  # not before: the hooks' usual call above needs nothing more
 
+    # Importing the dispatcher builds no garbage: the collector's passes over the objects it
+    # creates would cost a hot command about 1% (docs/decisions.md#speed-of-the-hot-paths).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from legion_memory.cli.routing import route
+    finally:
+        if collecting:
+            gc.enable()
     return route(args)

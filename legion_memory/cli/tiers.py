@@ -7,12 +7,15 @@ alone (`--scope global|all`): the project's own output, without `--scope`, stays
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
 
 from legion_memory.operations.common import marked, scoped_json, unreadable_warning
 from legion_memory.operations.common import relative_to_root as shown
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 __all__ = ["marked", "scoped_cells", "scoped_json", "shown", "unreadable_warning"]
 
 

@@ -35,6 +35,12 @@ if [ "{name}" = post-commit ]; then
         "cherry-pick"* | "revert"* | "commit (cherry-pick)"* | "commit (merge)"*) ;;
         *) exit $status ;;
     esac
+    # Mid-way through picking several commits git holds the index itself: a repair committed now
+    # would stop the sequence ("your local changes would be overwritten"). The last pick repairs.
+    todo=$(git rev-parse --git-path sequencer/todo 2>/dev/null)
+    if [ -f "$todo" ] && [ "$(grep -c '^[^#]' "$todo")" -gt 1 ]; then
+        exit $status
+    fi
     # A cherry-pick's sides: HEAD^ and the commit picked, which git names only while this hook runs.
     LEGION_MEMORY_PICKED=$(git rev-parse -q --verify CHERRY_PICK_HEAD 2>/dev/null)
     export LEGION_MEMORY_PICKED

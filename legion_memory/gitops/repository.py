@@ -3,10 +3,11 @@
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
 
 from legion_memory.errors import GitError, InputError
+from legion_memory.named_tuple import NamedTuple
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     import git
 
@@ -298,6 +299,10 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     if git_dir is None:
         return []
     rewritten = env.get(REWRITTEN_ENV, "").split()
+    replay = replay_of_rebase(start, start, env) if rewritten else None
+    if replay is not None:  # one branch's own history: its tip says what its rows meant last
+        before = run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD"], start)
+        return [before or rewritten[-1], replay.onto]
     if rewritten:
         return rewritten
     picked = env.get(PICKED_ENV, "").split()

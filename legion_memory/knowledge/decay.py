@@ -8,8 +8,8 @@ import functools
 import heapq
 from collections.abc import Iterable
 from operator import itemgetter
-from typing import NamedTuple
 
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.records import Record, TableRows, id_number
 
 # (days_old at most, weight): a record a week old or newer weighs 1.0, then 0.7, 0.4, 0.1.

@@ -7,9 +7,8 @@ The base comes from the event that produced the outcome; without an event, from 
 itself. Each modifier adds one, and the total is capped at 5.
 """
 
-from typing import NamedTuple
-
 from legion_memory.errors import InputError
+from legion_memory.named_tuple import NamedTuple
 
 MAX_IMPORTANCE = 5
 BLOCKERS_THAT_COUNT = 3

@@ -7,10 +7,10 @@ result with `store.append`. Task type and importance are inferred here exactly a
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.knowledge.importance import Facts, Importance, importance
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.catalog import GENERAL, Catalog
 from legion_memory.schema.kinds import OUTCOME, new_record, require_valid
 from legion_memory.schema.records import Record, column_key, split_list

@@ -4,14 +4,16 @@ The JSON shapes are the ones Legion's recommendation engine reads: agent scores 
 `{"agent-id": score}` object (its `memoryScores`), archetypes are `archetypeScores`.
 """
 
+from __future__ import annotations
+
 import datetime as dt
 import heapq
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import NamedTuple, TypedDict
 
 from legion_memory.knowledge.decay import Scored, newest_first, rank, rank_rows, scored
 from legion_memory.knowledge.filters import by_agent, has_any_tag
 from legion_memory.markdown.document import escape
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import GENERAL
 from legion_memory.schema.records import Record, TableRows
 from legion_memory.wording import count_of
@@ -138,14 +140,19 @@ def agent_scores(
     return dict(sorted(scores.items(), key=lambda item: (-item[1], item[0])))
 
 
-class Archetype(TypedDict):
-    """One task type of archetypeScores, with the keys Legion's recommendation engine reads."""
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import TypedDict
 
-    agents: list[str]
-    successRate: float
-    totalOutcomes: int
-    avgImportance: float
-    topAgent: str | None
+    class Archetype(TypedDict):
+        """One task type of archetypeScores, with the keys Legion's recommendation engine
+        reads (a plain dict at run time)."""
+
+        agents: list[str]
+        successRate: float
+        totalOutcomes: int
+        avgImportance: float
+        topAgent: str | None
 
 
 def archetype_scores(

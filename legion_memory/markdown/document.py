@@ -9,17 +9,18 @@ GitHub's rule; pipes inside backticks are not protected, as GitHub does not prot
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
+from legion_memory.named_tuple import NamedTuple
 
 BOM = "\ufeff"
 _PIPE_SPLIT = re.compile(r"(?<!\\)\|")
 _DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_NEWLINES = re.compile(r"\r\n|\r|\n")
-_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+# Compiled by `re` on first use: a command that only reads never needs them.
+_NEWLINES = r"\r\n|\r|\n"
+_LINE = r"[^\n]*\n|[^\n]+"
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 # The first cell of a row that has a pipe after it and no backslash before that pipe. The
 # quantifiers before the cell are possessive: an opening pipe must never be read as the closing one.
@@ -84,7 +85,7 @@ def ending_of(line: str) -> str:
 def split_lines(text: str) -> list[str]:
     """Split on "\\n" only, each piece keeping its ending; never str.splitlines(), which also
     splits on \\r, form feeds and Unicode separators. One regex pass builds each line once."""
-    return _LINE.findall(text)
+    return re.findall(_LINE, text)
 
 
 def parse(text: str) -> Document:
@@ -255,11 +256,11 @@ def unescape(cell: str) -> str:
 def escape(value: str, *, single_line: bool = False, field: str = "value") -> str:
     """Value to cell text. Raises InputError when a single-line field holds a line break."""
     trimmed = value.strip()
-    if single_line and _NEWLINES.search(trimmed):
+    if single_line and re.search(_NEWLINES, trimmed):
         raise InputError(
             f"{field} must be a single line", hint="remove the line break from the value"
         )
-    return _NEWLINES.sub("<br>", trimmed.replace("|", "\\|"))
+    return re.sub(_NEWLINES, "<br>", trimmed.replace("|", "\\|"))
 
 
 class RowStyle(NamedTuple):

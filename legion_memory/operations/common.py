@@ -1,18 +1,24 @@
 """What the operations share: reading a tier's live records the way every reading command does,
 the tag and branch filters, and marking results with their tier."""
 
+from __future__ import annotations
+
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
 
 from legion_memory.errors import InputError, ParseError
 from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, has_any_tag, on_branch
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.project import Project
 from legion_memory.schema.kinds import Kind
 from legion_memory.schema.records import Record, TableRows, split_list
 from legion_memory.storage import reading, scopes
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 
 def marked(scope: str) -> bool:

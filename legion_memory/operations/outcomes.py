@@ -1,14 +1,16 @@
 """The outcome operations: store one outcome, recall outcomes, agent and archetype scores and the
 status briefing, each reading what it needs once and returning plain values."""
 
+from __future__ import annotations
+
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.knowledge.decay import Scored
 from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.common import (
     Recalled,
     live_rows,
@@ -21,7 +23,10 @@ from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import Record, column_key, read_records, split_list
 from legion_memory.storage import reading, scopes
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from legion_memory.knowledge.outcomes import BuiltOutcome, OutcomeInput
     from legion_memory.knowledge.scoring import Briefing
 
@@ -89,7 +94,7 @@ def store_outcome(
 
 
 def store_given(
-    project: Project, given: "OutcomeInput", dry_run: bool, tier: scopes.Scoped | None = None
+    project: Project, given: OutcomeInput, dry_run: bool, tier: scopes.Scoped | None = None
 ) -> StoredOutcome:
     """Infer, validate and store (or only preview) one outcome, in the project unless `tier` says
     otherwise (importance then counts that tier's history). OUTCOMES.md is parsed once: the
@@ -191,7 +196,7 @@ def _shown(record: Record, columns: Sequence[str]) -> Record:
 def _preview(
     project: Project,
     tier: scopes.Scoped,
-    built: "BuiltOutcome",
+    built: BuiltOutcome,
     seen: reading.Checked | None,
     columns: tuple[str, ...],
 ) -> Record:
@@ -308,7 +313,7 @@ def score_archetypes(
     return Scores(archetype_scores(records, task_types, project.today, keys_of))
 
 
-def memory_briefing(target: Project | Path | str) -> "Briefing":
+def memory_briefing(target: Project | Path | str) -> Briefing:
     """The `## Memory` block of /legion:status (empty when there is no memory)."""
     from legion_memory.knowledge.scoring import EMPTY_BRIEFING
     from legion_memory.knowledge.scoring import briefing as briefing_of

@@ -8,12 +8,12 @@ import os
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from legion_memory.errors import InputError
 from legion_memory.project.root import Settings, find_root, load_settings
 from legion_memory.storage.reading import Memory
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     from legion_memory.project.catalog import Catalog
     from legion_memory.storage import scopes

@@ -10,7 +10,6 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.markdown.document import (
@@ -20,6 +19,7 @@ from legion_memory.markdown.document import (
     strip_ending,
     unescape,
 )
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import GENERAL as GENERAL  # noqa: PLC0414 (re-exported: it was defined here)
 from legion_memory.schema.records import column_key, split_list
 

@@ -4,9 +4,9 @@ import datetime as dt
 import json
 import re
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
+from legion_memory.named_tuple import NamedTuple
 
 SETTINGS_FILE = "settings.json"
 STATE_FILE = Path(".planning") / "STATE.md"

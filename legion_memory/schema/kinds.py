@@ -1,10 +1,12 @@
 """The memory file kinds: their columns, header templates, ID prefixes, field rules and records."""
 
+from __future__ import annotations
+
 from collections.abc import Mapping
-from typing import Final, NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.markdown.document import escape, unescape
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.fields import (
     DECISION_POINTS,
     OUTCOMES,
@@ -25,6 +27,10 @@ from legion_memory.schema.fields import (
 )
 from legion_memory.schema.records import Record, column_key
 from legion_memory.schema.secrets import quoted, refuse_secrets, secret_kind, secret_message
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import Final
 
 GENERAL = "general"
 """The task type of an outcome without one (rows written before task types existed)."""

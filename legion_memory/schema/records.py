@@ -10,7 +10,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from itertools import compress, repeat
 from operator import itemgetter
-from typing import TYPE_CHECKING, Final
 
 from legion_memory.markdown.document import (
     Document,
@@ -23,7 +22,10 @@ from legion_memory.markdown.document import (
 )
 from legion_memory.schema.fields import MAX_ID_DIGITS
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
+    from typing import Final
+
     from legion_memory.schema.kinds import Kind
 
 

@@ -1,11 +1,17 @@
 """The credential formats memory refuses: one (kind, pattern) rule per format real scanners know.
 
 The formats follow the providers' documented token shapes, as gitleaks and detect-secrets encode
-them (see docs/decisions.md#secret-detector). Patterns, not compiled regexes: they are compiled
-only when the prefilter says a value could hold a secret, so clean text never pays for them.
+them (see docs/decisions.md#secret-detector). Patterns, not compiled regexes: a rule is compiled
+only when the prefilter says a value could hold a secret and the value holds one of the rule's
+anchors, so clean text never pays for them.
 """
 
-from typing import Final
+from __future__ import annotations
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import Final
+
 
 # Characters a token is made of; a credential is a run of them.
 TOKEN_CHARS: Final = r"A-Za-z0-9_+/=.~-"
@@ -94,3 +100,55 @@ RULES: Final[tuple[tuple[str, str], ...]] = (
         rf"{_NOT_A_REFERENCE}{_ASSIGNED_VALUE}",
     ),
 )
+
+# Anchors: for each rule, literals of which every match of the rule holds at least one, as the
+# rule spells them (a rule compiles only for a value that holds one of its anchors; see
+# docs/decisions.md#secret-rule-anchors). ANCHORS are searched in the value as it is;
+# FOLDED_ANCHORS, of the rules that ignore case, in the value folded as `(?i)` matches it.
+# A rule in neither (a bare AWS secret key has no literal) runs whenever the prefilter passes.
+ANCHORS: Final[dict[str, tuple[str, ...]]] = {
+    "private key": ("-----BEGIN ",),
+    "AWS access key": ("A3T", "AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA"),
+    "GitHub token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "GitLab token": tuple(f"gl{code}-" for code in
+                          ("pat", "dt", "ptt", "rt", "soat", "ft", "cbt", "imt", "oas")),
+    "Slack token": ("xox", "xapp-"),
+    "Slack webhook": ("hooks.slack.com/",),
+    "Discord webhook": (".com/api/webhooks/",),
+    "Stripe key": ("_live_", "_test_", "_prod_"),
+    "OpenAI or Anthropic API key": ("sk-",),
+    "Google API key": ("AIza",),
+    "Google OAuth secret": ("GOCSPX-", "ya29."),
+    "JSON Web Token": ("eyJ",),
+    "npm token": ("npm_",),
+    "PyPI token": ("pypi-AgE",),
+    "SendGrid key": ("SG.",),
+    "Twilio key": ("SK",),
+    "Mailchimp key": ("-us",),
+    "Mailgun key": ("key-",),
+    "Telegram bot token": (":AA",),
+    "Shopify token": ("shpat_", "shpca_", "shppa_", "shpss_"),
+    "Hugging Face token": ("hf_",),
+    "DigitalOcean token": ("_v1_",),
+    "Square token": ("sq0atp-", "sq0csp-"),
+    "Databricks token": ("dapi",),
+    "Doppler token": ("dp.",),
+    "Linear API key": ("lin_api_",),
+    "Postman API key": ("PMAK-",),
+    "HashiCorp Vault token": ("hvs.", "hvb.", "hvr."),
+    "Grafana token": ("glsa_", "glc_"),
+    "New Relic key": ("NRAK-", "NRII-", "NRJS-"),
+    "Atlassian API token": ("ATATT3",),
+    "age secret key": ("AGE-SECRET-KEY-1",),
+    "Facebook access token": ("EAA",),
+}  # fmt: skip
+FOLDED_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
+    "Azure storage key": ("accountkey=",),
+    "password in a URL": ("://",),
+    "Authorization header": ("authorization",),
+    "bearer token": ("bearer",),
+    "password or API key assignment": ("pass", "pwd", "secret", "key", "token", "credential"),
+}
+# The characters besides A-Z that `(?i)` matches to an ASCII letter: the dotted and dotless i,
+# the long s and the Kelvin sign (tests/test_secret_anchors.py holds this list complete).
+CASE_ALIASES: Final = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}

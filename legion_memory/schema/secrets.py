@@ -13,16 +13,26 @@ from collections.abc import Iterator
 from functools import cache
 
 from legion_memory.errors import InputError
-from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS, RULES, TOKEN_CHARS
+from legion_memory.schema.secret_rules import (
+    ANCHORS,
+    CASE_ALIASES,
+    FOLDED_ANCHORS,
+    PREFILTER_RUN,
+    PREFILTER_WORDS,
+    RULES,
+    TOKEN_CHARS,
+)
 
 _INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff"
-# A split inside a token: (escaped) pipes, `<br>`s, line breaks or invisible characters touching
-# a token character (a table's ` | ` between two words is no split).
-_MARKS = rf"(?:\\?\||<br\s*/?>|\r?\n|[{_INVISIBLE}])+"
+# A split inside a token: (escaped) pipes, `<br>`s or line breaks touching a token character (a
+# table's ` | ` between two words is no split). Invisible characters are dropped before the splits
+# are undone, so the pattern need not hold them (a class of them is slow to compile).
+_MARKS = r"(?:\\?\||<br\s*/?>|\r?\n)+"
 _SPLIT = rf"(?<=[{TOKEN_CHARS}]){_MARKS}|{_MARKS}(?=[{TOKEN_CHARS}])"
 _SPLIT_MARKS = ("|", "<", "\n", "\r")
 _DROP_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE))
 _BASE64 = r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}"
+_URL_SAFE = bytes.maketrans(b"-_", b"+/")
 _MAX_DEPTH = 2  # base64 inside base64 is still read; deeper nesting is not a disguise seen
 
 
@@ -35,9 +45,9 @@ def _kind(value: str, depth: int) -> str | None:
     for variant in _variants(value):
         if not _may_match(variant):
             continue  # the common case: no rule can match, none is compiled or run
-        for kind, rule in _rules():
-            if rule.search(variant):
-                return kind
+        kind = _first_rule_matching(variant)
+        if kind:
+            return kind
         if depth:
             for decoded in _decoded_tokens(variant):
                 found = _kind(decoded, depth - 1)
@@ -113,20 +123,45 @@ _TOKEN_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 
 @cache
 def split_marks() -> re.Pattern[str]:
-    """What may split a token to hide it: (escaped) pipes, `<br>`s, line breaks, invisible
-    characters, in runs."""
+    """What may split a token to hide it: (escaped) pipes, `<br>`s and line breaks, in runs."""
     return re.compile(_MARKS)
 
 
+def _first_rule_matching(text: str) -> str | None:
+    """The kind of the first rule matching `text`. A rule none of whose anchors `text` holds
+    cannot match it, so it is neither compiled nor run."""
+    folded = _folded(text)
+    for kind, pattern in RULES:
+        anchors = ANCHORS.get(kind)
+        if anchors is not None and not any(anchor in text for anchor in anchors):
+            continue
+        anchors = FOLDED_ANCHORS.get(kind)
+        if anchors is not None and not any(anchor in folded for anchor in anchors):
+            continue
+        if _compiled(pattern).search(text):
+            return kind
+    return None
+
+
+def _folded(text: str) -> str:
+    """`text` in lower case, with the characters `(?i)` also takes for an ASCII letter replaced by
+    that letter: a case-insensitive match of a lowercase literal is then a substring of it."""
+    if not text.isascii():
+        text = text.translate(_ALIASES)
+    return text.lower()
+
+
+_ALIASES = str.maketrans(CASE_ALIASES)
+
+
 @cache
-def _rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((kind, re.compile(pattern)) for kind, pattern in RULES)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def _decoded_tokens(text: str) -> Iterator[str]:
     """The text of every token in `text` that is base64 (standard or URL-safe) of UTF-8 text."""
-    import base64
-    import binascii
+    import binascii  # a C module; `base64` would add its own imports for one translation
 
     for match in re.finditer(_BASE64, text):
         token = match[0].rstrip("=")
@@ -135,8 +170,10 @@ def _decoded_tokens(text: str) -> Iterator[str]:
         padded = token + "=" * (-len(token) % 4)
         try:
             data = (
-                base64.urlsafe_b64decode(padded)
-                if re.search(r"[_-]", padded)
+                # What `base64.urlsafe_b64decode` does: the URL-safe letters made standard,
+                # then a decode that skips what is not base64.
+                binascii.a2b_base64(padded.encode("ascii").translate(_URL_SAFE))
+                if "_" in padded or "-" in padded
                 else binascii.a2b_base64(padded, strict_mode=True)
             )
             decoded = data.decode("utf-8")

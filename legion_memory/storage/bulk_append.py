@@ -173,7 +173,8 @@ def _add_rows(path: Path, document: Document, records: list[Record], *, archived
 def insert_rows(document: Document, table: Table, rows: Sequence[list[str]]) -> str:
     """The text with rows after the table's last row: the first as `insert_row` writes it, the
     others in that first row's style."""
-    text, _ = insert_row(document, table, rows[0])
+    first, _ = insert_row(document, table, render(document).encode("utf-8"), rows[0])
+    text = first.decode("utf-8")
     if len(rows) == 1:
         return text
     after = parse(text)

@@ -9,10 +9,13 @@ import io
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
 
 from legion_memory.errors import ParseError, UnsafePathError, WriteError
 from legion_memory.storage.confinement import require_inside
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
 
@@ -118,9 +121,10 @@ def decode(path: Path, data: bytes) -> str:
         ) from exc
 
 
-def atomic_write(path: Path, text: str, errors: str = "strict") -> None:
-    """Replace `path` with `text`: temp file in the same directory, fsync, same mode, rename."""
-    data = text.encode("utf-8", errors)
+def atomic_write(path: Path, text: str | bytes, errors: str = "strict") -> None:
+    """Replace `path` with `text` (or bytes already encoded): temp file in the same directory,
+    fsync, same mode, rename."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8", errors)
     require_inside(path)
     temp: Path | None = None
     try:

@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from itertools import compress, count, repeat
 from operator import contains, eq, not_
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import ParseError
 from legion_memory.markdown.document import (
@@ -20,6 +19,7 @@ from legion_memory.markdown.document import (
     parse_lines,
     table_cells,
 )
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import (
     Record,

@@ -3,12 +3,10 @@ as intended: the old rows unchanged and in order, the new row exactly the intend
 `store` reads the file, calls these and writes the text only when they pass.
 """
 
-from itertools import accumulate
 from pathlib import Path
 
 from legion_memory.errors import IntegrityError, ParseError, SchemaError
 from legion_memory.markdown.document import (
-    BOM,
     Document,
     RowStyle,
     Table,
@@ -20,16 +18,28 @@ from legion_memory.schema.kinds import Kind
 from legion_memory.schema.records import Record, column_key, read_records, record_at, records_table
 
 
-def insert_row(document: Document, table: Table, cells: list[str]) -> tuple[str, int]:
-    """The text with one row line after the table's last row, and that row's line number."""
-    anchor = table.end - 1
-    lines = list(document.lines)
+def insert_row(
+    document: Document, table: Table, data: bytes, cells: list[str]
+) -> tuple[bytes, int]:
+    """The file's new bytes, one row line after the table's last row, and that row's line number.
+
+    `document` is the parse of `data`. The bytes around the new line are copied as they were read:
+    the file is never held as one string (docs/decisions.md#memory-as-lines), nor re-encoded.
+    """
     style = _row_style(document, table)
+    added = style.format(cells)
     if not style.ending:
         # The anchor is the file's last line and has no newline: it gains one, the new row doesn't.
-        lines[anchor] += document.dominant_ending()
-    lines.insert(table.end, style.format(cells))
-    return render(Document(lines, bom=document.bom)), table.end + 1
+        added = document.dominant_ending() + added
+    at = _row_end_offset(document, table, data)
+    view = memoryview(data)
+    return b"".join((view[:at], added.encode("utf-8"), view[at:])), table.end + 1
+
+
+def _row_end_offset(document: Document, table: Table, data: bytes) -> int:
+    """Where the table's last row ends in `data`: counted back from the end, over the few lines
+    after the table (UTF-8 round-trips each line's text to its bytes)."""
+    return len(data) - sum(len(line.encode("utf-8")) for line in document.lines[table.end :])
 
 
 def replace_row(document: Document, index: int, cells: list[str]) -> str:
@@ -47,31 +57,35 @@ def _row_style(document: Document, table: Table) -> RowStyle:
     return RowStyle.of(document.lines[table.header])._replace(ending=RowStyle.of(last).ending)
 
 
-def verify_append(path: Path, before: Document, text: str, table: Table, record: Record) -> None:
+def verify_append(
+    path: Path, before: Document, data: bytes, new: bytes, table: Table, record: Record
+) -> None:
     """What is about to be written reads back as the old rows plus exactly the new record.
 
-    Without parsing the whole text again (one parse per store): the text must be the old text
-    (string comparisons, in C) with one line after the table's last row, the old last row
-    gaining a line ending only when it had none; and that line, parsed under the table's header,
-    must be one row reading back as the record. Nothing before the table reads differently for
-    what follows it, and the old line after the table, which has no pipe, still ends it
-    (docs/decisions.md#one-parse-per-store).
+    Without parsing the whole file again (one parse per store): `new` must be the old bytes
+    `data`, of which `before` is the parse, with one line after the table's last row (byte
+    comparisons, in C), the old last row gaining a line ending only when it had none; and that
+    line, parsed under the table's header, must be one row reading back as the record. Nothing
+    before the table reads differently for what follows it, and the old line after the table,
+    which has no pipe, still ends it (docs/decisions.md#one-parse-per-store).
     """
     lines = before.lines
-    # Each old line at its place, compared where it lies in `text` (in C, copying nothing): the
-    # lines up to the table's end where they were, the rest shifted by what was added.
-    bom = len(BOM) if before.bom else 0
-    offsets = list(accumulate(map(len, lines), initial=bom))
-    head, shift = offsets[table.end], len(text) - offsets[-1]
-    tail_at = [offset + shift for offset in offsets[table.end : -1]]
+    head, shift = _row_end_offset(before, table, data), len(new) - len(data)
+    view = memoryview(data)
     if not (
         shift > 0
-        and text.startswith(BOM if before.bom else "")
-        and all(map(text.startswith, lines[: table.end], offsets))
-        and all(map(text.startswith, lines[table.end :], tail_at))
+        # The place of the new line is where the parse has the table's last row end...
+        and data.endswith(lines[table.end - 1].encode("utf-8"), 0, head)
+        and (table.end == len(lines) or data.startswith(lines[table.end].encode("utf-8"), head))
+        # ... and every old byte is where it was, the ones after the table shifted.
+        and new.startswith(view[:head])
+        and new.endswith(view[head:])
     ):
         raise not_read_back(path)
-    added = text[head : head + shift]
+    try:
+        added = new[head : head + shift].decode("utf-8")
+    except UnicodeDecodeError:
+        raise not_read_back(path) from None
     if lines[table.end - 1] == strip_ending(lines[table.end - 1]):
         # The anchor was the file's last line, without an ending: it gains one.
         ending = added[: len(added) - len(added.lstrip("\r\n"))]

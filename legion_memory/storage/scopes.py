@@ -6,11 +6,13 @@ come before global ones: project facts are the more specific, so they take prior
 keeps its own ranking and every result carries the name of the tier it came from.
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Generic, NamedTuple, TypeVar
 
 from legion_memory.errors import InputError
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.storage.reading import Memory
 
 PROJECT = "project"
@@ -20,8 +22,6 @@ SCOPES = (PROJECT, GLOBAL, ALL)
 HOME_VARIABLE = "LEGION_MEMORY_HOME"
 DEFAULT_HOME = Path("~") / ".legion" / "memory"
 
-T = TypeVar("T")
-
 
 class Scoped(NamedTuple):
     """One tier to read or write: its name (`project` or `global`) and its memory directory."""
@@ -30,11 +30,26 @@ class Scoped(NamedTuple):
     memory: Memory
 
 
-class Marked(NamedTuple, Generic[T]):
-    """A result marked with the tier it came from."""
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import Generic, TypeVar
 
-    scope: str
-    item: T
+    T = TypeVar("T")
+
+    class Marked(NamedTuple, Generic[T]):
+        """A result marked with the tier it came from."""
+
+        scope: str
+        item: T
+
+else:
+
+    class Marked(NamedTuple):
+        """A result marked with the tier it came from (generic in its item to type checkers;
+        at run time, where no one asks its type, built without `typing`)."""
+
+        scope: str
+        item: object
 
 
 def require_scope(value: str, *, allowed: Sequence[str] = SCOPES) -> str:

@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from legion_memory.errors import (
     IntegrityError,
@@ -59,6 +58,7 @@ from legion_memory.storage.row_edits import (
     verify_update,
 )
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     from legion_memory.storage import journal
 
@@ -197,19 +197,22 @@ def _append_held(memory: Memory, record: Record, seen: Checked | None = None) ->
     require_id_column(path, table)
     next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table, data) + 1)
     stored = record.replace(values={**record.values, "id": next_id})
-    text, line = insert_row(document, table, row_for(stored, table.columns))
-    verify_append(path, document, text, table, stored)
-    _write(path, text, stored)
+    new, line = insert_row(document, table, data, row_for(stored, table.columns))
+    verify_append(path, document, data, new, table, stored)
+    _write(path, new, stored)
     return stored.replace(line=line)
 
 
-def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Table, bytes | None]:
-    """The file as it is now (read under the lock), parsed and checked, and its bytes; the parse
-    and check of `seen` when the file still holds the very text they were made from."""
+def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Table, bytes]:
+    """The file as it is now (read under the lock), parsed and checked, and its bytes (the kind's
+    template when there is no file); the parse and check of `seen` when the file still holds the
+    very bytes they were made from."""
     data = read_data(path)
     if seen is not None and seen.path == path and seen.kind is kind and seen.data == data:
-        return seen.document, seen.table, data
-    document = parse(kind.template() if data is None else decode(path, data))
+        return seen.document, seen.table, seen.data
+    if data is None:
+        data = kind.template().encode("utf-8")
+    document = parse(decode(path, data))
     return document, require_table(path, document, kind), data
 
 
@@ -248,7 +251,7 @@ def append_or_update(
         return _update_held(memory, kind, existing.id, changes)
 
 
-def _write(path: Path, text: str, record: Record) -> None:
+def _write(path: Path, text: str | bytes, record: Record) -> None:
     try:
         atomic_write(path, text)
     except WriteError as exc:

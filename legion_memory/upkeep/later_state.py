@@ -4,8 +4,8 @@ A line merge, a pick or an octopus merge can leave one record live (from one sid
 (from the other). Archiving wins over a stale live copy; but a live copy that one side restored
 after the very forget the other side still holds is the later state, and archiving it again
 would undo the restore. Each side's history says which it is: the side whose commits moved the
-record into or out of ARCHIVE.md more often has seen the other's moves and made one more
-(docs/decisions.md#archive-moves). Asked of git only when such a record is there.
+record into or out of ARCHIVE.md more often since the sides parted has seen the other's moves and
+made one more (docs/decisions.md#archive-moves). Asked of git only when such a record is there.
 """
 
 from collections.abc import Mapping, Sequence
@@ -33,11 +33,11 @@ def restored_later(memory: Memory, texts: Texts) -> frozenset[str]:
         return frozenset()
     names = [memory.archive.name, *{Path(twin.again.name).name for twin in split}]
     versions = files_of_commits(memory.directory, memory.directory, sides, names, keep_empty=True)
+    pairs = list(zip(sides, versions, strict=False))
     later = set()
     for twin in split:
         archived, live = twin.first, twin.again  # archived rows come first
         text = _history_text(texts, archived)
-        pairs = list(zip(sides, versions, strict=False))
         if text and _live_is_later(memory, base, pairs, text, live):
             later.add(live.record_id)
     return frozenset(later)

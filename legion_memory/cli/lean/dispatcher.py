@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.lean import hot_commands
@@ -20,8 +19,12 @@ from legion_memory.cli.output import report
 from legion_memory.errors import LegionMemoryError
 
 SPEC_PATH = Path(__file__).with_name("hot_spec.json")
-Param = dict[str, Any]
-Spec = dict[str, Any]
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import Any
+
+    Param = dict[str, Any]
+    Spec = dict[str, Any]
 _INVALID = object()
 HELP = frozenset({"--help", "-h"})
 

@@ -10,7 +10,10 @@ of that name wins (`context --format`), before it the global one
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import Any
+
 
 VERSION = "--version"
 END_OF_OPTIONS = "--"
