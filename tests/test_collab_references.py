@@ -277,3 +277,60 @@ def test_a_rebase_follows_what_the_branch_meant_last_not_a_passing_wrong_referen
     ]
     assert sources(repo) == {"topic pattern": "O-002"}
     assert_healthy(repo)
+
+
+def test_picking_a_branch_whole_makes_its_pattern_follow_the_outcome_the_pick_renumbered(
+    repo: Path,
+) -> None:
+    """The branch's outcome collides with main's and is renumbered by the first pick; its pattern,
+    picked next, is followed after the last pick by what the branch meant, not by the half-picked
+    state before it."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "branch record", "feature")
+    commit(repo, "branch outcome")
+    add_pattern(repo, "branch pattern", cited, "feature")
+    commit(repo, "branch pattern")
+    add_outcome(repo, "later record", "feature")
+    commit(repo, "later outcome")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+
+    done = run_git(repo, "cherry-pick", "main..feature")
+
+    assert done.returncode == 0, done.stderr
+    # The last pick's base holds the branch record: base records come first (in base's order)
+    assert rows(repo) == [
+        ("O-002", "feature", "branch record"),
+        ("O-001", "main", "main record"),
+        ("O-003", "feature", "later record"),
+    ]
+    assert sources(repo) == {"branch pattern": "O-002"}
+    assert_healthy(repo)
+
+
+def test_a_pattern_picked_without_its_outcome_follows_it_when_the_branch_arrives(
+    repo: Path,
+) -> None:
+    """Picked alone, the pattern cites an ID main gives another outcome; merging the branch
+    brings its outcome, renumbered. The two sides disagree on what the pattern meant: the
+    outcome of the pattern's own Branch is the one it was written beside."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "branch record", "feature")
+    commit(repo, "branch outcome")
+    add_pattern(repo, "branch pattern", cited, "feature")
+    commit(repo, "branch pattern")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+    assert run_git(repo, "cherry-pick", "feature").returncode == 0
+    assert sources(repo) == {"branch pattern": "O-001"}  # main's own O-001: no better ID here
+
+    done = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "feature", "branch record")]
+    assert sources(repo) == {"branch pattern": "O-002"}
+    assert_healthy(repo)

@@ -333,3 +333,16 @@ def test_a_pattern_changed_beyond_its_source_on_both_sides_is_still_a_conflict()
     theirs = patterns + pattern_row(1, "cited", "O-004")
     result = merge(base, ours, theirs)
     assert result.conflicts == ("row P-001 changed differently on both sides",)
+
+
+def test_a_record_under_the_id_of_one_the_other_files_hold_archived_is_not_its_edit() -> None:
+    """Ours archived O-001 and holds another record under that ID; a replayed forget of O-001
+    removes the first, not "an edit of it" (no conflict). The live one yields the ID to the
+    archived row, as doctor's duplicate-ID rule has it."""
+    base = OUTCOMES + outcome_row(1, "first")
+    ours = OUTCOMES + outcome_row(1, "second")
+    archived_on_ours = archive_template() + outcome_row(1, "first")
+    reserved = taken_ids(Path("OUTCOMES.md"), [archived_on_ours], {})
+    result = merge(base, ours, OUTCOMES, reserved=reserved, pick=True)
+    assert (result.text, result.conflicts) == (OUTCOMES + outcome_row(2, "second"), ())
+    assert result.renumbered == [("O-001", "O-002")]

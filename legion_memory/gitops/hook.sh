@@ -41,9 +41,11 @@ if [ "{name}" = post-commit ]; then
     if [ -f "$todo" ] && [ "$(grep -c '^[^#]' "$todo")" -gt 1 ]; then
         exit $status
     fi
-    # A cherry-pick's sides: HEAD^ and the commit picked, which git names only while this hook runs.
+    # A cherry-pick's sides: where it started (HEAD^, or the HEAD before the first of several
+    # picks) and the commit picked, which git names only while this hook runs.
     LEGION_MEMORY_PICKED=$(git rev-parse -q --verify CHERRY_PICK_HEAD 2>/dev/null)
-    export LEGION_MEMORY_PICKED
+    LEGION_MEMORY_PICKED_ONTO=$(cat "$(git rev-parse --git-path sequencer/head)" 2>/dev/null)
+    export LEGION_MEMORY_PICKED LEGION_MEMORY_PICKED_ONTO
 fi
 git config --get {driver}.driver >/dev/null 2>&1 || echo "legion-memory: the merge driver is not configured in this clone; run: legion-memory git install" >&2
 memory=.planning/memory

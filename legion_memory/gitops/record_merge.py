@@ -118,13 +118,25 @@ class _TableMerge:
 
     def edits_kept(self, rows: dict[str, Row]) -> dict[str, Row]:
         """A side's rows, an edited record matched to base by its ID: a row whose identity base
-        lacks, holding the ID of a base record this side no longer has, is that record edited."""
+        lacks, holding the ID of a base record this side no longer has, is that record edited;
+        unless the other memory files hold that record (archived): then the row is another
+        record under the same ID."""
         kept: dict[str, Row] = {}
         for key, row in rows.items():
             was = self.base_ids.get(row.id)
             edited = key not in self.base_rows and was is not None and was not in rows
-            kept[was if edited and was is not None else key] = row
+            if edited and was is not None and not self.held_in_companions(self.base_rows[was]):
+                kept[was] = row
+            else:
+                kept[key] = row
         return kept
+
+    def held_in_companions(self, row: Row) -> bool:
+        kind = kind_of_prefix(row.id)
+        if kind is None:
+            return False
+        mine = identity(kind, _values(row))
+        return any(mine in holders for holders in self.ledger.reserved.values())
 
     def key_of(self, row: Row) -> str:
         kind = kind_of_prefix(row.id) if row.id and "id" in self.columns else None

@@ -250,7 +250,9 @@ _IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD")
 REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
 """The commits a rebase wrote (their new names), set by the post-rewrite hook after a rebase."""
 PICKED_ENV = "LEGION_MEMORY_PICKED"
-"""The commit a cherry-pick or revert just replayed onto HEAD^, set by the post-commit hook."""
+"""The commit a cherry-pick just replayed onto HEAD^, set by the post-commit hook."""
+PICKED_ONTO_ENV = "LEGION_MEMORY_PICKED_ONTO"
+"""HEAD before the first of several commits picked at once, set by the post-commit hook."""
 _UPSTREAM_LIMIT = 500  # upstream commits read for the changes it already made, newest first
 
 
@@ -307,7 +309,7 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
         return rewritten
     picked = env.get(PICKED_ENV, "").split()
     if picked:  # post-commit of a pick: HEAD is its result
-        return ["HEAD^", *picked]
+        return [*(env.get(PICKED_ONTO_ENV, "").split() or ["HEAD^"]), *picked]
     parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "").split()[1:]
     merged = parents if len(parents) > 1 else []
     for name in _IN_PROGRESS:

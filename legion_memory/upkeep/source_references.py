@@ -5,15 +5,16 @@ A reference means the record that held the ID in the version of memory the patte
 in. The versions an integration took its sides from (the commits git names: both parents of a
 merge, the commits a rebase replayed) say what each pattern meant: its `Source` read there is an
 outcome's identity. After the integration, a pattern (matched by its own identity, so a Source
-already rewritten still matches) cites the ID that outcome has now. A reference left alone: one
-whose pattern no source holds, whose sources disagree on what it meant, or whose outcome is not
-held exactly once now.
+already rewritten still matches) cites the ID that outcome has now. Sources that disagree are
+settled by the pattern's Branch when exactly one meaning cites outcomes of that Branch alone. A
+reference left alone: one whose pattern no source holds, whose sources disagree on what it meant
+(unsettled), or whose outcome is not held exactly once now.
 """
 
 import re
 from collections.abc import Mapping, Sequence
 
-from legion_memory.schema.identity import Identity, identity_of_cells
+from legion_memory.schema.identity import Identity, identity_keys, identity_of_cells
 from legion_memory.schema.kinds import OUTCOME, PATTERN
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.renumbering import Occurrence, Plan, Texts, occurrences, rewrite_source
@@ -71,6 +72,8 @@ def resolved_references(memory: Memory, texts: Texts, sources: Sequence[Texts]) 
             continue
         pattern = _identity(row)
         meant = {version.meanings(pattern) for version in versions if pattern in version.sources}
+        if len(meant) > 1:
+            meant = _written_with(meant, " ".join(row["branch"].split()))
         if len(meant) != 1:
             continue  # no source holds the pattern, or they disagree on what it meant
         targets = meant.pop()
@@ -86,6 +89,23 @@ def resolved_references(memory: Memory, texts: Texts, sources: Sequence[Texts]) 
 
         rewrite_source(plan, row, retarget, "the outcome it meant has another ID now")
     return plan
+
+
+_BRANCH_AT = 1 + identity_keys(OUTCOME).index("branch")  # after the identity's kind prefix
+
+
+def _written_with(
+    meanings: set[tuple[Identity | None, ...] | None], branch: str
+) -> set[tuple[Identity | None, ...] | None]:
+    """Of the sources' disagreeing meanings, those citing only outcomes of the pattern's own
+    Branch: a pattern is written beside the outcomes it learned from, and a version holding it
+    otherwise got it without them (a pick of the pattern alone)."""
+    return {
+        meaning
+        for meaning in meanings
+        if meaning
+        and all(target is not None and target[_BRANCH_AT] == branch for target in meaning)
+    }
 
 
 def _now_id(now: _Version, meant: Identity | None) -> str | None:
