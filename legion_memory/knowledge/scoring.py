@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from legion_memory.knowledge.decay import Scored, newest_first, rank, rank_rows, scored
 from legion_memory.knowledge.filters import by_agent, has_any_tag
@@ -232,17 +232,29 @@ class Briefing(NamedTuple):
 EMPTY_BRIEFING = Briefing([], [], 0)
 
 
-def briefing(records: Sequence[Record], today: dt.date) -> Briefing:
+def briefing(records: Iterable[Record], today: dt.date) -> Briefing:
     """The 5 most recent outcomes (date desc, ID desc) and the 3 most experienced agents over
-    every record (most tasks, then best success rate, then name)."""
-    recent = heapq.nlargest(BRIEFING_RECENT, records, key=newest_first)  # sorted()[:5], faster
-    tallies = _by_agent(scored(record, today) for record in records)
+    every record (most tasks, then best success rate, then name). The records are read once, in
+    one pass: they may be built one at a time from the rows (docs/decisions.md#lazy-rows)."""
+    tallies: dict[str, _Tally] = {}
+    total = 0
+
+    def tallied() -> Iterator[Record]:
+        nonlocal total
+        for record in records:
+            total += 1
+            result = scored(record, today)
+            for agent in record.agents:
+                tallies.setdefault(agent, _Tally()).add(result)
+            yield record
+
+    recent = heapq.nlargest(BRIEFING_RECENT, tallied(), key=newest_first)  # sorted()[:5], faster
     summaries = [
         AgentSummary(agent, t.tasks, t.successes, t.avg_importance) for agent, t in tallies.items()
     ]
     summaries.sort(key=lambda s: (-s.tasks, -s.successes / s.tasks, s.agent))
     return Briefing(
-        [scored(record, today) for record in recent], summaries[:BRIEFING_AGENTS], len(records)
+        [scored(record, today) for record in recent], summaries[:BRIEFING_AGENTS], total
     )
 
 

@@ -13,7 +13,6 @@ from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_bra
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.common import (
     Recalled,
-    live_records,
     live_rows,
     marked,
     scoped_json,
@@ -264,10 +263,14 @@ def _branch_filter(project: Project, wanted: str) -> Callable[[Record], bool] | 
     return keep
 
 
-def _scored_outcomes(project: Project, include_global: bool) -> list[Record]:
-    """The outcomes the scores count: the project's, and the global tier's when asked."""
-    tiers = project.score_tiers(include_global)
-    return [record for tier in tiers for record in live_records(project, OUTCOME, tier)[0]]
+def _scored_outcomes(project: Project, include_global: bool) -> Iterable[Record]:
+    """The outcomes the scores count: the project's, and the global tier's when asked. Each
+    tier is read (and warned about) at once; its records are built one at a time as they are
+    counted, never all held (docs/decisions.md#lazy-rows)."""
+    tiers = [live_rows(project, OUTCOME, tier)[0] for tier in project.score_tiers(include_global)]
+    return chain.from_iterable(
+        map(rows.record, range(len(rows))) for rows in tiers if rows is not None
+    )
 
 
 def score_agents(
@@ -316,5 +319,7 @@ def memory_briefing(target: Project | Path | str) -> Briefing:
     from legion_memory.knowledge.scoring import briefing as briefing_of
 
     project = project_of(target)
-    records, _ = live_records(project, OUTCOME)
-    return briefing_of(records, project.today) if records else EMPTY_BRIEFING
+    rows, _ = live_rows(project, OUTCOME, scopes.Scoped(scopes.PROJECT, project.memory))
+    if rows is None or not len(rows):
+        return EMPTY_BRIEFING
+    return briefing_of(map(rows.record, range(len(rows))), project.today)

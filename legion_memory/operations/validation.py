@@ -7,16 +7,18 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import ParseError
+from legion_memory.markdown.document import Document
 from legion_memory.operations.project import Project, project_of
 from legion_memory.schema.kinds import KINDS
 from legion_memory.schema.validation import (
     ERROR,
+    KnownHashes,
     Problem,
+    document_twins,
     not_a_memory_file,
-    record_twins,
-    validate_text,
+    validate_document,
 )
-from legion_memory.storage.reading import read_text
+from legion_memory.storage.reading import load
 from legion_memory.wording import count_of
 
 
@@ -57,41 +59,39 @@ def validate(
     paths = files or _memory_files(project)
     shown = [(path, _shown(project, path)) for path in paths]
     problems: list[Problem] = []
+    # Each file is read and parsed once, and kept for the checks across files.
+    documents: list[tuple[Path, str, Document]] = []
+    known: KnownHashes = {}  # the identity of each row, read by the checks of its file
     for number, (path, name) in enumerate(shown, 1):
         with progress(f"validate: checking {name} ({number} of {len(shown)})"):
-            problems += validate_file(path, name)
-    return Validation(len(paths), problems + record_twins(_readable(shown)))
+            found, document = _check_file(path, name, known)
+        problems += found
+        if document is not None:
+            documents.append((path, name, document))
+    return Validation(len(paths), problems + document_twins(documents, known))
 
 
 def validate_file(path: Path, shown: str) -> list[Problem]:
     """Every problem of one memory file (ARCHIVE.md included); any other path is not read."""
+    return _check_file(path, shown)[0]
+
+
+def _check_file(
+    path: Path, shown: str, known: KnownHashes | None = None
+) -> tuple[list[Problem], Document | None]:
+    """`validate_file`, and the file's document when it could be read."""
     refused = not_a_memory_file(path, shown)
     if refused is not None:
-        return [refused]
+        return [refused], None
     try:
-        text = read_text(path)
+        document = load(path)
     except ParseError as exc:  # not UTF-8 (at a line), or not a file that may be read (no line)
         line = exc.where.rsplit(":", 1)[-1]
-        return [Problem(shown, int(line) if line.isdecimal() else 0, ERROR, exc.message)]
-    if text is None:
+        return [Problem(shown, int(line) if line.isdecimal() else 0, ERROR, exc.message)], None
+    if document is None:
         gone = "is a link to a missing file" if path.is_symlink() else "file does not exist"
-        return [Problem(shown, 0, ERROR, gone)]
-    return validate_text(path, text, shown)
-
-
-def _readable(shown: list[tuple[Path, str]]) -> list[tuple[Path, str, str]]:
-    """The files that read as text, for the checks across files (validate_file reports the rest)."""
-    found = []
-    for path, name in shown:
-        if not_a_memory_file(path, name) is not None:
-            continue  # never read: validate_file said why
-        try:
-            text = read_text(path)
-        except ParseError:
-            continue
-        if text:
-            found.append((path, name, text))
-    return found
+        return [Problem(shown, 0, ERROR, gone)], None
+    return validate_document(path, document, shown, known), document
 
 
 def _memory_files(project: Project) -> list[Path]:

@@ -81,17 +81,30 @@ def free_rule(value: str) -> str | None:
 
 def id_rule(prefix: str) -> Rule:
     pattern = rf"^{prefix}-[0-9]{{3,{MAX_ID_DIGITS}}}$"
+    compiled: list[re.Pattern[str]] = []  # on first use: `validate` checks every row's ID
 
     def rule(value: str) -> str | None:
-        return None if re.match(pattern, value) else f"must look like {prefix}-001"
+        if not compiled:
+            compiled.append(re.compile(pattern))
+        return None if compiled[0].match(value) else f"must look like {prefix}-001"
 
     return rule
 
 
 def control_character(value: str) -> str | None:
     """The first control character in `value` as `U+001B`, or None. Tab and line breaks pass."""
-    found = re.search(_CONTROL, value)
+    found = _control().search(value)
     return None if found is None else f"U+{ord(found[0]):04X}"
+
+
+_compiled: list[re.Pattern[str]] = []
+
+
+def _control() -> re.Pattern[str]:
+    """`_CONTROL`, compiled on first use: `validate` searches every value and row for it."""
+    if not _compiled:
+        _compiled.append(re.compile(_CONTROL))
+    return _compiled[0]
 
 
 def not_text(value: str) -> bool:

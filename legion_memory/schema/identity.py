@@ -31,7 +31,7 @@ def identity_keys(kind: Kind) -> tuple[str, ...]:
 
 def identity(kind: Kind, values: Mapping[str, str]) -> Identity:
     """The record's identity from its values (missing columns read empty)."""
-    return (kind.prefix, *(_clean(values.get(key, "")) for key in identity_keys(kind)))
+    return (kind.prefix, *(clean(values.get(key, "")) for key in identity_keys(kind)))
 
 
 def identity_of_cells(kind: Kind, columns: Sequence[str], cells: Sequence[str]) -> Identity:
@@ -41,8 +41,8 @@ def identity_of_cells(kind: Kind, columns: Sequence[str], cells: Sequence[str]) 
 def order_key(kind: Kind, values: Mapping[str, str]) -> tuple[str, ...]:
     """How colliding new records are ordered, the same on every clone whichever way it merges:
     date, then branch, then the rest of the identity (docs/decisions.md#merge-renumbering)."""
-    when = _clean(values.get("date", ""))
-    return (when, _clean(values.get("branch", "")), *identity(kind, values))
+    when = clean(values.get("date", ""))
+    return (when, clean(values.get("branch", "")), *identity(kind, values))
 
 
 def kind_of_prefix(record_id: str) -> Kind | None:
@@ -50,7 +50,7 @@ def kind_of_prefix(record_id: str) -> Kind | None:
     return next((kind for kind in KINDS.values() if kind.prefix == prefix), None)
 
 
-def _clean(value: str) -> str:
+def clean(value: str) -> str:
     return " ".join(value.split())
 
 

@@ -40,10 +40,18 @@ class LearnEntry(NamedTuple):
 
 def learn_entries(document: Document) -> Iterator[LearnEntry]:
     """Every learn entry in a document, in order, skipping table lines."""
-    in_table = {i for table in document.tables for i in range(table.header, table.end)}
+    # Tables come in document order and do not overlap: a line inside one jumps to its end,
+    # rather than every table line being kept in a set.
+    tables = document.tables
+    next_table = 0
     index = 0
     while index < len(document.lines):
-        match = None if index in in_table else _ENTRY.match(document.text(index))
+        while next_table < len(tables) and tables[next_table].end <= index:
+            next_table += 1
+        if next_table < len(tables) and tables[next_table].header <= index:
+            index = tables[next_table].end
+            continue
+        match = _ENTRY.match(document.text(index))
         if match is None:
             index += 1
             continue

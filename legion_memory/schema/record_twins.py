@@ -5,13 +5,19 @@ Both are damage a line merge leaves (docs/decisions.md#record-identity); `valida
 and `doctor --fix` repairs them by the identity rules.
 """
 
+from array import array
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from legion_memory.markdown.document import Document, Table, row_cells
-from legion_memory.schema.identity import Identity, identity_of_cells
+from legion_memory.schema.fingerprints import hashes, positions_of, repeated
+from legion_memory.schema.identity import (
+    Identity,
+    identity_of_cells,
+)
 from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.schema.records import column_key, records_table
+from legion_memory.schema.twin_hashes import row_hashes
 
 
 class Holder(NamedTuple):
@@ -65,17 +71,62 @@ def _tables(document: Document, kind: Kind, *, archived: bool) -> list[Table]:
     return [] if table is None else [table]
 
 
-def twins(documents: list[tuple[str, Document, bool]]) -> list[Twin]:
-    """Every row that repeats a record an earlier row holds (archived rows come first)."""
+KnownHashes = dict[tuple[int, int, str], "tuple[array[int], array[int]]"]
+"""By (id of a document, its table's header line, kind name): (line indexes, identity hashes) of
+the table's rows of that kind, as `row_hashes` gives them, read already."""
+
+
+def twins(
+    documents: list[tuple[str, Document, bool]], known: KnownHashes | None = None
+) -> list[Twin]:
+    """Every row that repeats a record an earlier row holds (archived rows come first). Each
+    row's identity is kept as its hash alone; only the rows whose hash repeats are compared by
+    their identities (docs/decisions.md#repeats-by-hash)."""
     found: list[Twin] = []
     for kind in KINDS.values():
-        first: dict[Identity, Holder] = {}
-        for holder, key in kind_rows(kind, documents):
-            if key in first:
-                found.append(Twin(first[key], holder))
-            else:
-                first[key] = holder
+        places: list[_Place] = []
+        identity_hashes, rows = hashes(), hashes()
+        for name, document, archived in documents:
+            for table in _tables(document, kind, archived=archived):
+                columns = tuple(column_key(c) for c in table.columns)
+                if "id" not in columns:
+                    continue
+                held = (known or {}).get((id(document), table.header, kind.name))
+                read = row_hashes(kind, document, table, columns) if held is None else _pairs(held)
+                for index, identity_hash in read:
+                    identity_hashes.append(identity_hash)
+                    rows.append(len(places) << _INDEX_BITS | index)
+                places.append((name, document, archived, columns))
+        again = positions_of(identity_hashes, repeated(identity_hashes))
+        found += _repeats(kind, places, [rows[offset] for offset in again])
     return found
+
+
+_Place = tuple[str, Document, bool, tuple[str, ...]]
+
+
+def _pairs(held: "tuple[array[int], array[int]]") -> Iterator[tuple[int, int]]:
+    return zip(*held, strict=True)
+
+
+def _repeats(kind: Kind, places: list[_Place], rows: list[int]) -> Iterator[Twin]:
+    """The twins among `rows` (each a place's number and a line index), compared by identity."""
+    first: dict[Identity, Holder] = {}
+    for row in rows:
+        name, document, archived, columns = places[row >> _INDEX_BITS]
+        index = row & _INDEX_MASK
+        cells = row_cells(document, index)
+        record_id = dict(zip(columns, cells, strict=False)).get("id", "")
+        holder = Holder(name, archived, index, record_id)
+        key = identity_of_cells(kind, columns, cells)
+        if key in first:
+            yield Twin(first[key], holder)
+        else:
+            first[key] = holder
+
+
+_INDEX_BITS = 40
+_INDEX_MASK = (1 << _INDEX_BITS) - 1
 
 
 class Misfiled(NamedTuple):

@@ -65,25 +65,66 @@ def could_hold_secret(text: str) -> bool:
 
 
 def _may_match(text: str) -> bool:
+    return has_prefilter_word(text) or has_prefilter_run(text)
+
+
+def has_prefilter_word(text: str) -> bool:
+    """Whether the lowered text holds a word some rule needs (the substring tests run from C)."""
     lowered = text.lower()
-    return any(word in lowered for word in PREFILTER_WORDS) or bool(re.search(PREFILTER_RUN, text))
+    return any(map(lowered.__contains__, PREFILTER_WORDS))
+
+
+def has_prefilter_run(text: str) -> bool:
+    """Whether the text holds a run of token characters as long as the shortest rule needs."""
+    return prefilter_run().search(text) is not None
+
+
+@cache
+def prefilter_run() -> re.Pattern[str]:
+    """`PREFILTER_RUN`, compiled on first use."""
+    return re.compile(PREFILTER_RUN)
 
 
 def _variants(value: str) -> Iterator[str]:
     yield value
-    if value.isascii() and not any(mark in value for mark in _SPLIT_MARKS):
+    if value.isascii() and not any(map(value.__contains__, _SPLIT_MARKS)):
         return  # the common case: nothing disguised, nothing to undo
     folded = value
     if not value.isascii():
         import unicodedata  # a C module, imported only for text that is not ASCII
 
         folded = unicodedata.normalize("NFKC", value)
-        folded = folded.translate(_DROP_INVISIBLE)
-    joined = re.sub(_SPLIT, "", folded)
+        if any(map(folded.__contains__, _INVISIBLE)):
+            folded = folded.translate(_DROP_INVISIBLE)
+    # Every split mark holds a pipe, a `<` or a line feed (invisible characters are dropped above).
+    marked = "|" in folded or "<" in folded or "\n" in folded
+    joined = _joined(folded) if marked else folded
     if joined != value:
         yield joined
     if "\\|" in joined:
         yield joined.replace("\\|", "|")
+
+
+def _joined(text: str) -> str:
+    """`re.sub(_SPLIT, "", text)`: each run of marks goes when a token character touches it.
+    Found run by run from C, instead of trying the split's lookarounds at every character."""
+    pieces = []
+    last = 0
+    for mark in split_marks().finditer(text):
+        start, end = mark.span()
+        if (start and text[start - 1] in _TOKEN_SET) or text[end : end + 1] in _TOKEN_SET:
+            pieces.append(text[last:start])
+            last = end
+    return "".join([*pieces, text[last:]]) if pieces else text
+
+
+_TOKEN_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.~-")
+
+
+@cache
+def split_marks() -> re.Pattern[str]:
+    """What may split a token to hide it: (escaped) pipes, `<br>`s and line breaks, in runs."""
+    return re.compile(_MARKS)
 
 
 def _first_rule_matching(text: str) -> str | None:

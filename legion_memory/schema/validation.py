@@ -2,47 +2,39 @@
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
+from itertools import compress, count, repeat
+from operator import contains
 from pathlib import Path
-from typing import NamedTuple
 
-from legion_memory.markdown.document import Document, Table, cell_count, parse
-from legion_memory.schema.fields import control_character
-from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, column_problem
+from legion_memory.markdown.document import Document, Table, parse
+from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 from legion_memory.schema.learn_entries import learn_entries
-from legion_memory.schema.record_twins import archive_layout, twins
-from legion_memory.schema.records import Record, column_key, read_records, records_table
-from legion_memory.schema.secrets import could_hold_secret, secret_kind, secret_message
+from legion_memory.schema.problems import ERROR, NOTE, WARNING, Problem
+from legion_memory.schema.record_twins import KnownHashes, archive_layout, twins
+from legion_memory.schema.records import column_key, records_table
+from legion_memory.schema.row_checks import check_rows
+from legion_memory.schema.secrets import secret_kind, secret_message
+from legion_memory.schema.twin_hashes import RowHasher
 from legion_memory.wording import noun_for
 
-ERROR = "error"
-WARNING = "warning"
-NOTE = "note"
+__all__ = [
+    "ERROR",
+    "NOTE",
+    "WARNING",
+    "KnownHashes",
+    "Problem",
+    "check_table",
+    "document_twins",
+    "kind_for_file",
+    "not_a_memory_file",
+    "path_is_live",
+    "record_twins",
+    "validate_document",
+    "validate_text",
+]
+
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})( |$)")
-# A table's values repeat from row to row (agents, dates, task types): each distinct one is read
-# for secrets, control characters and its column's rule once; each is a pure function of the value
-# (docs/decisions.md#secrets-once-per-value).
-_secret_kind = lru_cache(maxsize=4096)(secret_kind)
-_control_character = lru_cache(maxsize=4096)(control_character)
-_column_problem = lru_cache(maxsize=4096)(column_problem)
-
-
-class Problem(NamedTuple):
-    path: str
-    line: int
-    severity: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.severity}: {self.message}"
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "file": self.path,
-            "line": self.line,
-            "severity": self.severity,
-            "message": self.message,
-        }
+_CONFLICT_STARTS = ("<" * 7, "=" * 7, ">" * 7)
 
 
 def kind_for_file(path: Path, document: Document | None = None) -> Kind | None:
@@ -69,12 +61,19 @@ def not_a_memory_file(path: Path, name: str) -> Problem | None:
 
 def validate_text(path: Path, text: str, name: str) -> list[Problem]:
     """Every problem of a memory file's text (`path` tells its kind: its name is what counts)."""
-    document = parse(text)
+    return validate_document(path, parse(text), name)
+
+
+def validate_document(
+    path: Path, document: Document, name: str, known: KnownHashes | None = None
+) -> list[Problem]:
+    """`validate_text` of the text `document` was parsed from. `known` gets the identity hashes
+    of the rows checked, for `document_twins`."""
     found = list(_conflict_markers(document, name))
     if path.name.upper() == ARCHIVE_FILENAME.upper():
-        found += _check_archive(document, name)
+        found += _check_archive(document, name, known)
     else:
-        found += _check_live(path, document, name)
+        found += _check_live(path, document, name, known)
     found += _check_learn_entries(document, name)
     return sorted(found, key=lambda problem: problem.line)
 
@@ -91,48 +90,40 @@ def _check_learn_entries(document: Document, name: str) -> list[Problem]:
     return found
 
 
-def _check_live(path: Path, document: Document, name: str) -> list[Problem]:
+def _check_live(
+    path: Path, document: Document, name: str, known: KnownHashes | None
+) -> list[Problem]:
     kind = kind_for_file(path, document)
     if kind is None:
         return [Problem(name, 1, ERROR, "not a memory file: no known table in it")]
     table = records_table(document, kind)
     if table is None:
         return [Problem(name, 1, ERROR, f"no {kind.singular} table found (## {kind.section})")]
-    return list(check_table(document, table, kind, name))
+    return list(check_table(document, table, kind, name, known))
 
 
-def _check_archive(document: Document, name: str) -> list[Problem]:
+def _check_archive(document: Document, name: str, known: KnownHashes | None) -> list[Problem]:
     found = [Problem(name, m.line, ERROR, m.message) for m in archive_layout(document)]
     for kind in KINDS.values():
         table = records_table(document, kind, archived=True)
         if table is not None:
-            found += check_table(document, table, kind, name)
+            found += check_table(document, table, kind, name, known)
     return found
 
 
-def check_table(document: Document, table: Table, kind: Kind, name: str) -> Iterator[Problem]:
+def check_table(
+    document: Document, table: Table, kind: Kind, name: str, known: KnownHashes | None = None
+) -> Iterator[Problem]:
     yield from _check_header(table, kind, name)
-    width = len(table.columns)
-    good_rows = []
-    for index in table.rows:
-        cells = cell_count(document.text(index))
-        if cells != width:
-            hint = (
-                "an unescaped | in a value? write it as \\|" if cells > width else "missing cells"
-            )
-            yield Problem(
-                name, index + 1, ERROR, f"row has {cells} cells, header has {width} ({hint})"
-            )
-        else:
-            good_rows.append(index)
-    good = set(good_rows)  # a list here made validate quadratic: 100,000 rows took minutes
-    records = [r for r in read_records(document, table, kind) if r.line - 1 in good]
-    for record in records:
-        yield from _check_record(record, name, document.text(record.line - 1))
-    yield from _duplicate_ids(records, name)
-    if len(good_rows) != len(table.rows) or not (
-        _plainly_a_table(document, table) or _renders_as_table(document, table)
-    ):
+    columns = tuple(column_key(c) for c in table.columns)
+    hasher = RowHasher(kind, columns) if known is not None and "id" in columns else None
+    rows = check_rows(document, table, kind, name, hasher)
+    if known is not None and rows.identities is not None:
+        known[id(document), table.header, kind.name] = rows.identities
+    yield from rows.ragged
+    yield from rows.values
+    yield from rows.duplicates
+    if rows.ragged or not (_plainly_a_table(document, table) or _renders_as_table(document, table)):
         yield Problem(
             name,
             table.header + 1,
@@ -174,60 +165,14 @@ def _secret(field: str, kind: str) -> str:
     return f"{secret_message(field, kind)} ({_ROTATE})"
 
 
-def _secrets(record: Record, name: str) -> Iterator[tuple[str, Problem]]:
-    """A problem for each value of the record that looks like a secret, with the value's key;
-    the value is never quoted."""
-    for key, value in record.values.items():
-        column = record.kind.column(key)
-        field = column.name if column else "a column"
-        kind = _secret_kind(value)
-        if kind is not None:
-            yield key, Problem(name, record.line, ERROR, _secret(field, kind))
-            continue
-        control = _control_character(value)
-        if control is not None:
-            message = f"{field} holds a control character ({control}); remove it"
-            yield key, Problem(name, record.line, ERROR, message)
-
-
-def _check_record(record: Record, name: str, line: str) -> Iterator[Problem]:
-    secret_keys = set()
-    # One search of the row's text spares each value its own on all but a few rows.
-    if could_hold_secret(line) or control_character(line.rstrip("\r\n")):
-        for key, secret in _secrets(record, name):
-            secret_keys.add(key)
-            yield secret
-    for column in record.kind.columns:
-        if column.key not in record.values or column.key in secret_keys:
-            continue
-        value = record[column.key]
-        problem = _column_problem(column, value)
-        if problem is None:
-            continue
-        if value.lower() != value and _column_problem(column, value.lower()) is None:
-            message = f"{column.name} '{value}' should be lowercase '{value.lower()}'"
-            yield Problem(name, record.line, WARNING, message)
-        else:
-            yield Problem(name, record.line, ERROR, f"{column.name} '{value}' {problem}")
-
-
-def _duplicate_ids(records: list[Record], name: str) -> Iterator[Problem]:
-    first_line: dict[str, int] = {}
-    for record in records:
-        if not record.id:
-            continue
-        if record.id in first_line:
-            message = f"duplicate ID {record.id} (also on line {first_line[record.id]})"
-            yield Problem(name, record.line, ERROR, message)
-        else:
-            first_line[record.id] = record.line
-
-
 def _conflict_markers(document: Document, name: str) -> Iterator[Problem]:
     """Each marker line: one of a conflict `doctor --fix` resolves (nested ones too, from the
     inside out), or a separator or closing one outside any, left by a hand resolution."""
     depth = 0
-    for index in range(len(document.lines)):
+    lines = document.lines
+    # Only a line opening with seven marker characters can be one: found from C, not per line.
+    starts = map(str.startswith, lines, repeat(_CONFLICT_STARTS))
+    for index in compress(count(), starts):
         marker = _CONFLICT.match(document.text(index))
         if marker is None:
             continue
@@ -248,19 +193,24 @@ def _plainly_a_table(document: Document, table: Table) -> bool:
     many cells as the header (checked before), and every line opens and closes with a pipe at
     its edges, the closing one not escaped, with no double backslash (mistune reads `\\\\|` as
     an escaped backslash and a pipe) and no lone CR (which mistune reads as a line break). Then
-    mistune splits each line into the same cells (docs/decisions.md#validate-skips-mistune)."""
-    raw = "".join(document.lines[table.header : table.end])
-    if "\r" in raw and "\r" in raw.replace("\r\n", ""):
+    mistune splits each line into the same cells (docs/decisions.md#validate-skips-mistune).
+    Each test is one pass over the lines from C: the table is never copied into one string."""
+    lines = document.lines[table.header : table.end]
+    if not all(map(str.startswith, lines, repeat("|"))):
         return False
-    text = _table_text(document, table)
-    lines = text.count("\n")
-    return (
-        text.startswith("|")
-        and "\\\\" not in text
-        and text.count("\n|") == lines - 1
-        and text.count("|\n") == lines
-        and "\\|\n" not in text
-    )
+    if not all(map(str.endswith, lines, repeat(_CLOSED))):
+        return False
+    if any(map(str.endswith, lines, repeat(_ESCAPED_CLOSE))):
+        return False
+    if any(map(contains, lines, repeat("\\\\"))):
+        return False
+    # A CR only in a line's CRLF ending (a line ending is its last characters).
+    with_cr = compress(lines, map(contains, lines, repeat("\r")))
+    return all(line.count("\r") == 1 and line.endswith("\r\n") for line in with_cr)
+
+
+_CLOSED = ("|\n", "|\r\n", "|")
+_ESCAPED_CLOSE = ("\\|\n", "\\|\r\n", "\\|")
 
 
 def _table_text(document: Document, table: Table) -> str:
@@ -291,11 +241,19 @@ def _renders_as_table(document: Document, table: Table) -> bool:
 def record_twins(files: list[tuple[Path, str, str]]) -> list[Problem]:
     """One record held twice across a memory directory's files: under two IDs, or live and
     archived at once (docs/decisions.md#record-identity). `files`: (path, name shown, text)."""
+    return document_twins([(path, name, parse(text)) for path, name, text in files])
+
+
+def document_twins(
+    files: list[tuple[Path, str, Document]], known: KnownHashes | None = None
+) -> list[Problem]:
+    """`record_twins` of files already parsed: (path, name shown, document), with the identity
+    hashes `validate_document` read of them."""
     ordered = sorted(files, key=lambda item: path_is_live(item[0]))  # the archive first
-    documents = [(name, parse(text), not path_is_live(path)) for path, name, text in ordered]
+    documents = [(name, document, not path_is_live(path)) for path, name, document in ordered]
     return [
         Problem(twin.again.name, twin.again.line_index + 1, ERROR, twin.message())
-        for twin in twins(documents)
+        for twin in twins(documents, known)
     ]
 
 

@@ -5,7 +5,7 @@ Archived rows live in ARCHIVE.md, which is never read here, so they never come b
 
 Rows are read lazily so that a search over 10,000 of them stays fast: a row becomes a *source*
 (searchable text plus the few facts ranking needs) only when its line contains a query word, found
-with one `str.find` pass over the table, and a source becomes a full *entry* (record, headline) only
+by substring tests of each line lowered, and a source becomes a full *entry* (record, headline) only
 when it is among the results. A row's length, for BM25's length normalisation, is the length of its
 line in characters; a learn or retro entry's is the length of its searchable text.
 """
@@ -13,9 +13,8 @@ line in characters; a learn or retro entry's is the length of its searchable tex
 from __future__ import annotations
 
 import datetime as dt
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from itertools import accumulate
+from itertools import repeat
 from pathlib import Path
 
 from legion_memory.errors import ParseError
@@ -103,7 +102,8 @@ class Source:
 
 
 class Rows:
-    """One table's rows, kept as text until a query asks for some of them."""
+    """One table's rows, kept as the document's lines (each with its ending) until a query asks
+    for some of them: never copied (docs/decisions.md#memory-as-lines)."""
 
     __slots__ = ("first_line", "groups", "keys", "kind", "lines", "path")
 
@@ -119,25 +119,25 @@ class Rows:
 
     @property
     def length(self) -> int:
-        return sum(map(len, self.lines))
+        """The rows' length in characters, their line endings aside."""
+        endings = map(str.endswith, self.lines, repeat("\n"))
+        crs = map(str.endswith, self.lines, repeat("\r\n"))
+        return sum(map(len, self.lines)) - sum(endings) - sum(crs)
 
     def containing(self, words: Sequence[str]) -> list[Source]:
-        """Sources for the rows whose line contains any of the words (lowercase) as a substring."""
-        text = "\n".join(self.lines)
-        lowered = text.lower()
-        if len(lowered) != len(text):  # lowercasing changed lengths: offsets would not line up
-            return [self.source(i) for i, line in enumerate(self.lines) if _has(line, words)]
-        starts = list(accumulate((len(line) + 1 for line in self.lines), initial=0))
-        found: set[int] = set()
-        for word in words:
-            at = lowered.find(word)
-            while at >= 0:
-                row = bisect_right(starts, at) - 1
-                found.add(row)
-                at = lowered.find(word, starts[row + 1])
-        return [
-            self.source(row, lowered[starts[row] : starts[row + 1] - 1]) for row in sorted(found)
-        ]
+        """Sources for the rows whose line contains any of the words (lowercase) as a substring.
+        Each line is lowered on its own, never the table joined into one string: one emoji made
+        that string four bytes a character (docs/decisions.md#memory-as-lines)."""
+        hits: list[tuple[int, str]] = []
+        changed = False  # lowering changed a line's length: its cells are lowered one by one
+        for row, line in enumerate(self.lines):
+            lowered = line.lower()
+            changed = changed or len(lowered) != len(line)
+            if any(map(lowered.__contains__, words)):
+                hits.append((row, lowered))
+        if changed:
+            return [self.source(row) for row, _ in hits]
+        return [self.source(row, lowered) for row, lowered in hits]
 
     def source(self, row: int, lowered: str | None = None) -> Source:
         """The row's source; `lowered` is its line lowercased, when the caller has it."""
@@ -163,7 +163,7 @@ class Rows:
             date=values.get("date", ""),
             importance=int(importance) if importance in {"1", "2", "3", "4", "5"} else None,
             names=",".join(values.get(key, "") for key in ("agent", "tags")),
-            length=len(line),
+            length=len(strip_ending(line)),
             fields=fields,
         )
 
@@ -258,17 +258,8 @@ def _add_file(corpus: Corpus, path: Path, kind: Kind) -> None:
 def rows_of(path: Path, document: Document, table: Table, kind: Kind) -> Rows:
     """A table's rows; ParseError when a row's cells do not match the header (as store says)."""
     reading.require_table(path, document, kind)  # a ragged row: the store's own one-line message
-    lines = _texts(document.lines[table.rows.start : table.rows.stop])
     keys = [column_key(name) for name in table.columns]
+    # A table without rows counts as one empty row, as it always has in BM25's document count:
+    # the scores stay what they were.
+    lines = document.lines[table.rows.start : table.rows.stop] or [""]
     return Rows(path, kind, keys, table.rows.start + 1, lines)
-
-
-def _texts(lines: list[str]) -> list[str]:
-    """`strip_ending` of each line, by one split of the joined text (much faster for 10,000)."""
-    block = "".join(lines)
-    texts = block.split("\n")
-    if block.endswith("\n"):
-        texts.pop()
-    if "\r" in block:
-        return list(map(strip_ending, lines))
-    return texts

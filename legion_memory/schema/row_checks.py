@@ -1,0 +1,265 @@
+"""The checks of every row of a memory table (its cell count, secrets, control characters, each
+column's rule, duplicate IDs), run on the cells split straight from its lines, a chunk of rows at
+a time and column by column: no record is built for a row (docs/decisions.md#validate-from-lines).
+"""
+
+import re
+from array import array
+from collections.abc import Iterable, Iterator
+from itertools import compress
+from operator import itemgetter
+from typing import NamedTuple
+
+from legion_memory.markdown.document import Document, Table, line_cells
+from legion_memory.schema.fields import control_character, free_rule
+from legion_memory.schema.fingerprints import hashes, positions_of, repeated
+from legion_memory.schema.kinds import Column, Kind, column_problem
+from legion_memory.schema.problems import ERROR, WARNING, Problem
+from legion_memory.schema.records import column_key
+from legion_memory.schema.secret_rules import PREFILTER_WORDS
+from legion_memory.schema.secrets import (
+    prefilter_run,
+    secret_kind,
+    secret_message,
+    split_marks,
+)
+from legion_memory.schema.twin_hashes import RowHasher
+
+# A table's values repeat from row to row (agents, dates, task types): each distinct value of a
+# chunk is checked once, and the values seen to pass are kept (emptied when this many, so that a
+# column of unique values stays small). Every check is a pure function of the value
+# (docs/decisions.md#secrets-once-per-value).
+_KNOWN = 16384
+_CHUNK = 4096
+"""Rows whose cells are held at once: little memory, and each column's distinct values."""
+_ROTATE = "remove it from the file and rotate the credential"
+_Found = list[tuple[int, int, Problem]]
+"""Problems with their line index and their place among the row's (its value's or column's)."""
+_Flagged = set[tuple[int, str]]
+"""(line index, key) of the values found to be secrets: their column rules are not checked."""
+
+
+class _Value(NamedTuple):
+    order: int
+    key: str
+    position: int
+    field: str
+
+
+class _Rule(NamedTuple):
+    column: Column
+    position: int
+    known: set[str] | None
+    """Values seen to pass the column's rule; None for free text, which only must not be empty
+    when required."""
+    order: int
+    """Its problems' place among the row's: after every value's secret."""
+
+
+class Layout(NamedTuple):
+    """Where a table holds each value of its records: a record keeps the last of repeated columns,
+    in the order of their first."""
+
+    width: int
+    values: tuple[_Value, ...]
+    rules: tuple[_Rule, ...]
+    """The kind's columns the table has, in the kind's order."""
+    id_position: int | None
+
+    @classmethod
+    def of(cls, table: Table, kind: Kind) -> "Layout":
+        keys = [column_key(name) for name in table.columns]
+        last = {key: position for position, key in enumerate(keys)}
+        fields = {column.key: column.name for column in kind.columns}
+        values = tuple(
+            _Value(order, key, last[key], fields.get(key, "a column"))
+            for order, key in enumerate(dict.fromkeys(keys))
+        )
+        present = [column for column in kind.columns if column.key in last]
+        rules = tuple(
+            _Rule(c, last[c.key], None if c.rule is free_rule else set(), len(values) + order)
+            for order, c in enumerate(present)
+        )
+        return cls(len(keys), values, rules, last.get("id"))
+
+
+class RowFindings(NamedTuple):
+    ragged: list[Problem]
+    """Rows whose cell count is not the header's: they are checked no further."""
+    values: list[Problem]
+    duplicates: list[Problem]
+    identities: "tuple[array[int], array[int]] | None"
+    """(line indexes, identity hashes) of the rows the hasher read, as `row_hashes` gives them."""
+
+
+class _Chunk(NamedTuple):
+    name: str
+    indexes: list[int]
+    rows: list[list[str]]
+    """The cells of the rows of the header's width, at those line indexes."""
+
+
+def check_rows(
+    document: Document, table: Table, kind: Kind, name: str, hasher: RowHasher | None = None
+) -> RowFindings:
+    """Every problem of the table's rows, each row's in the order its record would give them;
+    with a hasher, the hash of each row's identity too, from the cells read for the checks."""
+    layout = Layout.of(table, kind)
+    ragged: list[Problem] = []
+    found: _Found = []
+    id_hashes, id_rows = hashes(), hashes()
+    identities = (hashes(), hashes()) if hasher is not None else None
+    clean: set[str] = set()
+    for start in range(table.header + 2, table.end, _CHUNK):
+        chunk = _Chunk(name, [], [])
+        for index in range(start, min(start + _CHUNK, table.end)):
+            line = document.lines[index]
+            cells = line_cells(line)
+            if hasher is not None and identities is not None:
+                identity_hash = hasher.of_cells(line, cells)
+                if identity_hash is not None:
+                    identities[0].append(index)
+                    identities[1].append(identity_hash)
+            if len(cells) != layout.width:
+                ragged.append(_ragged(name, index + 1, len(cells), layout.width))
+            else:
+                chunk.indexes.append(index)
+                chunk.rows.append(cells)
+        flagged: _Flagged = set()
+        for value in layout.values:
+            _secrets(value, chunk, clean, found, flagged)
+        for rule in layout.rules:
+            _rule_problems(rule, chunk, flagged, found)
+        if len(clean) >= _KNOWN:
+            clean.clear()
+        if layout.id_position is not None:
+            ids = list(map(itemgetter(layout.id_position), chunk.rows))
+            id_hashes.extend(map(hash, compress(ids, ids)))  # an empty ID is no duplicate
+            id_rows.extend(compress(chunk.indexes, ids))
+    found.sort(key=itemgetter(0, 1))
+    duplicates = _duplicate_ids(document, layout.id_position, id_hashes, id_rows, name)
+    return RowFindings(ragged, [problem for *_, problem in found], duplicates, identities)
+
+
+def _ragged(name: str, line: int, cells: int, width: int) -> Problem:
+    hint = "an unescaped | in a value? write it as \\|" if cells > width else "missing cells"
+    return Problem(name, line, ERROR, f"row has {cells} cells, header has {width} ({hint})")
+
+
+def _finding(field: str, value: str) -> str | None:
+    """The message for a value of `field` that looks like a secret (the value never quoted) or
+    holds a control character, or None."""
+    kind = secret_kind(value)
+    if kind is not None:
+        return f"{secret_message(field, kind)} ({_ROTATE})"
+    control = control_character(value)
+    return None if control is None else f"{field} holds a control character ({control}); remove it"
+
+
+def _plainly_clean(values: Iterable[str]) -> Iterator[str]:
+    """The ASCII values that are neither a secret nor hold a control character, known without
+    reading them further. Every text the detector reads of such a value is the value with some of
+    its split marks taken out; with all of them out, a word or a long run any of those texts holds
+    is still there, none being made of marks: without one no rule can match. The rest are left to
+    `_finding` (docs/decisions.md#validate-from-lines)."""
+    odd, control, run = _ODD.search, _ASCII_CONTROL.search, prefilter_run().search
+    unmarked, words = split_marks().sub, PREFILTER_WORDS
+    for value in values:
+        if not value.isascii():
+            continue
+        text = value
+        if odd(value) is not None:
+            if control(value) is not None:
+                continue
+            text = unmarked("", value)
+        if run(text) is None:
+            lowered = text.lower()
+            if not any(map(lowered.__contains__, words)):
+                yield value
+
+
+# The ASCII characters that make a value more than itself: a split mark (which a disguised token
+# hides behind) or a control character (fields' class, less what is not ASCII).
+_ODD = re.compile(r"[|<\n\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _secrets(
+    value: _Value, chunk: _Chunk, clean: set[str], found: _Found, flagged: _Flagged
+) -> None:
+    """Adds a problem for each row whose value looks like a secret (never quoted) or holds a
+    control character, and flags it. `clean`: values seen to be neither."""
+    values = list(map(itemgetter(value.position), chunk.rows))
+    unknown = set(values).difference(clean)
+    plain = set(_plainly_clean(unknown))
+    clean |= plain
+    bad = {}
+    for text in unknown.difference(plain):
+        finding = _finding(value.field, text)
+        if finding is None:
+            clean.add(text)
+        else:
+            bad[text] = finding
+    if not bad:
+        return
+    for offset in compress(range(len(values)), map(bad.__contains__, values)):
+        index, message = chunk.indexes[offset], bad[values[offset]]
+        found.append((index, value.order, Problem(chunk.name, index + 1, ERROR, message)))
+        flagged.add((index, value.key))
+
+
+def _rule_problems(rule: _Rule, chunk: _Chunk, flagged: _Flagged, found: _Found) -> None:
+    """Adds a problem for each row whose value breaks the rule's column (a value that only breaks
+    it in upper case gets a warning), unless it was flagged as a secret. Only the values not seen
+    to pass are checked."""
+    column, position, known, order = rule
+    values = list(map(itemgetter(position), chunk.rows))
+    if known is None:  # free text: only an empty value breaks it, where one is required
+        bad = {"": "is required"} if column.required and "" in values else {}
+    else:
+        bad = {}
+        for value in set(values).difference(known):
+            problem = column_problem(column, value)
+            if problem is None:
+                known.add(value)
+            else:
+                bad[value] = problem
+        if len(known) >= _KNOWN:
+            known.clear()
+    if not bad:
+        return
+    for offset in compress(range(len(values)), map(bad.__contains__, values)):
+        index, value = chunk.indexes[offset], values[offset]
+        if (index, column.key) not in flagged:
+            severity, message = _rule_message(column, value, bad[value])
+            found.append((index, order, Problem(chunk.name, index + 1, severity, message)))
+
+
+def _rule_message(column: Column, value: str, problem: str) -> tuple[str, str]:
+    if value.lower() != value and column_problem(column, value.lower()) is None:
+        return WARNING, f"{column.name} '{value}' should be lowercase '{value.lower()}'"
+    return ERROR, f"{column.name} '{value}' {problem}"
+
+
+def _duplicate_ids(
+    document: Document,
+    position: int | None,
+    id_hashes: "array[int]",
+    id_rows: "array[int]",
+    name: str,
+) -> list[Problem]:
+    """Each row whose ID an earlier row has: only rows whose ID's hash repeats are read again."""
+    again = repeated(id_hashes)
+    if position is None or not again:
+        return []
+    first_line: dict[str, int] = {}
+    found = []
+    for offset in positions_of(id_hashes, again):
+        index = id_rows[offset]
+        record_id = line_cells(document.lines[index])[position]
+        if record_id in first_line:
+            message = f"duplicate ID {record_id} (also on line {first_line[record_id]})"
+            found.append(Problem(name, index + 1, ERROR, message))
+        else:
+            first_line[record_id] = index + 1
+    return found

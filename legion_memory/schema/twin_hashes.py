@@ -1,0 +1,106 @@
+"""The hash of each row's identity, read from its line: what finds a record held twice among
+100,000 rows without keeping their identities (docs/decisions.md#repeats-by-hash).
+
+Equal identities must hash alike whatever the rows' layout, padding or escapes, so the hash is of
+one text: the identity's values joined by " | ". A row written as the tool writes rows holds that
+text as it lies, after its ID cell; any other row's values are read and joined.
+"""
+
+from collections.abc import Iterator
+from itertools import compress, repeat
+from operator import contains, itemgetter
+
+from legion_memory.markdown.document import Document, Table, line_cells
+from legion_memory.schema.identity import clean, identity, identity_keys
+from legion_memory.schema.kinds import Kind
+
+_JOIN = " | "
+# What `clean` collapses, in an ASCII line, but a CR: two spaces, or another whitespace character.
+_SPACES = ("  ", "\t", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+# The whitespace `str.split` knows beyond ASCII (tests/test_validate_rows.py holds it to Python's).
+WIDE_SPACES = tuple(
+    map(chr, (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000))
+)
+_ANY_SPACES = _SPACES + WIDE_SPACES
+
+
+class RowHasher:
+    """The hash of the identity of a kind's rows in one table's layout."""
+
+    __slots__ = ("columns", "getter", "id_position", "kind", "tail", "wanted", "width")
+
+    def __init__(self, kind: Kind, columns: tuple[str, ...]) -> None:
+        self.kind = kind
+        self.columns = columns
+        self.wanted = kind.prefix + "-"
+        last = {key: position for position, key in enumerate(columns)}
+        self.id_position = last["id"]
+        # A column the table lacks reads empty: the position past the row's cells, where an
+        # empty cell is put (and picked last, so that one key too gives a tuple).
+        self.width = len(columns)
+        positions = [last.get(key, self.width) for key in identity_keys(kind)]
+        self.getter = itemgetter(*positions, self.width)
+        # The ID first and the identity all the other cells, in order: a row as the tool writes
+        # it holds the identity's text after its ID.
+        self.tail = self.id_position == 0 and positions == list(range(1, self.width))
+
+    def of_line(self, line: str) -> int | None:
+        """The hash of the row's identity; None when its ID lacks the kind's prefix."""
+        written = _as_written(line, self.width) if self.tail else None
+        if written is None:
+            return self.of_cells(line, line_cells(line))
+        return hash(written[1]) if written[0].startswith(self.wanted) else None
+
+    def of_cells(self, line: str, cells: list[str]) -> int | None:
+        """`of_line`, the line's cells (`line_cells`) already read."""
+        if len(cells) != self.width:  # a ragged row: its record is read as `kind_rows` reads it
+            values = dict(zip(self.columns, cells, strict=False))
+            if values.get("id", "").startswith(self.wanted):
+                return hash(_JOIN.join(identity(self.kind, values)[1:]))
+            return None
+        if not cells[self.id_position].startswith(self.wanted):
+            return None
+        picked = self.getter([*cells, ""])
+        # An escaped pipe unescapes to a pipe, a `<br>` to a line break: only the latter adds
+        # whitespace to what the line holds.
+        if "<" in line or not _clean_text(line):
+            return hash(_JOIN.join(map(clean, picked[:-1])))
+        return hash(_JOIN.join(picked[:-1]))
+
+
+def row_hashes(
+    kind: Kind, document: Document, table: Table, columns: tuple[str, ...]
+) -> Iterator[tuple[int, int]]:
+    """(line index, hash of the identity) of each of the table's rows whose ID has the kind's
+    prefix, as `kind_rows` reads them. A row whose text lacks the prefix cannot have it."""
+    hasher = RowHasher(kind, columns)
+    lines = document.lines
+    rows = lines[table.header + 2 : table.end]
+    for index in compress(table.rows, map(contains, rows, repeat(hasher.wanted))):
+        found = hasher.of_line(lines[index])
+        if found is not None:
+            yield index, found
+
+
+def _as_written(line: str, width: int) -> tuple[str, str] | None:
+    """(ID cell, the other cells as " | " joins them) of a row written as the tool writes rows:
+    `| a | b |`, one space of padding, every cell clean and none empty, nothing escaped, ASCII.
+    None for any other line."""
+    end = len(line) - (2 if line.endswith("\r\n") else 1 if line.endswith("\n") else 0)
+    if not (line.startswith("| ") and line.endswith(" |", 0, end)) or width < 2:
+        return None
+    if line.count("|") != width + 1 or line.count(_JOIN) != width - 1:
+        return None  # then every pipe is an edge or a separator with one space each side
+    if "\\" in line or "<" in line or not line.isascii() or not _clean_text(line):
+        return None
+    first = line.find(_JOIN)
+    return line[2:first], line[first + 3 : end - 2]
+
+
+def _clean_text(line: str) -> bool:
+    """Whether the line's whitespace is single spaces, its CRLF ending's CR aside: then each cell
+    of it is already as `clean` makes it."""
+    if any(map(line.__contains__, _SPACES if line.isascii() else _ANY_SPACES)):
+        return False
+    first_cr = line.find("\r")
+    return first_cr == -1 or (first_cr == len(line) - 2 and line.endswith("\n"))

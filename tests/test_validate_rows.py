@@ -1,0 +1,92 @@
+"""validate's row checks read no record: the shortcuts they take are checked here against the
+full readings they stand for (docs/decisions.md#validate-from-lines,
+docs/decisions.md#repeats-by-hash)."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from legion_memory.markdown.document import cell_count, line_cells, strip_ending
+from legion_memory.schema.fields import control_character
+from legion_memory.schema.identity import identity
+from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, Kind
+from legion_memory.schema.records import column_key
+from legion_memory.schema.row_checks import _plainly_clean
+from legion_memory.schema.secrets import _SPLIT, _joined, secret_kind
+from legion_memory.schema.twin_hashes import WIDE_SPACES, RowHasher
+
+# What can disguise a secret or change how a row is read: split marks, escapes, invisible and
+# full-width characters, control characters, whitespace, and pieces of real credential formats.
+pieces = st.sampled_from(
+    [
+        "a", "Z", "0", "-", ".", "/", "_", "=", " ", "  ", "\t", "|", "\\", "\\|", "<br>",
+        "<br />", "<", "\n", "\r", "\r\n", "\u200b", "\x1b", "\x0b", "日本", "😀",
+        "\uff50\uff41\uff53\uff53", "\u3000", "\xa0",
+        "pass", "key", "token", "://", "AKIA", "ABCDEFGHIJKLMNOP", "ghp_", "a1b2c3d4e5f6g7h8",
+        "password=", "hunter2!", "O-", "O-001",
+    ]
+)  # fmt: skip
+texts = st.lists(pieces, max_size=8).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(texts)
+def test_a_plainly_clean_value_is_no_secret_and_holds_no_control_character(value: str) -> None:
+    if list(_plainly_clean([value])):
+        assert secret_kind(value) is None
+        assert control_character(value) is None
+
+
+@settings(max_examples=3000, deadline=None)
+@given(texts)
+def test_marks_are_taken_out_as_the_split_pattern_takes_them(text: str) -> None:
+    assert _joined(text) == re.sub(_SPLIT, "", text)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=12), st.sampled_from(["", " ", "|", "| "]))
+def test_a_row_has_as_many_cells_as_it_is_counted_to(cells: list[str], edge: str) -> None:
+    line = edge + " | ".join(cells) + edge[::-1] + "\n"
+    if "\n" not in line[:-1]:  # one row line
+        assert len(line_cells(line)) == cell_count(strip_ending(line))
+
+
+LAYOUTS: dict[Kind, list[str]] = {
+    OUTCOME: [c.name for c in OUTCOME.columns],
+    PATTERN: [c.name for c in PATTERN.columns],
+    ERROR_FIX: ["Date", "ID", "Branch", "Error Signature", "Extra"],
+}
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.sampled_from(list(LAYOUTS)),
+    st.lists(texts, min_size=1, max_size=12),
+    st.sampled_from(["| {} |\n", "|{}|\n", "{}\r\n", "  | {} |  \n"]),
+    st.sampled_from([" | ", "|", "  |  "]),
+)
+def test_a_row_hash_is_the_hash_of_its_identity(
+    kind: Kind, cells: list[str], frame: str, separator: str
+) -> None:
+    names = LAYOUTS[kind]
+    columns = tuple(column_key(name) for name in names)
+    id_at = columns.index("id")
+    row = [f"{kind.prefix}-007" if i == id_at else cells[i % len(cells)] for i in range(len(names))]
+    line = frame.format(separator.join(row))
+    if "\n" in line[:-1]:
+        return  # not one row line
+    values = dict(zip(columns, line_cells(line), strict=False))
+    found = RowHasher(kind, columns).of_line(line)
+    if not values.get("id", "").startswith(kind.prefix + "-"):
+        assert found is None
+    else:
+        assert found == hash(" | ".join(identity(kind, values)[1:]))
+
+
+def test_the_wide_spaces_are_every_whitespace_character_beyond_ascii() -> None:
+    found = [chr(code) for code in range(0x80, sys.maxunicode + 1) if chr(code).isspace()]
+    assert list(WIDE_SPACES) == found
