@@ -13,7 +13,7 @@ from support.gitrepos import outcome_row, pattern_row
 from support.processes import CLI, probe, read_bytes_of
 
 from legion_memory.gitops.merge_log import LOG_NAME
-from legion_memory.gitops.repository import REPLAYED_AS_ENV
+from legion_memory.gitops.repository import PICKED_ENV, RECHECK_ENV, REPLAYED_AS_ENV
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, archive_template
 from legion_memory.storage import files, reading
 from legion_memory.upkeep import clean_scan
@@ -40,6 +40,8 @@ def test_the_names_are_the_ones_storage_and_gitops_use(tmp_path: Path) -> None:
     )
     assert clean_scan.MERGE_LOG_NAME == LOG_NAME
     assert clean_scan.REPLAYED_AS_ENV == REPLAYED_AS_ENV
+    assert clean_scan.PICKED_ENV == PICKED_ENV
+    assert clean_scan.RECHECK_ENV == RECHECK_ENV
     assert Path(*clean_scan.MEMORY_DIR) == reading.MEMORY_DIR
 
 

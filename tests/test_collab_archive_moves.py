@@ -176,8 +176,7 @@ def test_applying_a_mailed_store_of_a_forgotten_record_keeps_it_archived(
 
 def test_merging_a_forget_that_ours_replayed_and_undid_keeps_the_record_live(repo: Path) -> None:
     """Base holds the record live and ours holds it live: by base alone theirs's forget wins.
-    But ours picked that forget and restored the record since: its state is the later one. (Had
-    ours changed nothing else, git would take theirs's files whole without asking the driver.)"""
+    But ours picked that forget and restored the record since: its state is the later one."""
     init_memory(repo, driver=True)
     add_outcome(repo, "alpha", "main")
     commit(repo, "store alpha")
@@ -233,4 +232,32 @@ def test_picking_a_branchs_commits_repairs_once_at_the_end_and_the_sequence_comp
     ]
     assert sorted(summary for _, _, summary in rows(repo)) == ["kept", "on main"]
     assert [line.split("|")[-2].strip() for line in _archive_rows(repo)] == ["forgotten"]
+    assert_healthy(repo)
+
+
+def test_merging_a_forget_when_ours_forgot_and_restored_and_did_nothing_else_keeps_it_live(
+    repo: Path,
+) -> None:
+    """Ours's memory files end as base had them, so git takes theirs's whole without the driver;
+    the post-merge hook sees ours's history changed them and has doctor weigh the two sides."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "-b", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    _on_main_pick_and_restore(repo, "feature")
+    commit(repo, "restore alpha")
+    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    assert "O-001 made live again, its later state" in merged.stderr
+    assert _subjects(repo, 2) == [
+        "Repair .planning/memory after post-merge (legion-memory doctor --fix)",
+        "Merge branch 'feature'",
+    ]
+    assert {name: text_of(repo, name) for name in restored} == restored
+    assert rows(repo) == [("O-001", "main", "alpha")]
     assert_healthy(repo)

@@ -47,6 +47,18 @@ if [ "{name}" = post-commit ]; then
     LEGION_MEMORY_PICKED_ONTO=$(cat "$(git rev-parse --git-path sequencer/head)" 2>/dev/null)
     export LEGION_MEMORY_PICKED LEGION_MEMORY_PICKED_ONTO
 fi
+# A side whose memory files ended as the merge base had them, though its history changed them (a
+# forget undone by a restore), had its files taken whole by git, unweighed: doctor weighs them.
+if [ "{name}" = post-merge ] && git rev-parse -q --verify HEAD^2 >/dev/null 2>&1; then
+    base=$(git merge-base HEAD^1 HEAD^2 2>/dev/null)
+    for side in HEAD^1 HEAD^2; do
+        if [ -n "$base" ] && git diff --quiet "$base" "$side" -- .planning/memory 2>/dev/null &&
+            [ -n "$(git rev-list -1 "$base..$side" -- .planning/memory 2>/dev/null)" ]; then
+            LEGION_MEMORY_RECHECK=1
+            export LEGION_MEMORY_RECHECK
+        fi
+    done
+fi
 git config --get {driver}.driver >/dev/null 2>&1 || echo "legion-memory: the merge driver is not configured in this clone; run: legion-memory git install" >&2
 memory=.planning/memory
 before=$(git status --porcelain -- "$memory" 2>/dev/null)

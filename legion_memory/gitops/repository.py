@@ -251,6 +251,9 @@ REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
 """The commits a rebase wrote (their new names), set by the post-rewrite hook after a rebase."""
 PICKED_ENV = "LEGION_MEMORY_PICKED"
 """The commit a cherry-pick just replayed onto HEAD^, set by the post-commit hook."""
+RECHECK_ENV = "LEGION_MEMORY_RECHECK"
+"""Set by the post-merge hook when a side's memory files ended as the base had them though its
+history changed them: git then took the other side's files whole, unweighed."""
 PICKED_ONTO_ENV = "LEGION_MEMORY_PICKED_ONTO"
 """HEAD before the first of several commits picked at once, set by the post-commit hook."""
 _UPSTREAM_LIMIT = 500  # upstream commits read for the changes it already made, newest first

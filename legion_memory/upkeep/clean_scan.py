@@ -30,6 +30,9 @@ REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
 # Set by the post-commit hook after a cherry-pick (`gitops.repository.PICKED_ENV`): doctor then
 # checks that the pick dropped no record either side held.
 PICKED_ENV = "LEGION_MEMORY_PICKED"
+# Set by the post-merge hook when git took one side's memory files whole though the other's
+# history changed them (`gitops.repository.RECHECK_ENV`): doctor weighs the two histories.
+RECHECK_ENV = "LEGION_MEMORY_RECHECK"
 MEMORY_DIR = (".planning", "memory")
 
 
@@ -72,7 +75,7 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
     """True when no journal, no temporary file, no merge log, no conflict marker and no ID held
     by two rows is there, and no rebase was just done: then `doctor` (with or without --fix) finds
     and changes nothing."""
-    if os.environ.get(REPLAYED_AS_ENV, "").strip() or os.environ.get(PICKED_ENV, "").strip():
+    if any(os.environ.get(name, "").strip() for name in (REPLAYED_AS_ENV, PICKED_ENV, RECHECK_ENV)):
         return False
     if git_dir is not None and os.path.lexists(os.path.join(git_dir, MERGE_LOG_NAME)):
         return False

@@ -45,6 +45,7 @@ from legion_memory.upkeep.renumbering import (
 from legion_memory.upkeep.replayed_changes import Stale, stale_records, states
 from legion_memory.upkeep.source_references import resolved_references, source_versions
 from legion_memory.upkeep.twin_repair import twin_plan, verify_identities_kept
+from legion_memory.upkeep.undone_moves import find_undone, repair_undone
 
 
 class Check(NamedTuple):
@@ -323,4 +324,5 @@ CHECKS: tuple[Check, ...] = (
     Check("duplicate IDs", find_duplicates, repair_duplicates),
     Check("merged references", find_merged_references, repair_merged_references),
     Check("replayed changes", find_replayed, repair_replayed),
+    Check("states a merge took unweighed", find_undone, repair_undone),
 )

@@ -1,0 +1,115 @@
+"""Records a merge took whole from the side whose archive state is the earlier one.
+
+When one side's memory files ended exactly as the merge base had them (it forgot a record and
+restored it again, say), git takes the other side's files whole without calling the merge driver,
+so the driver never weighs the two sides' histories. The post-merge hook notices that case and
+asks doctor to: for each record the two parents hold, one live and one archived, the side that
+moved it in or out of ARCHIVE.md more often since they parted holds its later state
+(docs/decisions.md#archive-moves), and the merge result is set to that state.
+"""
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from legion_memory.errors import LegionMemoryError
+from legion_memory.gitops.record_history import moves_since, parting
+from legion_memory.gitops.repository import RECHECK_ENV, files_of_commits
+from legion_memory.schema.identity import Identity, history_text, identity_of_cells
+from legion_memory.schema.kinds import KINDS
+from legion_memory.storage import reading
+from legion_memory.storage.reading import Memory
+from legion_memory.upkeep.finding import Finding
+from legion_memory.upkeep.forgetting import forget, restore
+from legion_memory.upkeep.renumbering import Texts, memory_files, occurrences
+
+_PARENTS = ("HEAD^1", "HEAD^2")
+
+
+class Undone(NamedTuple):
+    """A record the merge left archived (or live) though its later state is the other one."""
+
+    record_id: str
+    where: Path
+    archived: bool
+
+
+def find_undone(memory: Memory) -> list[Finding]:
+    return [Finding(str(item.where), _message(item)) for item in _undone(memory)]
+
+
+def repair_undone(memory: Memory) -> list[str]:
+    done = []
+    for item in _undone(memory):
+        try:
+            (restore if item.archived else forget)(memory, item.record_id)
+        except LegionMemoryError:
+            continue  # left as found; its finding remains
+        state = "live" if item.archived else "archived"
+        done.append(f"{item.where}: {item.record_id} made {state} again, its later state")
+    return done
+
+
+def _message(item: Undone) -> str:
+    now, then = ("archived", "live") if item.archived else ("live", "archived")
+    return f"{item.record_id} is {now} by a merge of its earlier state (--fix makes it {then})"
+
+
+def _undone(memory: Memory) -> list[Undone]:
+    if not os.environ.get(RECHECK_ENV, "").strip():
+        return []
+    base = parting(memory.directory, list(_PARENTS))
+    paths = {path.name: path for path in memory_files(memory)}
+    found = files_of_commits(
+        memory.directory, memory.directory, _PARENTS, list(paths), keep_empty=True
+    )
+    if base is None or len(found) != len(_PARENTS):
+        return []
+    sides = [_states(memory, {paths[n]: text for n, text in files.items()}) for files in found]
+    now = _states(memory, {path: reading.read_text(path) for path in paths.values()})
+    undone = []
+    for key, (ours, theirs) in _disagreeing(sides[0], sides[1]).items():
+        later = _later(memory, base, key, ours, theirs)
+        held = now.get(key)
+        if later is not None and held is not None and held.archived != later:
+            undone.append(Undone(held.record_id, held.where, held.archived))
+    return undone
+
+
+class _Held(NamedTuple):
+    record_id: str
+    where: Path
+    archived: bool
+    text: str
+
+
+def _states(memory: Memory, texts: Texts) -> dict[tuple[str, Identity], _Held]:
+    held: dict[tuple[str, Identity], _Held] = {}
+    for kind in KINDS.values():
+        for row in occurrences(memory, texts, kind):
+            key = (kind.name, identity_of_cells(kind, row.columns, row.cells))
+            text = history_text(row.raw, row.columns)
+            held.setdefault(key, _Held(row["id"], row.path, row.path == memory.archive, text))
+    return held
+
+
+def _disagreeing(
+    ours: Mapping[tuple[str, Identity], _Held], theirs: Mapping[tuple[str, Identity], _Held]
+) -> dict[tuple[str, Identity], tuple[_Held, _Held]]:
+    return {
+        key: (held, theirs[key])
+        for key, held in ours.items()
+        if key in theirs and theirs[key].archived != held.archived
+    }
+
+
+def _later(memory: Memory, base: str, key: object, ours: _Held, theirs: _Held) -> bool | None:
+    """Whether the record's later state is archived; None when the histories tie."""
+    text = ours.text or theirs.text
+    if not text:
+        return None
+    moves = [moves_since(memory.directory, base, rev, memory.archive, text) for rev in _PARENTS]
+    if moves[0] is None or moves[1] is None or moves[0] == moves[1]:
+        return None
+    return ours.archived if moves[0] > moves[1] else theirs.archived
