@@ -62,6 +62,28 @@ def _on_main_pick_and_restore(repo: Path, picked: str) -> None:
     restore(memory_of(repo), "O-001")
 
 
+def _feature_forgets_alpha_main_picks_and_restores_it(repo: Path) -> None:
+    """alpha stored on main; feature forgets it; main picks that forget and restores alpha."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "-b", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    _on_main_pick_and_restore(repo, "feature")
+
+
+def _merged_with_a_repair(repo: Path) -> str:
+    """Merge feature into main; the hook commits a repair on top. What git and the hook said."""
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+    assert merged.returncode == 0, merged.stderr
+    assert _subjects(repo, 2) == [
+        "Repair .planning/memory after post-merge (legion-memory doctor --fix)",
+        "Merge branch 'feature'",
+    ]
+    return merged.stderr
+
+
 def test_picking_a_store_again_after_the_record_was_forgotten_keeps_it_archived(
     repo: Path,
 ) -> None:
@@ -177,27 +199,16 @@ def test_applying_a_mailed_store_of_a_forgotten_record_keeps_it_archived(
 def test_merging_a_forget_that_ours_replayed_and_undid_keeps_the_record_live(repo: Path) -> None:
     """Base holds the record live and ours holds it live: by base alone theirs's forget wins.
     But ours picked that forget and restored the record since: its state is the later one."""
-    init_memory(repo, driver=True)
-    add_outcome(repo, "alpha", "main")
-    commit(repo, "store alpha")
-    git(repo, "checkout", "-q", "-b", "feature")
-    forget(memory_of(repo), "O-001")
-    commit(repo, "forget alpha")
-    _on_main_pick_and_restore(repo, "feature")
+    _feature_forgets_alpha_main_picks_and_restores_it(repo)
     add_outcome(repo, "beta", "main")
     commit(repo, "restore alpha, store beta")
     restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
 
-    merged = run_git(repo, "merge", "--no-edit", "feature")
+    merged = _merged_with_a_repair(repo)
 
-    assert merged.returncode == 0, merged.stderr
     # The driver keeps it live; ARCHIVE.md, which ours left as base had it, git takes from
     # theirs whole, and the hook removes the stale archived copy.
-    assert "removed the archived copy of O-001, restored since it was archived" in merged.stderr
-    assert _subjects(repo, 2) == [
-        "Repair .planning/memory after post-merge (legion-memory doctor --fix)",
-        "Merge branch 'feature'",
-    ]
+    assert "removed the archived copy of O-001, restored since it was archived" in merged
     assert {name: text_of(repo, name) for name in restored} == restored
     assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "main", "beta")]
     assert_healthy(repo)
@@ -240,24 +251,13 @@ def test_merging_a_forget_when_ours_forgot_and_restored_and_did_nothing_else_kee
 ) -> None:
     """Ours's memory files end as base had them, so git takes theirs's whole without the driver;
     the post-merge hook sees ours's history changed them and has doctor weigh the two sides."""
-    init_memory(repo, driver=True)
-    add_outcome(repo, "alpha", "main")
-    commit(repo, "store alpha")
-    git(repo, "checkout", "-q", "-b", "feature")
-    forget(memory_of(repo), "O-001")
-    commit(repo, "forget alpha")
-    _on_main_pick_and_restore(repo, "feature")
+    _feature_forgets_alpha_main_picks_and_restores_it(repo)
     commit(repo, "restore alpha")
     restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
 
-    merged = run_git(repo, "merge", "--no-edit", "feature")
+    merged = _merged_with_a_repair(repo)
 
-    assert merged.returncode == 0, merged.stderr
-    assert "O-001 made live again, its later state" in merged.stderr
-    assert _subjects(repo, 2) == [
-        "Repair .planning/memory after post-merge (legion-memory doctor --fix)",
-        "Merge branch 'feature'",
-    ]
+    assert "O-001 made live again, its later state" in merged
     assert {name: text_of(repo, name) for name in restored} == restored
     assert rows(repo) == [("O-001", "main", "alpha")]
     assert_healthy(repo)
