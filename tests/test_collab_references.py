@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from support.gitrepos import (
@@ -132,19 +133,28 @@ def test_a_squash_leaves_its_repair_staged_and_the_tree_clean_after_the_commit(
     assert_healthy(repo)
 
 
-def test_a_rebase_that_forgets_and_restores_a_record_keeps_main_archived_id(repo: Path) -> None:
-    """main archived its O-001; the branch stores, forgets and restores its own O-001: each step
-    keeps the replayed record under the one ID it has on main, and main's records and the
-    pattern citing the archived one keep theirs."""
+def _rebased_onto_main_that_archived_its_cited_record(
+    repo: Path, also_live: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """feature stores, forgets and restores its O-001; main stores a record (and `also_live`), a
+    pattern citing it, then forgets it; feature is rebased onto main."""
     _feature_stores_forgets_and_restores(repo)
     old = add_outcome(repo, "main record", "main")
-    add_outcome(repo, "main live", "main")
+    if also_live:
+        add_outcome(repo, also_live, "main")
     add_pattern(repo, "main pattern", old, "main")
     commit(repo, "main store")
     forget(memory_of(repo), old)
     commit(repo, "main forget")
     git(repo, "checkout", "-q", "feature")
-    done = run_git(repo, "rebase", "main")
+    return run_git(repo, "rebase", "main")
+
+
+def test_a_rebase_that_forgets_and_restores_a_record_keeps_main_archived_id(repo: Path) -> None:
+    """main archived its O-001; the branch stores, forgets and restores its own O-001: each step
+    keeps the replayed record under the one ID it has on main, and main's records and the
+    pattern citing the archived one keep theirs."""
+    done = _rebased_onto_main_that_archived_its_cited_record(repo, "main live")
     assert done.returncode == 0, done.stderr
     assert rows(repo) == [("O-002", "main", "main live"), ("O-003", "feature", "feature record")]
     assert "| O-001 | 2026-03-02 | main |" in text_of(repo, "ARCHIVE.md")
@@ -180,14 +190,7 @@ def test_a_rebase_onto_a_main_that_only_archived_keeps_main_archived_id(repo: Pa
     """main's OUTCOMES.md is back to what the fork had (its one record archived), so git takes
     the replayed store whole, under main's archived ID; the replayed forget then yields that ID
     to main's archived record, which the pattern keeps citing."""
-    _feature_stores_forgets_and_restores(repo)
-    old = add_outcome(repo, "main record", "main")
-    add_pattern(repo, "main pattern", old, "main")
-    commit(repo, "main store")
-    forget(memory_of(repo), old)
-    commit(repo, "main forget")
-    git(repo, "checkout", "-q", "feature")
-    done = run_git(repo, "rebase", "main")
+    done = _rebased_onto_main_that_archived_its_cited_record(repo)
     assert done.returncode == 0, done.stderr
     assert rows(repo) == [("O-002", "feature", "feature record")]
     assert "| O-001 | 2026-03-02 | main |" in text_of(repo, "ARCHIVE.md")

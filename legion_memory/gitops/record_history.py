@@ -38,6 +38,19 @@ def moves_since(start: Path, base: str, side: str, archive: Path, row_text: str)
     return archive_moves(start, f"{base}..{side}", archive, row_text)
 
 
+def most_moved(
+    start: Path, base: str, sides: Sequence[str], archive: Path, row_text: str
+) -> set[str] | None:
+    """The sides that moved the record most often since `base`: the ones holding its later
+    state. None when git cannot say for one of them."""
+    counts = {side: moves_since(start, base, side, archive, row_text) for side in sides}
+    known = {side: count for side, count in counts.items() if count is not None}
+    if len(known) != len(counts) or not known:
+        return None
+    most = max(known.values())
+    return {side for side, count in known.items() if count == most}
+
+
 def kept_later_in_merge(start: Path, archive: Path, theirs: str) -> KeptLater:
     """For a `git merge` of `theirs` into HEAD: whether the side that kept a record (unchanged)
     moved it more often since the sides parted than the side that removed it. Git is asked only
@@ -48,11 +61,9 @@ def kept_later_in_merge(start: Path, archive: Path, theirs: str) -> KeptLater:
     def kept_later(text: str, side: str) -> bool:
         if not bases:
             bases.append(parting(start, list(revs.values())))
-        other, base = "theirs" if side == "ours" else "ours", bases[0]
+        base = bases[0]
         if not text or base is None:
             return False
-        kept = moves_since(start, base, revs[side], archive, text)
-        removed = moves_since(start, base, revs[other], archive, text)
-        return kept is not None and removed is not None and kept > removed
+        return most_moved(start, base, list(revs.values()), archive, text) == {revs[side]}
 
     return kept_later

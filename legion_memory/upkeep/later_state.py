@@ -11,7 +11,7 @@ made one more (docs/decisions.md#archive-moves). Asked of git only when such a r
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from legion_memory.gitops.record_history import moves_since, parting
+from legion_memory.gitops.record_history import most_moved, parting
 from legion_memory.gitops.repository import files_of_commits, integration_sources
 from legion_memory.markdown.document import parse
 from legion_memory.schema.identity import history_text
@@ -63,18 +63,13 @@ def _live_is_later(
 ) -> bool:
     """Whether the side with the most archive moves of the record holds it live; a tie (or
     git unable to say) leaves archiving to win."""
-    scored: list[tuple[int, bool]] = []
+    held = {}
     for rev, files in sides:
         state = _state(files, memory.archive.name, Path(live.name).name, text)
-        moves = moves_since(memory.directory, base, rev, memory.archive, text)
-        if moves is None:
-            return False
         if state is not None:
-            scored.append((moves, state))
-    if not scored:
-        return False
-    most = max(moves for moves, _ in scored)
-    return all(is_live for moves, is_live in scored if moves == most)
+            held[rev] = state
+    later = most_moved(memory.directory, base, list(held), memory.archive, text)
+    return bool(later) and all(held[rev] for rev in later or ())
 
 
 def _state(files: Mapping[str, str | None], archive: str, live: str, text: str) -> bool | None:

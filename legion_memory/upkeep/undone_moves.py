@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError
-from legion_memory.gitops.record_history import moves_since, parting
+from legion_memory.gitops.record_history import most_moved, parting
 from legion_memory.gitops.repository import RECHECK_ENV, files_of_commits
 from legion_memory.schema.identity import Identity, history_text, identity_of_cells
 from legion_memory.schema.kinds import KINDS
@@ -70,7 +70,7 @@ def _undone(memory: Memory) -> list[Undone]:
     now = _states(memory, {path: reading.read_text(path) for path in paths.values()})
     undone = []
     for key, (ours, theirs) in _disagreeing(sides[0], sides[1]).items():
-        later = _later(memory, base, key, ours, theirs)
+        later = _later(memory, base, ours, theirs)
         held = now.get(key)
         if later is not None and held is not None and held.archived != later:
             undone.append(Undone(held.record_id, held.where, held.archived))
@@ -104,12 +104,12 @@ def _disagreeing(
     }
 
 
-def _later(memory: Memory, base: str, key: object, ours: _Held, theirs: _Held) -> bool | None:
+def _later(memory: Memory, base: str, ours: _Held, theirs: _Held) -> bool | None:
     """Whether the record's later state is archived; None when the histories tie."""
     text = ours.text or theirs.text
     if not text:
         return None
-    moves = [moves_since(memory.directory, base, rev, memory.archive, text) for rev in _PARENTS]
-    if moves[0] is None or moves[1] is None or moves[0] == moves[1]:
+    later = most_moved(memory.directory, base, _PARENTS, memory.archive, text)
+    if later is None or len(later) != 1:
         return None
-    return ours.archived if moves[0] > moves[1] else theirs.archived
+    return ours.archived if later == {_PARENTS[0]} else theirs.archived
