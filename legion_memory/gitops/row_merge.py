@@ -6,11 +6,18 @@ renumberings) and hands out free ID numbers for the whole file.
 """
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from legion_memory.markdown.document import RowStyle, cell_at, split_cells, strip_ending, unescape
-from legion_memory.schema.identity import Identity
+from legion_memory.markdown.document import (
+    RowStyle,
+    cell_at,
+    line_cells,
+    split_cells,
+    strip_ending,
+    unescape,
+)
+from legion_memory.named_tuple import NamedTuple
+from legion_memory.schema.identity import Identity, identity, kind_of_prefix
 
 _ID = re.compile(r"^([A-Za-z]+)-(\d+)$")
 _PIPES = re.compile(r"(?<!\\)\|")
@@ -49,6 +56,56 @@ class Block(NamedTuple):
         return tuple(strip_ending(line) for line in self.head)
 
 
+class StableRun(NamedTuple):
+    """Rows at the start of one table's body that all three versions hold alike, left out of the
+    merge (`stable_rows`), and what the merge must still know of them: their IDs, their text
+    unescaped and without white space (every cell value of theirs, so cleaned, is found in it),
+    the highest number of each ID prefix, and how many end in CRLF and in LF alone."""
+
+    header: int
+    ids: frozenset[str]
+    flat: tuple[bytes, ...]
+    highest: dict[str, int]
+    crlf: int
+    lf: int
+
+    def may_hold(self, key: str) -> bool:
+        """Whether a row of the run may have this record key (`record_key`): False only when
+        none can. A key told apart by a number (`k#2`) may be one the run's rows were given."""
+        if _NUMBERED.search(key):
+            return True
+        if not key.startswith("record:"):
+            return key in self.ids
+        values = key.removeprefix("record:").split("\x1f")[1:]
+        needles = ["".join(value.split()).encode("utf-8", "surrogateescape") for value in values]
+        return all(any(needle in flat for flat in self.flat) for needle in needles if needle)
+
+
+_NUMBERED = re.compile(r"#\d+$")
+
+
+class NotStable(Exception):
+    """The merge would treat the stable run otherwise than as rows kept where they are: the
+    whole files are merged instead (docs/decisions.md#stable-rows)."""
+
+
+class StableBlock(Block):
+    """The table of the stable run, without it: only the row merge may take it, as a whole."""
+
+    __slots__ = ()
+
+    def lines(self) -> list[str]:
+        raise NotStable("the table of the stable rows is merged line by line")
+
+
+class _Splice(str):
+    __slots__ = ()
+
+
+SPLICE = _Splice("\n")
+"""Where the stable run goes back in the merged lines: told apart from every line by identity."""
+
+
 class Incoming(NamedTuple):
     """A new row of one side, as it stands in the result (after any renumbering)."""
 
@@ -80,6 +137,7 @@ class Ledger:
         self.keep_ours = keep_ours
         self.ending = ending
         self.reserved: Mapping[str, frozenset[Identity]] = reserved or {}
+        self.stable: StableRun | None = None
         self.conflicts: list[str] = []
         self.incoming: list[Incoming] = []
         self.ours_added = 0
@@ -121,6 +179,35 @@ class Ledger:
 
 def _never(line: str, side: str) -> bool:
     return False
+
+
+def table_row(
+    raw: str, columns: tuple[str, ...], id_index: int | None, seen: dict[str, int]
+) -> Row:
+    """Row `raw` of a table with these column keys; `seen` counts the keys given so far, so that
+    a table that already holds an ID twice still has one key per row."""
+    record_id = cell(raw, id_index) if id_index is not None else ""
+    row_key = record_id or "text:" + strip_ending(raw).strip()
+    seen[row_key] = seen.get(row_key, 0) + 1
+    if seen[row_key] > 1:
+        row_key = f"{row_key}#{seen[row_key]}"
+    values = tuple(zip(columns, line_cells(raw), strict=False)) if id_index is not None else ()
+    return Row(row_key, record_id, raw, values)
+
+
+def table_key(row: Row) -> str:
+    """The row's key in its table before a repeated one is told apart (`table_row`)."""
+    return row.id or "text:" + row.content.strip()
+
+
+def record_key(row: Row, columns: tuple[str, ...], shared: Collection[str]) -> str:
+    """The key matching the row across versions: its record identity over the columns every
+    version has, or its key in its table when it holds no ID of a kind."""
+    kind = kind_of_prefix(row.id) if row.id and "id" in columns else None
+    if kind is None:
+        return row.key
+    values = {key: value for key, value in row.values if key in shared}
+    return "record:" + "\x1f".join(identity(kind, values))
 
 
 def closed(lines: Iterable[str], ending: str) -> list[str]:

@@ -15,6 +15,7 @@ from legion_memory.storage.confinement import require_inside
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import BinaryIO
 
 TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
@@ -125,13 +126,18 @@ def atomic_write(path: Path, text: str | bytes, errors: str = "strict") -> None:
     """Replace `path` with `text` (or bytes already encoded): temp file in the same directory,
     fsync, same mode, rename."""
     data = text if isinstance(text, bytes) else text.encode("utf-8", errors)
+    replace_with(path, lambda handle: handle.write(data))
+
+
+def replace_with(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """`atomic_write` of what `write` writes to the temporary file."""
     require_inside(path)
     temp: Path | None = None
     try:
         mode = _mode_for(path)
         fd, temp = _create_temp(path.parent)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, mode)

@@ -1,0 +1,149 @@
+"""The stable run of a merge: the rows at the start of a table's body that base, ours and theirs
+hold byte for byte alike, found as bytes and left out of the merge (docs/decisions.md#stable-rows).
+
+Memory files grow at the end, so two branches' versions of a large file share almost all of it
+from the first byte on. Those rows are read once, as they stream past, for what the merge of the
+rest must know of them (`row_merge.StableRun`), and copied back into the result as bytes.
+"""
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from legion_memory.gitops.row_merge import StableRun
+from legion_memory.markdown.document import (
+    Table,
+    cell_count,
+    parse,
+    split_lines,
+    strip_ending,
+)
+from legion_memory.named_tuple import NamedTuple
+from legion_memory.schema.records import column_key
+from legion_memory.storage import versions
+
+HEAD_BYTES = 1 << 16
+"""How much of the shared start is read to find the table: a memory file's title and prose."""
+_MARKERS = (b"<<<<<<<", b">>>>>>>")
+
+
+class Split(NamedTuple):
+    """The three versions without their stable run, the run, and where it lies in each file."""
+
+    texts: list[str]
+    run: StableRun
+    start: int
+    end: int
+
+
+def split_versions(paths: Sequence[Path]) -> Split | None:
+    """The versions (base, ours, theirs) without their stable run; None when they have none, or
+    when the run holds what only the merge of whole files answers for (bytes that are not UTF-8,
+    conflict markers, a row with more or fewer cells than its header)."""
+    shared = versions.shared_start(paths)
+    head_bytes = versions.read_range(paths[0], 0, min(shared, HEAD_BYTES))
+    head_bytes = head_bytes[: head_bytes.rfind(b"\n") + 1]
+    try:
+        head = head_bytes.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    document = parse(head)
+    if not document.tables:
+        return None
+    table = document.tables[-1]
+    start = len(head_bytes) - len("".join(document.lines[table.header + 2 :]).encode("utf-8"))
+    if start >= shared:
+        return None
+    if column_key(table.columns[0]) != "id":  # the ID is read as a row's first cell
+        return None
+    reader = _RunReader(table)
+    end = reader.read(paths[0], start, shared)
+    if end is None or end == start:
+        return None
+    lead = head_bytes[:start].decode("utf-8")
+    rests = [versions.read_range(path, end) for path in paths]
+    texts = [lead + rest.decode("utf-8", "surrogateescape") for rest in rests]
+    return Split(texts, reader.run(), start, end)
+
+
+class _RunReader:
+    """The rows of one table from a byte offset on, for as long as they are rows, read a chunk at
+    a time by regular expressions rather than row by row."""
+
+    def __init__(self, table: Table) -> None:
+        self.header = table.header
+        self.width = len(table.columns)
+        self.ids: set[str] = set()
+        self.flat: list[bytes] = []
+        self.highest: dict[str, int] = {}
+        self.crlf = self.lf = 0
+
+    def read(self, path: Path, start: int, end: int) -> int | None:
+        """Where the run ends; None when a row in it is one the fast merge must not take."""
+        at = start
+        for chunk in versions.line_chunks(path, start, end):
+            if b"\0" in chunk or any(marker in chunk for marker in _MARKERS):
+                return None
+            try:
+                text = chunk.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+            stop = None if _all_rows(text) else re.search(_NOT_A_ROW, text, re.MULTILINE)
+            rows = text[: stop.start()] if stop else text
+            if not self.take(rows):
+                return None
+            if stop:
+                return at + len(rows.encode("utf-8"))
+            at += len(chunk)
+        return at
+
+    def take(self, rows: str) -> bool:
+        """Note what the merge must know of these rows; False when one cannot be in the run:
+        a row with more or fewer cells than the header, one whose first cell is not plainly an
+        ID, an ID held twice."""
+        lines = split_lines(rows)
+        if any(cell_count(strip_ending(line)) != self.width for line in lines):
+            return False
+        found = _ID_CELL.findall("\n" + rows)
+        if len(found) != len(lines):
+            return False
+        count = len(self.ids)
+        self.ids.update(prefix + "-" + number for prefix, number in found)
+        if len(self.ids) != count + len(found):
+            return False
+        for prefix, number in found:
+            if int(number) > self.highest.get(prefix, 0):
+                self.highest[prefix] = int(number)
+        crlf = rows.count("\r\n")
+        self.crlf += crlf
+        self.lf += len(lines) - crlf
+        self.flat.append(_flat(rows))
+        return True
+
+    def run(self) -> StableRun:
+        ids = frozenset(self.ids)
+        return StableRun(self.header, ids, tuple(self.flat), self.highest, self.crlf, self.lf)
+
+
+def _flat(rows: str) -> bytes:
+    """The rows' cells unescaped as `markdown.document.unescape` does, white space removed (as
+    `str.split` sees it), in UTF-8: every cell value, cleaned and without its spaces, is in it."""
+    text = rows.replace("\\|", "|")
+    if "<" in text:
+        text = re.sub(_BR, "\n", text, flags=re.IGNORECASE)
+    return "".join(text.split()).encode("utf-8")
+
+
+def _all_rows(text: str) -> bool:
+    """Whether every line starts with a pipe, so that each is a table row."""
+    return text.startswith("|") and text.count("\n|") == text.count("\n") - 1
+
+
+# A line holding no unescaped pipe: not a table row (`markdown.document.is_row`). It and the
+# line break tag are compiled only for the rows that need them.
+_NOT_A_ROW = r"^(?:[^|\n]|(?<=\\)\|)*\n"
+# `markdown.document`'s line break tag, kept to one line: a cell never holds a line ending.
+_BR = r"<br[^\S\n]*/?>"
+# A row whose first cell is plainly an ID, after the line break before it: `row_merge.cell(row,
+# 0)` and `split_id` read it as it is. The break makes the search one for a literal.
+_ID_CELL = re.compile(r"\n\|[ ]*([A-Za-z]+)-(\d+)[ ]*\|")
