@@ -59,7 +59,8 @@ class Block(NamedTuple):
 class StableRun(NamedTuple):
     """Rows at the start of one table's body that all three versions hold alike, left out of the
     merge (`stable_rows`), and what the merge must still know of them: their IDs, their text
-    unescaped and without white space (every cell value of theirs, so cleaned, is found in it),
+    unescaped and without white space (every cell value of theirs, so cleaned, is in it between
+    two pipes),
     the highest number of each ID prefix, and how many end in CRLF and in LF alone."""
 
     header: int
@@ -77,8 +78,9 @@ class StableRun(NamedTuple):
         if not key.startswith("record:"):
             return key in self.ids
         values = key.removeprefix("record:").split("\x1f")[1:]
-        needles = ["".join(value.split()).encode("utf-8", "surrogateescape") for value in values]
-        return all(any(needle in flat for flat in self.flat) for needle in needles if needle)
+        cells = ["".join(value.split()).encode("utf-8", "surrogateescape") for value in values]
+        needles = [b"|" + cell + b"|" for cell in cells if cell]
+        return all(any(needle in flat for flat in self.flat) for needle in needles)
 
 
 _NUMBERED = re.compile(r"#\d+$")

@@ -127,11 +127,12 @@ class _RunReader:
 
 def _flat(rows: str) -> bytes:
     """The rows' cells unescaped as `markdown.document.unescape` does, white space removed (as
-    `str.split` sees it), in UTF-8: every cell value, cleaned and without its spaces, is in it."""
+    `str.split` sees it), in UTF-8, and a pipe at the end: every cell value of theirs, cleaned
+    and without its spaces, is in it between two pipes (each row starts with one)."""
     text = rows.replace("\\|", "|")
     if "<" in text:
         text = re.sub(_BR, "\n", text, flags=re.IGNORECASE)
-    return "".join(text.split()).encode("utf-8")
+    return "".join(text.split()).encode("utf-8") + b"|"
 
 
 def _all_rows(text: str) -> bool:
