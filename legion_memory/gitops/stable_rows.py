@@ -7,7 +7,7 @@ rest must know of them (`row_merge.StableRun`), and copied back into the result 
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from legion_memory.gitops.row_merge import StableRun
@@ -20,11 +20,18 @@ from legion_memory.markdown.document import (
 )
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.records import column_key
-from legion_memory.storage import versions
 
 HEAD_BYTES = 1 << 16
 """How much of the shared start is read to find the table: a memory file's title and prose."""
 _MARKERS = (b"<<<<<<<", b">>>>>>>")
+
+
+class Source(NamedTuple):
+    """How the versions' files are read (`storage.versions`: only storage opens them)."""
+
+    shared_start: Callable[[Sequence[Path]], int]
+    read_range: Callable[[Path, int, int | None], bytes]
+    line_chunks: Callable[[Path, int, int], Iterator[bytes]]
 
 
 class Split(NamedTuple):
@@ -36,7 +43,7 @@ class Split(NamedTuple):
     end: int
 
 
-def split_versions(paths: Sequence[Path]) -> Split | None:
+def split_versions(paths: Sequence[Path], versions: Source) -> Split | None:
     """The versions (base, ours, theirs) without their stable run; None when they have none, or
     when the run holds what only the merge of whole files answers for (bytes that are not UTF-8,
     conflict markers, a row with more or fewer cells than its header)."""
@@ -57,11 +64,12 @@ def split_versions(paths: Sequence[Path]) -> Split | None:
     if column_key(table.columns[0]) != "id":  # the ID is read as a row's first cell
         return None
     reader = _RunReader(table)
-    end = reader.read(paths[0], start, shared)
-    if end is None or end == start:
+    end = reader.read(versions.line_chunks(paths[0], start, shared))
+    if not end:
         return None
+    end += start
     lead = head_bytes[:start].decode("utf-8")
-    rests = [versions.read_range(path, end) for path in paths]
+    rests = [versions.read_range(path, end, None) for path in paths]
     texts = [lead + rest.decode("utf-8", "surrogateescape") for rest in rests]
     return Split(texts, reader.run(), start, end)
 
@@ -78,10 +86,11 @@ class _RunReader:
         self.highest: dict[str, int] = {}
         self.crlf = self.lf = 0
 
-    def read(self, path: Path, start: int, end: int) -> int | None:
-        """Where the run ends; None when a row in it is one the fast merge must not take."""
-        at = start
-        for chunk in versions.line_chunks(path, start, end):
+    def read(self, chunks: Iterator[bytes]) -> int | None:
+        """How many bytes the run holds; None when a row in it is one the fast merge must not
+        take."""
+        at = 0
+        for chunk in chunks:
             if b"\0" in chunk or any(marker in chunk for marker in _MARKERS):
                 return None
             try:

@@ -20,7 +20,7 @@ from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.record_history import KeptLater, kept_later_in_merge
 from legion_memory.gitops.repository import find_git_dir
 from legion_memory.gitops.row_merge import Incoming
-from legion_memory.gitops.stable_rows import split_versions
+from legion_memory.gitops.stable_rows import Source, split_versions
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, PATTERN
 from legion_memory.storage import files, reading, versions
 
@@ -65,6 +65,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
 
 
 _CITING = {PATTERN.filename.upper(), ARCHIVE_FILENAME.upper()}
+_SOURCE = Source(versions.shared_start, versions.read_range, versions.line_chunks)
 
 
 def _reported(result: MergeResult, shown: str, followed: bool = False) -> int:
@@ -82,12 +83,15 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
     written with it copied back as bytes (docs/decisions.md#stable-rows); None when the whole
     files must be merged instead (no run, a side to refuse, rows the run would interact with)."""
     try:
-        split = split_versions(paths)
+        split = split_versions(paths, _SOURCE)
         if split is None or _refusal(split.texts):
             return None
         commits = theirs_commits(os.environ)
+        base_text, ours_text, theirs_text = split.texts
         result, at = merge_around(
-            *split.texts,
+            base_text,
+            ours_text,
+            theirs_text,
             split.run,
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), _ours_companions(Path(shown)), os.environ, _logged()),
@@ -96,8 +100,8 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
         )
     except Exception:  # the whole files' merge then answers, its failure included
         return None
-    pieces = [result.text[:at], (paths[1], split.start, split.end), result.text[at:]]
-    versions.write_pieces(paths[1], pieces)
+    stable: versions.Copied = (paths[1], split.start, split.end)
+    versions.write_pieces(paths[1], [result.text[:at], stable, result.text[at:]])
     return _reported(result, shown)
 
 
