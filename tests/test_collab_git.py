@@ -271,13 +271,20 @@ def test_an_octopus_merge_that_stops_with_markers_says_to_merge_one_branch_at_a_
     repo: Path,
 ) -> None:
     """When main fast-forwards to the first branch, git's octopus strategy merges the second
-    as text and stops with markers; doctor says why, and --fix keeps both sides."""
+    as text and stops with markers; doctor and validate (the pre-commit check) say why, and --fix
+    keeps both sides."""
     _two_storing_branches(repo)
     assert run_git(repo, "merge", "--no-edit", "one", "two").returncode != 0
     found = run_process("doctor", cwd=repo)
     assert found.stdout.splitlines()[0] == (
         ".planning/memory/OUTCOMES.md:10: git conflict markers (--fix keeps both sides; git's "
         "octopus merge never calls the merge driver: merge one branch at a time)"
+    )
+    checked = run_process("validate", cwd=repo)
+    assert checked.code == 1
+    assert checked.stdout.splitlines()[0] == (
+        ".planning/memory/OUTCOMES.md:10: error: git conflict marker (run `legion-memory doctor "
+        "--fix`; git's octopus merge never calls the merge driver: merge one branch at a time)"
     )
     assert run_process("doctor", "--fix", "--quiet", cwd=repo).code == 0
     git(repo, "commit", "-q", "-a", "--no-edit")
