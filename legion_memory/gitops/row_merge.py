@@ -72,8 +72,10 @@ class StableRun(NamedTuple):
 
     def may_hold(self, key: str) -> bool:
         """Whether a row of the run may have this record key (`record_key`): False only when
-        none can. A key told apart by a number (`k#2`) may be one the run's rows were given."""
-        if _NUMBERED.search(key):
+        none can. A key told apart by a number (`k#2`) may also be one a run row was given, when
+        two rows of the run have key `k`."""
+        numbered = _NUMBERED.search(key)
+        if numbered and self.may_hold(key[: numbered.start()]):
             return True
         if not key.startswith("record:"):
             return key in self.ids
