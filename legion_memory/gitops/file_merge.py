@@ -29,9 +29,7 @@ from legion_memory.gitops.row_merge import (
     Incoming,
     Ledger,
     NotStable,
-    Row,
     StableBlock,
-    StableRun,
     closed,
     table_row,
 )
@@ -46,6 +44,8 @@ Reserved = Mapping[str, Collection[Identity]] | Iterable[str]
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     from typing import TypeVar
+
+    from legion_memory.gitops.row_merge import Row, StableRun
 
     _T = TypeVar("_T")
 
@@ -96,7 +96,7 @@ def merge_around(
     base: str,
     ours: str,
     theirs: str,
-    stable: StableRun,
+    stable: "StableRun",
     *,
     marker_size: int = 7,
     reserved: Reserved = (),
@@ -144,7 +144,7 @@ def _merged(ledger: Ledger, documents: list[Document], archive: bool) -> list[st
     return [BOM if bom else "", *closed(lines[:-1], ledger.ending), *lines[-1:]]
 
 
-def _ending(documents: list[Document], stable: StableRun | None) -> str:
+def _ending(documents: list[Document], stable: "StableRun | None") -> str:
     """The dominant line ending of the first side that has lines: new lines copy it."""
     document = next((d for d in documents if d.lines), None)
     if document is None:
@@ -207,7 +207,7 @@ def _block(document: Document, table: Table, key: tuple[str, int]) -> Block:
     return Block(key, head, columns, tuple(rows))
 
 
-def _rows(items: Iterable[Item]) -> list[Row]:
+def _rows(items: Iterable[Item]) -> "list[Row]":
     return [row for item in items if isinstance(item, Block) for row in item.rows]
 
 

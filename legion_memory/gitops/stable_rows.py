@@ -37,7 +37,7 @@ class Source(NamedTuple):
 class Split(NamedTuple):
     """The three versions without their stable run, the run, and where it lies in each file."""
 
-    texts: list[str]
+    texts: tuple[str, str, str]
     run: StableRun
     start: int
     end: int
@@ -69,9 +69,13 @@ def split_versions(paths: Sequence[Path], versions: Source) -> Split | None:
         return None
     end += start
     lead = head_bytes[:start].decode("utf-8")
-    rests = [versions.read_range(path, end, None) for path in paths]
-    texts = [lead + rest.decode("utf-8", "surrogateescape") for rest in rests]
-    return Split(texts, reader.run(), start, end)
+    base, ours, theirs = (lead + _rest(versions, path, end) for path in paths)
+    return Split((base, ours, theirs), reader.run(), start, end)
+
+
+def _rest(versions: Source, path: Path, start: int) -> str:
+    """The file from byte `start` on, bytes that are not UTF-8 kept as `read_version` keeps them."""
+    return versions.read_range(path, start, None).decode("utf-8", "surrogateescape")
 
 
 class _RunReader:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from legion_memory.cli.context import Context
@@ -87,11 +88,8 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
         if split is None or _refusal(split.texts):
             return None
         commits = theirs_commits(os.environ)
-        base_text, ours_text, theirs_text = split.texts
         result, at = merge_around(
-            base_text,
-            ours_text,
-            theirs_text,
+            *split.texts,
             split.run,
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), _ours_companions(Path(shown)), os.environ, _logged()),
@@ -135,7 +133,7 @@ def _references_followed(path: Path, versions: list[str], text: str) -> str:
         return text
 
 
-def _refusal(texts: list[str]) -> str | None:
+def _refusal(texts: Sequence[str]) -> str | None:
     for side, text in zip(("base", "ours", "theirs"), texts, strict=True):
         why = unmergeable(text)
         if why:
