@@ -34,6 +34,7 @@ from legion_memory.gitops.row_merge import (
     set_cell,
     split_id,
     table_key,
+    wanted,
 )
 from legion_memory.markdown.document import strip_ending
 from legion_memory.named_tuple import NamedTuple
@@ -132,12 +133,13 @@ class _TableMerge:
         """Make sure no other row of the table is matched with a row of the stable run, takes
         its ID or its key, or is numbered past one: only then are those rows, kept as they are
         on every side, no part of the rest of the merge (docs/decisions.md#stable-rows)."""
-        for rows in keyed:
-            for key, row in rows.items():
-                if stable.may_hold(key) or stable.may_hold(self.key_of(row)):
-                    raise NotStable(f"a row's key may be a stable row's: {key}")
-                if table_key(row) in stable.ids:
-                    raise NotStable(f"a row's ID is a stable row's: {row.id}")
+        keys = [(row, [key, self.key_of(row)]) for rows in keyed for key, row in rows.items()]
+        found = stable.cells(wanted(key for _, pair in keys for key in pair))
+        for row, pair in keys:
+            if any(stable.may_hold(key, found) for key in pair):
+                raise NotStable(f"a row's key may be a stable row's: {pair[0]}")
+            if table_key(row) in stable.ids:
+                raise NotStable(f"a row's ID is a stable row's: {row.id}")
         if any(record_id in stable.ids for record_id in self.ledger.reserved):
             raise NotStable("another memory file holds the ID of a stable row")
 

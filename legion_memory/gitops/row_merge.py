@@ -58,31 +58,49 @@ class Block(NamedTuple):
 
 class StableRun(NamedTuple):
     """Rows at the start of one table's body that all three versions hold alike, left out of the
-    merge (`stable_rows`), and what the merge must still know of them: their IDs, their text
-    unescaped and without white space (every cell value of theirs, so cleaned, is in it between
-    two pipes),
-    the highest number of each ID prefix, and how many end in CRLF and in LF alone."""
+    merge (`stable_rows`), and what the merge must still know of them: their IDs, the highest
+    number of each ID prefix, how many end in CRLF and in LF alone, and `cells`: which of some
+    cell values (cleaned, without white space, in UTF-8) a cell of theirs holds, read again from
+    the file when asked."""
 
     header: int
     ids: frozenset[str]
-    flat: tuple[bytes, ...]
     highest: dict[str, int]
     crlf: int
     lf: int
+    cells: Callable[[set[bytes]], set[bytes]]
 
-    def may_hold(self, key: str) -> bool:
-        """Whether a row of the run may have this record key (`record_key`): False only when
-        none can. A key told apart by a number (`k#2`) may also be one a run row was given, when
-        two rows of the run have key `k`."""
+    def may_hold(self, key: str, found: set[bytes]) -> bool:
+        """Whether a row of the run may have this record key (`record_key`), given the values
+        of `wanted` that its cells hold: False only when none can. A key told apart by a number
+        (`k#2`) may also be one a run row was given, when two rows of the run have key `k`."""
         numbered = _NUMBERED.search(key)
-        if numbered and self.may_hold(key[: numbered.start()]):
+        if numbered and self.may_hold(key[: numbered.start()], found):
             return True
         if not key.startswith("record:"):
             return key in self.ids
-        values = key.removeprefix("record:").split("\x1f")[1:]
-        cells = ["".join(value.split()).encode("utf-8", "surrogateescape") for value in values]
-        needles = [b"|" + cell + b"|" for cell in cells if cell]
-        return all(any(needle in flat for flat in self.flat) for needle in needles)
+        return all(piece in found for piece in _values(key))
+
+
+def wanted(keys: Iterable[str]) -> set[bytes]:
+    """The cell values `StableRun.may_hold` asks about for these keys."""
+    values: set[bytes] = set()
+    for key in keys:
+        rest = key
+        while rest:
+            values.update(_values(rest))
+            numbered = _NUMBERED.search(rest)
+            rest = rest[: numbered.start()] if numbered else ""
+    return values
+
+
+def _values(key: str) -> list[bytes]:
+    if not key.startswith("record:"):
+        return []
+    values = key.removeprefix("record:").split("\x1f")[1:]
+    cells = ["".join(value.split()).encode("utf-8", "surrogateescape") for value in values]
+    # A value holding a pipe spans pieces of the flattened rows (`stable_rows`): each must be one.
+    return [piece for cell in cells for piece in cell.split(b"|") if piece]
 
 
 _NUMBERED = re.compile(r"#\d+$")

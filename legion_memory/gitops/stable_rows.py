@@ -70,7 +70,8 @@ def split_versions(paths: Sequence[Path], versions: Source) -> Split | None:
     end += start
     lead = head_bytes[:start].decode("utf-8")
     base, ours, theirs = (lead + _rest(versions, path, end) for path in paths)
-    return Split((base, ours, theirs), reader.run(), start, end)
+    run = reader.run(lambda values: _cells(versions.line_chunks(paths[0], start, end), values))
+    return Split((base, ours, theirs), run, start, end)
 
 
 def _rest(versions: Source, path: Path, start: int) -> str:
@@ -86,7 +87,6 @@ class _RunReader:
         self.header = table.header
         self.width = len(table.columns)
         self.ids: set[str] = set()
-        self.flat: list[bytes] = []
         self.highest: dict[str, int] = {}
         self.crlf = self.lf = 0
 
@@ -130,22 +130,25 @@ class _RunReader:
         crlf = rows.count("\r\n")
         self.crlf += crlf
         self.lf += len(lines) - crlf
-        self.flat.append(_flat(rows))
         return True
 
-    def run(self) -> StableRun:
+    def run(self, cells: Callable[[set[bytes]], set[bytes]]) -> StableRun:
         ids = frozenset(self.ids)
-        return StableRun(self.header, ids, tuple(self.flat), self.highest, self.crlf, self.lf)
+        return StableRun(self.header, ids, self.highest, self.crlf, self.lf, cells)
 
 
-def _flat(rows: str) -> bytes:
-    """The rows' cells unescaped as `markdown.document.unescape` does, white space removed (as
-    `str.split` sees it), in UTF-8, and a pipe at the end: every cell value of theirs, cleaned
-    and without its spaces, is in it between two pipes (each row starts with one)."""
-    text = rows.replace("\\|", "|")
-    if "<" in text:
-        text = re.sub(_BR, "\n", text, flags=re.IGNORECASE)
-    return "".join(text.split()).encode("utf-8") + b"|"
+def _cells(chunks: Iterator[bytes], values: set[bytes]) -> set[bytes]:
+    """Which of the values (cleaned, white space removed, UTF-8, no pipe) the rows hold as a
+    piece between pipes, once unescaped as `markdown.document.unescape` does and white space (as
+    `str.split` sees it) removed: each cell's value is then such a piece, or several joined by
+    pipes when it holds one itself."""
+    found: set[bytes] = set()
+    for chunk in chunks if values else ():
+        text = chunk.decode("utf-8").replace("\\|", "|")
+        if "<" in text:
+            text = re.sub(_BR, "\n", text, flags=re.IGNORECASE)
+        found |= values.intersection("".join(text.split()).encode("utf-8").split(b"|"))
+    return found
 
 
 def _all_rows(text: str) -> bool:
