@@ -144,11 +144,22 @@ def _cells(chunks: Iterator[bytes], values: set[bytes]) -> set[bytes]:
     pipes when it holds one itself."""
     found: set[bytes] = set()
     for chunk in chunks if values else ():
-        text = chunk.decode("utf-8").replace("\\|", "|")
-        if "<" in text:
-            text = re.sub(_BR, "\n", text, flags=re.IGNORECASE)
-        found |= values.intersection("".join(text.split()).encode("utf-8").split(b"|"))
+        flat = _flat(chunk) + b"|"  # every row starts with a pipe: each piece has one either side
+        found |= {value for value in values - found if b"|" + value + b"|" in flat}
     return found
+
+
+def _flat(chunk: bytes) -> bytes:
+    if chunk.isascii() and b"<" not in chunk:  # most rows: bytes as they are, C all the way
+        return chunk.replace(b"\\|", b"|").translate(None, _ASCII_SPACE)
+    text = chunk.decode("utf-8").replace("\\|", "|")
+    if "<" in text:
+        text = re.sub(_BR, "\n", text, flags=re.IGNORECASE)
+    return "".join(text.split()).encode("utf-8")
+
+
+# What `str.split` takes for white space among ASCII characters (the file separators too).
+_ASCII_SPACE = bytes(code for code in range(128) if chr(code).isspace())
 
 
 def _all_rows(text: str) -> bool:
