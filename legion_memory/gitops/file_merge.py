@@ -21,7 +21,7 @@ markers around just those lines. Untouched lines come out byte-identical.
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from legion_memory.gitops.record_history import KeptLater
+from legion_memory.gitops.record_history import KeptLater, LaterVersion
 from legion_memory.gitops.record_merge import merge_rows
 from legion_memory.gitops.row_merge import (
     SPLICE,
@@ -79,14 +79,20 @@ def merge(
     archive: bool = False,
     pick: bool = False,
     kept_later: KeptLater | None = None,
+    later_version: LaterVersion | None = None,
 ) -> MergeResult:
     """Merge three versions of a memory file. `reserved`: IDs taken in the other memory files,
     each with the identities holding it (`companions`; a bare ID: taken by some other record);
     `archive`: the file is ARCHIVE.md, merged per kind table (`archive_merge`); `pick`: theirs is
     one commit replayed onto ours (rebase, cherry-pick), whose colliding rows alone renumber;
-    `kept_later`: whether a side keeping a record the other removed holds its later state."""
+    `kept_later`: whether a side keeping a record the other removed holds its later state;
+    `later_version`: which side holds the later of two versions of one record."""
     ledger = Ledger(
-        marker_size=marker_size, reserved=_taken(reserved), keep_ours=pick, kept_later=kept_later
+        marker_size=marker_size,
+        reserved=_taken(reserved),
+        keep_ours=pick,
+        kept_later=kept_later,
+        later_version=later_version,
     )
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], archive)
     return _result(ledger, "".join(pieces))
@@ -102,12 +108,17 @@ def merge_around(
     reserved: Reserved = (),
     pick: bool = False,
     kept_later: KeptLater | None = None,
+    later_version: LaterVersion | None = None,
 ) -> tuple[MergeResult, int]:
     """`merge` of three versions of a file that all held the stable run of rows `stable`, given
     without it: the result without it, and where in the text it goes back. NotStable when the
     merge of the whole files could treat those rows otherwise (docs/decisions.md#stable-rows)."""
     ledger = Ledger(
-        marker_size=marker_size, reserved=_taken(reserved), keep_ours=pick, kept_later=kept_later
+        marker_size=marker_size,
+        reserved=_taken(reserved),
+        keep_ours=pick,
+        kept_later=kept_later,
+        later_version=later_version,
     )
     ledger.stable = stable
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], False)
