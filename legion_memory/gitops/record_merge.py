@@ -68,10 +68,13 @@ def _head(base: Block | None, ours: Block | None, theirs: Block | None) -> Block
 def merge_rows(
     ledger: Ledger, base: Block | None, ours: Block | None, theirs: Block | None
 ) -> list[str]:
-    """The merged lines of one table: header, then rows (with markers around conflicting rows)."""
+    """The merged lines of one table: header, then rows (with markers around conflicting rows);
+    nothing when both sides removed the table (each emptied an archive section)."""
     stable = [block for block in (base, ours, theirs) if isinstance(block, StableBlock)]
     if stable and len(stable) < 3:
         raise NotStable("the table of the stable rows is merged with a side's other table")
+    if ours is None and theirs is None:
+        return []
     chosen = _head(base, ours, theirs)
     if chosen is None:
         mine, other = ours.lines() if ours else [], theirs.lines() if theirs else []
