@@ -164,8 +164,8 @@ def bm25(query: Sequence[str], corpus: Corpus) -> list[TextMatch]:
     containing = dict.fromkeys(wanted, 0)
     chosen = set(wanted)
     find = starting_with(wanted)  # a word whose stem is wanted starts with that stem
-    for source in corpus.containing(wanted):
-        counts = weighted_counts(source.fields, chosen, find)
+    for source, fields in corpus.containing(wanted):
+        counts = weighted_counts(fields, chosen, find)
         if counts:
             matched.append((source, counts))
             for word in counts:
