@@ -16,6 +16,7 @@ from legion_memory.schema.identity import identity
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key
 from legion_memory.schema.row_checks import _plainly_clean
+from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS
 from legion_memory.schema.secrets import _SPLIT, _joined, secret_kind
 from legion_memory.schema.twin_hashes import WIDE_SPACES, RowHasher
 
@@ -36,9 +37,25 @@ texts = st.lists(pieces, max_size=8).map("".join)
 @settings(max_examples=3000, deadline=None)
 @given(texts)
 def test_a_plainly_clean_value_is_no_secret_and_holds_no_control_character(value: str) -> None:
-    if list(_plainly_clean([value])):
+    if _plainly_clean({value}):
         assert secret_kind(value) is None
         assert control_character(value) is None
+
+
+def _one_by_one(value: str) -> bool:
+    """The test of one value that the values tested together stand for: ASCII, no control
+    character, and with the split marks taken out no long token run and no prefilter word."""
+    if not value.isascii() or re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", value):
+        return False
+    text = re.sub(r"(?:\\?\||<br\s*/?>|\r?\n)+", "", value)
+    lowered = text.lower()
+    return re.search(PREFILTER_RUN, text) is None and not any(w in lowered for w in PREFILTER_WORDS)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sets(texts, max_size=12))
+def test_values_tested_together_are_clean_as_each_is_alone(values: set[str]) -> None:
+    assert _plainly_clean(values) == {value for value in values if _one_by_one(value)}
 
 
 @settings(max_examples=3000, deadline=None)
