@@ -15,9 +15,15 @@ from legion_memory.schema.fields import control_character
 from legion_memory.schema.identity import identity
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key
-from legion_memory.schema.row_checks import _plainly_clean
+from legion_memory.schema.row_checks import _clean_beyond_ascii, _plainly_clean
 from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS
-from legion_memory.schema.secrets import _SPLIT, _joined, secret_kind
+from legion_memory.schema.secrets import (
+    _SPLIT,
+    _joined,
+    _may_match,
+    secret_kind,
+    secret_variants,
+)
 from legion_memory.schema.twin_hashes import WIDE_SPACES, RowHasher
 
 # What can disguise a secret or change how a row is read: split marks, escapes, invisible and
@@ -56,6 +62,17 @@ def _one_by_one(value: str) -> bool:
 @given(st.sets(texts, max_size=12))
 def test_values_tested_together_are_clean_as_each_is_alone(values: set[str]) -> None:
     assert _plainly_clean(values) == {value for value in values if _one_by_one(value)}
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sets(texts, max_size=12))
+def test_values_beyond_ascii_tested_together_are_clean_as_the_detector_finds(
+    values: set[str],
+) -> None:
+    clean = _clean_beyond_ascii(values)
+    unread = {v for v in values if not any(map(_may_match, secret_variants(v)))}
+    assert clean == {v for v in unread if control_character(v) is None}
+    assert all(secret_kind(v) is None for v in clean)
 
 
 @settings(max_examples=3000, deadline=None)

@@ -18,9 +18,9 @@ from legion_memory.schema.problems import ERROR, WARNING, Problem
 from legion_memory.schema.records import column_key
 from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS
 from legion_memory.schema.secrets import (
-    prefilter_run,
     secret_kind,
     secret_message,
+    secret_variants,
     split_marks,
 )
 from legion_memory.schema.twin_hashes import RowHasher
@@ -172,18 +172,56 @@ def _plainly_clean(values: set[str]) -> set[str]:
     values): each regex and word runs once over the joined text, from C, and only the values a
     match falls in are set aside (docs/decisions.md#secrets-tested-together)."""
     ascii_values = list(compress(values, map(str.isascii, values)))
-    joined = " ".join(ascii_values)
-    starts = list(accumulate((len(value) + 1 for value in ascii_values), initial=0))
-    data = joined.encode("ascii")
-    odd = _owners(starts, data.translate(_ODD_BYTES), b"x")
-    # The values with a split mark or control character are read one by one.
-    clean = {ascii_values[offset] for offset in odd if _clean_marked(ascii_values[offset])}
-    caught = odd | _owners(starts, data.translate(_TOKEN_BYTES), b"x" * _RUN)
-    lowered = joined.lower()  # ASCII: every character stays where it was
-    for word in PREFILTER_WORDS:
+    starts = _starts(ascii_values)
+    data = " ".join(ascii_values).encode("ascii")
+    caught = _owners(starts, data.translate(_CONTROL_BYTES), b"x")
+    texts = ascii_values
+    marked = _owners(starts, data.translate(_ODD_BYTES), b"x").difference(caught)
+    if marked:  # the texts with their split marks taken out
+        texts = list(ascii_values)
+        unmarked = split_marks().sub
+        for offset in marked:
+            texts[offset] = unmarked("", texts[offset])
+        starts = _starts(texts)
+        data = " ".join(texts).encode("ascii")
+    caught |= _owners(starts, data.translate(_TOKEN_BYTES), b"x" * _RUN)
+    lowered = data.lower()  # ASCII: every character stays where it was
+    for word in _PREFILTER_BYTES:
         caught |= _owners(starts, lowered, word)
-    clean.update(value for offset, value in enumerate(ascii_values) if offset not in caught)
-    return clean
+    return set(ascii_values).difference([ascii_values[offset] for offset in caught])
+
+
+def _starts(texts: list[str]) -> list[int]:
+    """Where each text starts once they are joined by single spaces."""
+    return list(accumulate((len(text) + 1 for text in texts), initial=0))
+
+
+def _clean_beyond_ascii(values: set[str]) -> set[str]:
+    """Of the values `_plainly_clean` leaves (text that is not ASCII, split marks), those that
+    are neither a secret nor hold a control character, found as the detector finds them: a value
+    no variant of which holds a prefilter word or a long token run is no secret, for no rule is
+    tried on it. The variants of every value are tested together, as `_plainly_clean` tests
+    values (docs/decisions.md#secrets-tested-together)."""
+    listed = list(values)
+    variants = [list(secret_variants(value)) for value in listed]
+    texts = [text for found in variants for text in found]
+    owner = [offset for offset, found in enumerate(variants) for _ in found]
+    # UTF-8 encodes every character that is not ASCII as bytes that are not: no token byte.
+    encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
+    starts = list(accumulate((len(text) + 1 for text in encoded), initial=0))
+    data = b" ".join(encoded).translate(_TOKEN_BYTES)
+    caught = _owners(starts, data, b"x" * _RUN)
+    lowered = list(map(str.lower, texts))
+    starts = _starts(lowered)
+    joined = " ".join(lowered)
+    for word in PREFILTER_WORDS:
+        caught |= _owners(starts, joined, word)
+    suspect = {owner[offset] for offset in caught}
+    return {
+        value
+        for offset, value in enumerate(listed)
+        if offset not in suspect and control_character(value) is None
+    }
 
 
 def _owners(starts: list[int], text: "AnyStr", found: "AnyStr") -> set[int]:
@@ -196,17 +234,6 @@ def _owners(starts: list[int], text: "AnyStr", found: "AnyStr") -> set[int]:
         owners.add(owner)
         at = text.find(found, starts[owner + 1])
     return owners
-
-
-def _clean_marked(value: str) -> bool:
-    """`_plainly_clean` of one ASCII value with a split mark or a control character."""
-    if _ASCII_CONTROL.search(value) is not None:
-        return False
-    text = split_marks().sub("", value)
-    if prefilter_run().search(text) is not None:
-        return False
-    lowered = text.lower()
-    return not any(map(lowered.__contains__, PREFILTER_WORDS))
 
 
 # The ASCII characters that make a value more than itself: a split mark (which a disguised token
@@ -222,6 +249,8 @@ def _marking(pattern: re.Pattern[str]) -> bytes:
 
 
 _ODD_BYTES = _marking(_ODD)
+_CONTROL_BYTES = _marking(_ASCII_CONTROL)
+_PREFILTER_BYTES = tuple(word.encode("ascii") for word in PREFILTER_WORDS)
 _TOKEN_CLASS, _, _RUN_LENGTH = PREFILTER_RUN.rstrip("}").rpartition("{")
 _TOKEN_BYTES = _marking(re.compile(_TOKEN_CLASS))
 _RUN = int(_RUN_LENGTH)
@@ -236,6 +265,7 @@ def _secrets(
     values = list(map(itemgetter(value.position), chunk.rows))
     unknown = set(values).difference(clean)
     plain = _plainly_clean(unknown)
+    plain |= _clean_beyond_ascii(unknown.difference(plain))
     clean |= plain
     bad = {}
     for text in unknown.difference(plain):
