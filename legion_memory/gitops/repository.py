@@ -7,10 +7,6 @@ from pathlib import Path
 from legion_memory.errors import GitError, InputError
 from legion_memory.named_tuple import NamedTuple
 
-TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
-if TYPE_CHECKING:
-    import git
-
 UNKNOWN_BRANCH = "unknown"
 _HEADS = "refs/heads/"
 
@@ -175,55 +171,79 @@ def config_remove_section(start: Path, section: str) -> None:
         raise GitError(f"could not remove git config section {section}", where=str(start))
 
 
-def _repo(start: Path) -> "git.Repo":
-    import git  # GitPython: only reading revisions needs it; it stays off every other path
+def _top(start: Path) -> Path:
+    """The top of the working tree holding `start`; GitError outside a git repository."""
+    top = run_git(["rev-parse", "--show-toplevel"], start)
+    if not top:
+        raise GitError("not inside a git repository", where=str(start))
+    return Path(top)
 
-    try:
-        return git.Repo(start, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
-        raise GitError("not inside a git repository", where=str(start)) from exc
 
-
-def _commit(repo: "git.Repo", rev: str) -> "git.Commit":
-    import git
-
-    try:
-        return repo.commit(rev)
-    except (git.BadName, git.BadObject, ValueError) as exc:
+def _commit(start: Path, rev: str) -> str:
+    """The full hash of the commit `rev` names (a tag names its commit); InputError for none."""
+    found = run_git(
+        ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], start
+    )
+    if not found:
         raise InputError(
             f"unknown revision '{rev}'", hint="give a branch, tag or commit (see `git log`)"
-        ) from exc
+        )
+    return found
 
 
 def resolve(start: Path, rev: str) -> str:
     """The commit a revision names (full hash); GitError when there is none."""
-    return str(_commit(_repo(start), rev).hexsha)
+    _top(start)
+    return _commit(start, rev)
 
 
 def merge_base(start: Path, first: str, second: str) -> str:
     """The best common ancestor of two revisions."""
-    repo = _repo(start)
-    bases = repo.merge_base(_commit(repo, first), _commit(repo, second))
-    if not bases or bases[0] is None:
+    _top(start)
+    commits = _commit(start, first), _commit(start, second)
+    base = run_git(["merge-base", *commits], start)
+    if not base:
         raise GitError(f"'{first}' and '{second}' have no common ancestor", hint="name a revision")
-    return str(bases[0].hexsha)
+    return base
 
 
 def files_at(start: Path, rev: str, directory: Path, names: Sequence[str]) -> dict[str, str | None]:
-    """The text of files `names` of `directory` at revision `rev` (None when absent there)."""
-    repo = _repo(start)
-    tree = _commit(repo, rev).tree
-    top = Path(str(repo.working_tree_dir)).resolve()
+    """The text of files `names` of `directory` at revision `rev` (None when absent there),
+    read by one `git cat-file --batch` (docs/decisions.md#revisions-by-the-git-cli)."""
+    top = _top(start).resolve()
+    commit = _commit(start, rev)
     relative = directory.resolve().relative_to(top)
+    wanted = [f"{commit}:{(relative / name).as_posix()}" for name in names]
+    output = _git_output(["cat-file", "--batch"], start, "".join(f"{w}\n" for w in wanted))
+    if output is None:
+        raise GitError(f"git could not read revision '{rev}'", where=str(start))
     found: dict[str, str | None] = {}
+    at = 0
     for name in names:
-        try:
-            blob = tree / (relative / name).as_posix()
-        except KeyError:
+        header_end = output.index(b"\n", at)
+        header = output[at:header_end].split()
+        at = header_end + 1
+        if header[-1] == b"missing":
             found[name] = None
             continue
-        found[name] = blob.data_stream.read().decode("utf-8", "replace")
+        size = int(header[2])
+        found[name] = output[at : at + size].decode("utf-8", "replace")
+        at += size + 1
     return found
+
+
+def _git_output(args: list[str], cwd: Path, given: str) -> bytes | None:
+    """Run git with `given` on its stdin; its stdout as bytes, None on failure."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, input=given.encode("utf-8"), capture_output=True,
+            check=False, timeout=30,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
 
 
 def merge_sides(start: Path, directory: Path, names: Sequence[str]) -> dict[str, str]:
