@@ -18,10 +18,10 @@ again. `## Archived Records` is part of ARCHIVE.md's template and always stays.
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import InputError, IntegrityError, LegionMemoryError, SchemaError
 from legion_memory.markdown.document import Document, Table, ending_of, parse, render, strip_ending
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import (
     OUTCOME,
     Kind,
