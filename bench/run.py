@@ -39,6 +39,7 @@ from bench.cases import (
     TODAY,
     budget_ms,
     commands,
+    commit_project,
     floors,
     hook,
     keep_originals,
@@ -53,6 +54,7 @@ from bench.mcp_timing import available as mcp_available
 from bench.mcp_timing import measure_mcp
 from bench.timing import BenchError, Timing, measure
 from legion_memory.markdown.document import parse
+from legion_memory.project.compaction import compact
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.storage import reading
 
@@ -81,6 +83,8 @@ def make_project(parent: Path, rows: int) -> Path:
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=project, check=True)
     today = dt.date.fromisoformat(TODAY)
     write_project(project, rows, today)
+    compact(project, "42", today, force=True)
+    commit_project(project)
     write_merge_sides(project / "merge", rows, today)
     keep_originals(project)
     return project
