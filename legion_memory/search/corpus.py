@@ -133,7 +133,8 @@ class Rows:
         each with its searchable fields. Each line is lowered on its own, never the table joined
         into one string: one emoji made that string four bytes a character
         (docs/decisions.md#memory-as-lines). The fields are built as each row is reached and
-        kept by no source, nor are its cells: a query can match most rows of a large table."""
+        kept by no source, nor are its cells: a query can match most rows of a large table
+        (docs/decisions.md#search-sources-hold-no-fields)."""
         for row, line in enumerate(self.lines):
             lowered = line.lower()
             if any(map(lowered.__contains__, words)):
