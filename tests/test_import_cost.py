@@ -86,10 +86,6 @@ READERS = {
 }
 
 
-# The reading commands whose modules hold no `typing` import at run time (the others may).
-WITHOUT_TYPING = ("recall outcomes", "briefing", "score agents")
-
-
 @pytest.mark.parametrize("name", sorted(READERS))
 def test_reading_commands_import_nothing_heavy(cli: CLI, project: Path, name: str) -> None:
     for outcome in (FIRST, SECOND):
@@ -100,7 +96,7 @@ def test_reading_commands_import_nothing_heavy(cli: CLI, project: Path, name: st
     action_module = ACTIONS[name].partition(":")[0]
     assert f"legion_memory.cli.actions.{action_module}" in modules  # run by the lean dispatcher
     assert sorted(modules.intersection(HEAVY)) == []
-    assert ("typing" in modules) == (name not in WITHOUT_TYPING)
+    assert "typing" not in modules  # docs/decisions.md#hot-paths-without-typing
 
 
 def test_merge_driver_imports_nothing_heavy(tmp_path: Path) -> None:

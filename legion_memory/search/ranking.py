@@ -28,10 +28,10 @@ import datetime as dt
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.knowledge.decay import recency_weight
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.search.corpus import Corpus, Source, gather
 from legion_memory.search.documents import Entry, one_line
