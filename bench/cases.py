@@ -249,7 +249,7 @@ def _archived(project: Path) -> None:
 
 
 def _unarchive(project: Path) -> None:
-    _restore(OUTCOMES)(project)
+    restore_original(OUTCOMES)(project)
     (project / ARCHIVE).unlink(missing_ok=True)
 
 
