@@ -20,6 +20,9 @@ LONG_ROUNDS = 60
 # several-commit pick (4), a replayed forget taken for an edit of another record (24), an error
 # fix whose store and update were picked, then updated again (805).
 MORE_SEEDS = (4, 24, 805)
+# A hundred rounds: an octopus merge concluded by a commit, one of whose sides cited an outcome
+# the other had renumbered, then both sides' restores emptying one archive section (1109).
+HUNDRED_ROUND_SEEDS = (1109,)
 
 
 @pytest.mark.slow
@@ -27,7 +30,8 @@ MORE_SEEDS = (4, 24, 805)
     ("seed", "rounds", "kinds"),
     [(seed, ROUNDS, INTEGRATIONS) for seed in SEEDS]
     + [(seed, LONG_ROUNDS, INTEGRATIONS) for seed in LONG_SEEDS]
-    + [(seed, LONG_ROUNDS, MORE_INTEGRATIONS) for seed in MORE_SEEDS],
+    + [(seed, LONG_ROUNDS, MORE_INTEGRATIONS) for seed in MORE_SEEDS]
+    + [(seed, 100, INTEGRATIONS) for seed in HUNDRED_ROUND_SEEDS],
 )
 def test_every_record_once_every_reference_right_and_the_clones_converge(
     seed: int, rounds: int, kinds: tuple[str, ...]

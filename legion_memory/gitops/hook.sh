@@ -50,8 +50,10 @@ fi
 # A side whose memory files ended as the merge base had them, though its history changed them (a
 # forget undone by a restore), had its files taken whole by git, unweighed: doctor weighs them.
 # When both sides changed memory, git may have taken one file whole from each without calling the
-# driver (patterns from ours, outcomes from theirs): doctor follows each side's references.
-if [ "{name}" = post-merge ] && git rev-parse -q --verify HEAD^2 >/dev/null 2>&1; then
+# driver (patterns from ours, outcomes from theirs), or merged them as text (octopus): doctor
+# follows each side's references. The same after the commit that concludes a stopped merge.
+if [ "{name}" = post-merge -o "{name}" = post-commit ] &&
+    git rev-parse -q --verify HEAD^2 >/dev/null 2>&1; then
     base=$(git merge-base HEAD^1 HEAD^2 2>/dev/null)
     changed=0
     for side in HEAD^1 HEAD^2; do
