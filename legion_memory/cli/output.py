@@ -98,6 +98,19 @@ def emit(context: Context, data: object, human: str) -> None:
         print(human.rstrip("\n"))
 
 
+def write_lines(lines: Iterator[str], chunk: int = 1024) -> None:
+    """Print each line, a chunk of lines at a time: a long listing is never held as one text,
+    which one emoji would make four bytes a character."""
+    batch: list[str] = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) == chunk:
+            sys.stdout.write("\n".join(batch) + "\n")
+            batch.clear()
+    if batch:
+        sys.stdout.write("\n".join(batch) + "\n")
+
+
 def note(message: str) -> None:
     print(message, file=sys.stderr)
 
