@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -93,6 +92,8 @@ def choose_table_style(output_format: str | None) -> None:
 def emit(context: Context, data: object, human: str) -> None:
     """Print `data` as JSON under --json, else the human text (nothing when it is empty)."""
     if context.json:
+        import json  # a table's output, the usual store's, needs no JSON
+
         print(json.dumps(data, ensure_ascii=False, indent=2))
     elif human:
         print(human.rstrip("\n"))

@@ -8,7 +8,6 @@ from itertools import chain
 from pathlib import Path
 
 from legion_memory.errors import InputError
-from legion_memory.knowledge.decay import Scored
 from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.common import (
@@ -27,6 +26,7 @@ TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typin
 if TYPE_CHECKING:
     from typing import Any
 
+    from legion_memory.knowledge.decay import Scored
     from legion_memory.knowledge.outcomes import BuiltOutcome, OutcomeInput
     from legion_memory.knowledge.scoring import Briefing
 
@@ -104,7 +104,7 @@ def store_given(
     tier = tier or scopes.Scoped(scopes.PROJECT, project.memory)
     agents = split_list(given.agent) if given.importance is None else None
     seen, history, columns = _history(tier.memory, agents)
-    built = build_outcome(given, today=project.today, branch=project.branch,
+    built = build_outcome(given, today=project.today_text, branch=project.branch,
                           catalog=project.catalog, history=history)  # fmt: skip
     for line in built.notes:
         project.notice(line)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Callable
 
@@ -41,11 +40,22 @@ def one_of(choices: tuple[str, ...]) -> Rule:
 def date_rule(value: str) -> str | None:
     if not re.match(_DATE, value):
         return "must be a date YYYY-MM-DD"
-    try:
-        dt.date.fromisoformat(value)
-    except ValueError:
-        return "is not a real calendar date"
-    return None
+    return None if _calendar_date(value) else "is not a real calendar date"
+
+
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _calendar_date(value: str) -> bool:
+    """Whether `datetime.date.fromisoformat` reads a value `_DATE` matched (a store checks its
+    date on every call, and importing datetime would cost it more than the check)."""
+    if len(value) != len("YYYY-MM-DD"):  # `$` let a final line break through
+        return False
+    year, month, day = int(value[:4]), int(value[5:7]), int(value[8:])
+    if year < 1 or not 1 <= month <= len(_MONTH_DAYS):
+        return False
+    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 1 <= day <= _MONTH_DAYS[month - 1] + leap
 
 
 def phase_rule(value: str) -> str | None:

@@ -4,7 +4,6 @@ document (a kind's table, its records, the numbers of its IDs). Pure: files are 
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
@@ -24,6 +23,7 @@ from legion_memory.schema.fields import MAX_ID_DIGITS
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
+    import datetime as dt
     from typing import Final
 
     from legion_memory.schema.kinds import Kind
@@ -79,6 +79,8 @@ class Record:
     @property
     def day(self) -> dt.date | None:
         """The record's date, or None when it does not parse."""
+        import datetime as dt  # imported by the readers that ask; a store never does
+
         try:
             return dt.date.fromisoformat(self["date"])
         except ValueError:
