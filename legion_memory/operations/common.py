@@ -72,23 +72,27 @@ def live_records(
     try:
         return reading.load_records(tier.memory, kind), []
     except ParseError:
-        warning = unreadable_warning(tier, kind)
-        project.notice(warning)
-        return [], [warning]
+        return [], [unreadable(project, tier, kind)]
 
 
 def live_rows(
-    project: Project, kind: Kind, tier: scopes.Scoped
+    project: Project, kind: Kind, tier: scopes.Scoped, *, checked: bool = True
 ) -> tuple[TableRows | None, list[str]]:
-    """`live_records`, the rows read on demand (docs/decisions.md#lazy-rows); None for none."""
+    """`live_records`, the rows read on demand (docs/decisions.md#lazy-rows); None for none.
+    Not `checked`, the caller reads them through `read_rows`, which warns of a ragged row."""
     if not project.settings.enabled:
         return None, []
     try:
-        return reading.load_rows(tier.memory, kind), []
+        return reading.load_rows(tier.memory, kind, checked=checked), []
     except ParseError:
-        warning = unreadable_warning(tier, kind)
-        project.notice(warning)
-        return None, [warning]
+        return None, [unreadable(project, tier, kind)]
+
+
+def unreadable(project: Project, tier: scopes.Scoped, kind: Kind) -> str:
+    """The warning for a file that cannot be parsed, given as a notice."""
+    warning = unreadable_warning(tier, kind)
+    project.notice(warning)
+    return warning
 
 
 def ranked_tiers(

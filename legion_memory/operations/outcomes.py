@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from pathlib import Path
 
-from legion_memory.errors import InputError
+from legion_memory.errors import InputError, ParseError
 from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.common import (
@@ -16,6 +16,7 @@ from legion_memory.operations.common import (
     marked,
     scoped_json,
     split_all,
+    unreadable,
 )
 from legion_memory.operations.project import Project, project_of
 from legion_memory.schema.kinds import OUTCOME
@@ -227,14 +228,21 @@ def recall_outcomes(
     groups: list[tuple[str, list[Scored]]] = []
     notes: list[str] = []
     for tier in project.tiers(scope):
-        rows, tier_notes = live_rows(project, OUTCOME, tier)
+        # The rows are checked as they are ranked, in the same pass: a ragged one is warned of as
+        # at loading, before anything else is said (docs/decisions.md#rows-checked-as-read).
+        rows, tier_notes = live_rows(project, OUTCOME, tier, checked=False)
+        found: list[Scored] = []
+        if rows is not None:
+            try:
+                found = recall(
+                    rows, project.today, tags=tags, agent=agent, task_type=task_type, keep=keep,
+                    limit=limit,
+                )  # fmt: skip
+            except ParseError:
+                rows, tier_notes = None, [unreadable(project, tier, OUTCOME)]
         notes += tier_notes
         if tier.scope == scopes.PROJECT:  # prune and its threshold are the project's
             notes += _too_many(project, 0 if rows is None else len(rows))
-        found = [] if rows is None else recall(
-            rows, project.today, tags=tags, agent=agent, task_type=task_type, keep=keep,
-            limit=limit,
-        )  # fmt: skip
         groups.append((tier.scope, found))
     return Recalled(scope, scopes.merge(groups, limit), notes)
 
