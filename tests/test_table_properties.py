@@ -19,6 +19,7 @@ from legion_memory.markdown.document import (
     parse,
     render,
     split_cells,
+    split_lines,
     unescape,
 )
 from legion_memory.schema.fields import control_character
@@ -241,3 +242,10 @@ def test_a_row_the_structural_check_skips_has_the_header_s_cell_count(
     `width` cells, as counting them would find."""
     counted = set(rows_to_count(rows, width))
     assert all(cell_count(row) == width for offset, row in enumerate(rows) if offset not in counted)
+
+
+@given(st.lists(st.sampled_from(["a", "\n", "\r", "\r\n", " ", "日", "😀", "|"]), max_size=12))
+def test_a_short_text_splits_into_the_lines_the_pattern_finds(pieces: list[str]) -> None:
+    """A short text is split without the line pattern: into exactly the lines it finds."""
+    text = "".join(pieces)
+    assert split_lines(text) == re.findall(r"[^\n]*\n|[^\n]+", text)

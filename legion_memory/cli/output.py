@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 from legion_memory.errors import LegionMemoryError, WriteError
 
@@ -61,18 +60,19 @@ def terminal_stream(stream: TextIO) -> TextIO:
     return stream._stream if isinstance(stream, VisibleControls) else stream
 
 
-@contextmanager
-def controls_shown_visibly() -> Iterator[None]:
-    """Route stdout and stderr through `VisibleControls` while a command runs."""
-    streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = (
-        stream if isinstance(stream, VisibleControls) else VisibleControls(stream)
-        for stream in streams
-    )
-    try:
-        yield
-    finally:
-        sys.stdout, sys.stderr = streams
+class controls_shown_visibly:
+    """Route stdout and stderr through `VisibleControls` while a command runs. A class, not
+    `contextlib`'s, which every hot command would import for it alone."""
+
+    def __enter__(self) -> None:
+        self.streams = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = (
+            stream if isinstance(stream, VisibleControls) else VisibleControls(stream)
+            for stream in self.streams
+        )
+
+    def __exit__(self, *_: object) -> None:
+        sys.stdout, sys.stderr = self.streams
 
 
 class _Style:

@@ -18,13 +18,12 @@ _PIPE_SPLIT = re.compile(r"(?<!\\)\|")
 _DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-# Compiled by `re` on first use: a command that only reads never needs them.
-_NEWLINES = r"\r\n|\r|\n"
+# Compiled by `re` on first use: a command that never meets what they read does not pay for them.
 _LINE = r"[^\n]*\n|[^\n]+"
-_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_BR = r"(?i)<br\s*/?>"
 # The first cell of a row that has a pipe after it and no backslash before that pipe. The
 # quantifiers before the cell are possessive: an opening pipe must never be read as the closing one.
-_FIRST_CELL = re.compile(r"\s*+\|?+([^|\\]*)\|")
+_FIRST_CELL = r"\s*+\|?+([^|\\]*)\|"
 _INDENTED_CODE = 4
 _HELD = "\0"
 
@@ -84,8 +83,20 @@ def ending_of(line: str) -> str:
 
 def split_lines(text: str) -> list[str]:
     """Split on "\\n" only, each piece keeping its ending; never str.splitlines(), which also
-    splits on \\r, form feeds and Unicode separators. One regex pass builds each line once."""
-    return re.findall(_LINE, text)
+    splits on \\r, form feeds and Unicode separators. One regex pass builds each line once; a
+    short text (a catalog, a row being verified) is split by `str.split`, which copies the lines
+    twice but spares compiling the pattern, which costs more than splitting it."""
+    if len(text) > _SHORT_TEXT:
+        return re.findall(_LINE, text)
+    pieces = text.split("\n")
+    last = pieces.pop()
+    lines = [piece + "\n" for piece in pieces]
+    if last:
+        lines.append(last)
+    return lines
+
+
+_SHORT_TEXT = 1 << 20
 
 
 def parse(text: str) -> Document:
@@ -264,7 +275,7 @@ def cell_at(text: str, position: int) -> str:
 
 def first_cell(text: str) -> str:
     """`cell_at(text, 0)`: one regex match, which copies no more of the row than the cell."""
-    match = _FIRST_CELL.match(text)
+    match = re.match(_FIRST_CELL, text)
     return match.group(1).strip() if match else cell_at(text, 0)
 
 
@@ -281,17 +292,19 @@ def _inner(text: str) -> str:
 def unescape(cell: str) -> str:
     """Cell text to value: `\\|` is a pipe and `<br>` a line break."""
     value = cell.replace("\\|", "|")
-    return _BR.sub("\n", value) if "<" in value else value
+    return re.sub(_BR, "\n", value) if "<" in value else value
 
 
 def escape(value: str, *, single_line: bool = False, field: str = "value") -> str:
     """Value to cell text. Raises InputError when a single-line field holds a line break."""
     trimmed = value.strip()
-    if single_line and re.search(_NEWLINES, trimmed):
+    if single_line and ("\n" in trimmed or "\r" in trimmed):
         raise InputError(
             f"{field} must be a single line", hint="remove the line break from the value"
         )
-    return re.sub(_NEWLINES, "<br>", trimmed.replace("|", "\\|"))
+    # Each CRLF, then each lone CR and LF, becomes one `<br>` (no pattern to compile).
+    cell = trimmed.replace("|", "\\|")
+    return cell.replace("\r\n", "<br>").replace("\r", "<br>").replace("\n", "<br>")
 
 
 class RowStyle(NamedTuple):
@@ -361,7 +374,7 @@ def _unescaped_cells(line: str) -> list[str]:
     pieces = inner.replace("\\|", _HELD).split("|")
     cells = [piece.strip().replace(_HELD, "|") for piece in pieces]
     if "<" in inner:
-        cells = [_BR.sub("\n", cell) if "<" in cell else cell for cell in cells]
+        cells = [re.sub(_BR, "\n", cell) if "<" in cell else cell for cell in cells]
     return cells
 
 

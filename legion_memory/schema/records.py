@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from itertools import compress, repeat
-from operator import itemgetter
+from operator import contains, itemgetter
 
 from legion_memory.errors import ParseError
 from legion_memory.markdown.document import (
@@ -35,7 +35,13 @@ if TYPE_CHECKING:
 
 def column_key(name: str) -> str:
     """A header cell's record key: `Task Type` -> `task_type`."""
-    return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+    key = _KEYS.get(name)
+    if key is None:
+        key = _KEYS[name] = re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+    return key
+
+
+_KEYS: dict[str, str] = {}  # each header's key, worked out once: every read asks for them
 
 
 class Record:
@@ -188,9 +194,13 @@ def read_records(
     lines = document.lines[table.header + 2 : table.end]
     rows: Iterator[tuple[int, str]] = enumerate(lines, start=table.header + 3)
     if mentioning and not any("|" in text or "\n" in text for text in mentioning):
-        # One regex search per row, called from C: on a long history most rows are skipped.
-        search = re.compile("|".join(map(re.escape, mentioning))).search
-        rows = compress(rows, map(search, lines))
+        # One test per row, called from C: on a long history most rows are skipped. One string
+        # (a store's usual agent) is found by `in`, several by one regex search.
+        if len(mentioning) == 1:
+            rows = compress(rows, map(contains, lines, repeat(mentioning[0])))
+        else:
+            search = re.compile("|".join(map(re.escape, mentioning))).search
+            rows = compress(rows, map(search, lines))
     for number, line in rows:
         yield Record(kind, dict(zip(keys, line_cells(line), strict=False)), number)
 

@@ -4,7 +4,6 @@ merge log) and `doctor` (the merge log) use a few primitives directly."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import stat
@@ -145,8 +144,10 @@ def atomic_write(path: Path, text: str | bytes, errors: str = "strict") -> None:
 
 
 def _discard_quietly(temp: Path) -> None:
-    with contextlib.suppress(OSError):  # the temporary file stays; `doctor --fix` removes it
+    try:
         temp.unlink(missing_ok=True)
+    except OSError:
+        return  # the temporary file stays; `doctor --fix` removes it
 
 
 def _create_temp(directory: Path) -> tuple[int, Path]:

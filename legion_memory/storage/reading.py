@@ -4,8 +4,7 @@ and their highest ID. Only this module and `store`, which changes them, open mem
 
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from itertools import compress, count, repeat
 from pathlib import Path
 
@@ -96,18 +95,20 @@ class Memory(NamedTuple):
 _kept: dict[Path, tuple[str, Document]] | None = None
 
 
-@contextmanager
-def parses_kept() -> Iterator[None]:
+class parses_kept:
     """Within, a file whose text has not changed since it was last parsed is not parsed again.
 
     The file is still read every time: any write, this process's own or another's, changes the
-    text and so the parse (docs/decisions.md#batch). One parse is kept per file.
+    text and so the parse (docs/decisions.md#batch). One parse is kept per file. A class, not
+    `contextlib`'s, which every hot command would import for it alone.
     """
-    global _kept  # noqa: PLW0603 - one batch per process; the cache is its scope
-    _kept = {}
-    try:
-        yield
-    finally:
+
+    def __enter__(self) -> None:
+        global _kept  # noqa: PLW0603 - one batch per process; the cache is its scope
+        _kept = {}
+
+    def __exit__(self, *_: object) -> None:
+        global _kept  # noqa: PLW0603
         _kept = None
 
 
