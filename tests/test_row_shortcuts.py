@@ -25,7 +25,13 @@ from legion_memory.schema.records import (
 )
 from legion_memory.storage.files import decode
 from legion_memory.storage.reading import load, ragged_row, records_of, require_table
-from legion_memory.storage.row_edits import insert_row, same_values, verify_append
+from legion_memory.storage.row_edits import (
+    Pieces,
+    insert_row,
+    row_insertion,
+    same_values,
+    verify_append,
+)
 from legion_memory.upkeep.renumbering import Occurrence
 
 TODAY = dt.date(2026, 3, 10)
@@ -205,7 +211,9 @@ def _reparsed(before: Document, written: bytes, table: Table, record: Record) ->
     return same and same_values(read_back, record)
 
 
-def _verified(before: Document, data: bytes, written: bytes, table: Table, record: Record) -> bool:
+def _verified(
+    before: Document, data: bytes, written: bytes | Pieces, table: Table, record: Record
+) -> bool:
     try:
         verify_append(PATH, before, data, written, table, record)
     except IntegrityError:
@@ -250,10 +258,24 @@ def test_an_append_is_verified_as_a_full_parse_would_verify_it(
     verified = _verified(document, data, written, table, record)
     assert verified == _reparsed(document, written, table, record)
     event("verified" if verified else "refused")
+    # The pieces a store writes are those bytes, and verified alike without being joined.
+    pieces, _ = row_insertion(document, table, data, cells)
+    assert b"".join(pieces) == written
+    assert _verified(document, data, pieces, table, record) == verified
     position, extra = tamper
     tampered = written[:position] + extra.encode("utf-8") + written[position:]
     if tampered != written and not _reparsed(document, tampered, table, record):
         assert not _verified(document, data, tampered, table, record)
+        # Tampered in the new line or around it, as pieces: refused too.
+        head, line, tail = pieces
+        for changed in (
+            (head, line + extra.encode("utf-8"), tail),
+            (memoryview(bytes(head) + extra.encode("utf-8")), line, tail),
+        ):
+            if b"".join(changed) != written and not _reparsed(
+                document, b"".join(changed), table, record
+            ):
+                assert not _verified(document, data, changed, table, record)
 
 
 # Text pieces that change how a file splits and decodes: endings, a mark, emoji, a bad byte.

@@ -15,6 +15,7 @@ from legion_memory.markdown.document import (
     cell_count,
     escape,
     first_cell,
+    is_row,
     line_cells,
     parse,
     render,
@@ -249,3 +250,9 @@ def test_a_short_text_splits_into_the_lines_the_pattern_finds(pieces: list[str])
     """A short text is split without the line pattern: into exactly the lines it finds."""
     text = "".join(pieces)
     assert split_lines(text) == re.findall(r"[^\n]*\n|[^\n]+", text)
+
+
+@given(st.lists(st.sampled_from(["a", "|", "\\", "\\|", " ", "\\\\|"]), max_size=10))
+def test_a_row_holds_a_pipe_without_a_backslash_before_it(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert is_row(text) == (re.search(r"(?<!\\)\|", text) is not None)

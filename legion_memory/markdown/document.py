@@ -14,9 +14,9 @@ from legion_memory.errors import InputError
 from legion_memory.named_tuple import NamedTuple
 
 BOM = "\ufeff"
-_PIPE_SPLIT = re.compile(r"(?<!\\)\|")
+_PIPE_SPLIT = r"(?<!\\)\|"  # compiled by `re` on first use, as the patterns below
 _DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_OPEN = r"^ {0,3}(`{3,}|~{3,})"
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 # Compiled by `re` on first use: a command that never meets what they read does not pay for them.
 _LINE = r"[^\n]*\n|[^\n]+"
@@ -133,7 +133,9 @@ def scan_tables(lines: Sequence[str]) -> Iterator[Table]:
                 fence = ""
             index += 1
             continue
-        opened = _FENCE_OPEN.match(text)
+        # Only a line holding three backticks or tildes can open a fence: the others (every line
+        # of a memory file, as a rule) are not matched, and the pattern is never compiled.
+        opened = ("```" in text or "~~~" in text) and re.match(_FENCE_OPEN, text)
         if opened:
             fence = opened.group(1)
         elif text.lstrip(" ").startswith("#") and (match := _ATX_HEADING.match(text)):
@@ -174,15 +176,21 @@ def _rows_end(lines: Sequence[str], start: int) -> int:
     strip_ending is needed."""
     for index in range(start, len(lines)):
         line = lines[index]
-        if "|" not in line or ("\\" in line and _PIPE_SPLIT.search(line) is None):
+        if "|" not in line or ("\\" in line and not _unescaped_pipe(line)):
             return index
     return len(lines)
 
 
 def is_row(text: str) -> bool:
     """A table body line: not blank and holding at least one unescaped pipe."""
-    # Without a backslash every pipe is unescaped: the regex is needed only for the rest.
-    return "|" in text and ("\\" not in text or _PIPE_SPLIT.search(text) is not None)
+    # Without a backslash every pipe is unescaped: only the rest are counted.
+    return "|" in text and ("\\" not in text or _unescaped_pipe(text))
+
+
+def _unescaped_pipe(text: str) -> bool:
+    """Whether a pipe in `text` has no backslash before it (`_PIPE_SPLIT` finds one): each pipe
+    with one makes one `\\|`, and two of them cannot overlap."""
+    return text.count("|") > text.count("\\|")
 
 
 def _indent(text: str) -> int:
@@ -390,4 +398,4 @@ def split_raw(text: str) -> tuple[str, list[str], str]:
     if trimmed.endswith("|") and not trimmed.endswith("\\|"):
         trail = "|" + body[len(trimmed) :]
         body = trimmed[:-1]
-    return lead, _PIPE_SPLIT.split(body), trail
+    return lead, re.split(_PIPE_SPLIT, body), trail

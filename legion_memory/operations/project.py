@@ -102,13 +102,13 @@ class Project:
     @cached_property
     def branch(self) -> str:
         # git is imported only by the operations that ask for a branch (a reading one does not).
-        from legion_memory.gitops.repository import current_branch
+        from legion_memory.gitops.branch import current_branch
 
         return self.branch_option or current_branch(self.root)
 
     @cached_property
     def default_branch(self) -> str:
-        from legion_memory.gitops.repository import default_branch
+        from legion_memory.gitops.branch import default_branch
 
         return default_branch(self.root)
 

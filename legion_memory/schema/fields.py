@@ -140,6 +140,8 @@ def id_rule(prefix: str) -> Rule:
 
 def control_character(value: str) -> str | None:
     """The first control character in `value` as `U+001B`, or None. Tab and line breaks pass."""
+    if value.isprintable():  # no control character is printable: the usual value, not searched
+        return None
     found = _control().search(value)
     return None if found is None else f"U+{ord(found[0]):04X}"
 

@@ -31,6 +31,7 @@ from legion_memory.storage.files import (
     TEMP_SUFFIX,
     atomic_write,
     decode,
+    holds_bytes,
     read_bytes,
     read_data,
     read_text,
@@ -49,10 +50,11 @@ from legion_memory.storage.reading import (
     require_table,
 )
 from legion_memory.storage.row_edits import (
+    Pieces,
     find_record,
-    insert_row,
     replace_row,
     require_id_column,
+    row_insertion,
     verify_append,
     verify_update,
 )
@@ -222,7 +224,7 @@ def _append_held(memory: Memory, record: Record, seen: Checked | None = None) ->
     require_id_column(path, table)
     next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table, data) + 1)
     stored = record.replace(values={**record.values, "id": next_id})
-    new, line = insert_row(document, table, data, row_for(stored, table.columns))
+    new, line = row_insertion(document, table, data, row_for(stored, table.columns))
     verify_append(path, document, data, new, table, stored)
     _write(path, new, stored)
     return stored.replace(line=line)
@@ -232,9 +234,14 @@ def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Ta
     """The file as it is now (read under the lock), parsed and checked, and its bytes (the kind's
     template when there is no file); the parse and check of `seen` when the file still holds the
     very bytes they were made from."""
-    data = read_data(path)
-    if seen is not None and seen.path == path and seen.kind is kind and seen.data == data:
+    if (
+        seen is not None
+        and seen.path == path
+        and seen.kind is kind
+        and holds_bytes(path, seen.data)
+    ):
         return seen.document, seen.table, seen.data
+    data = read_data(path)
     if data is None:
         data = kind.template().encode("utf-8")
     document = parse(decode(path, data))
@@ -276,7 +283,7 @@ def append_or_update(
         return _update_held(memory, kind, existing.id, changes)
 
 
-def _write(path: Path, text: str | bytes, record: Record) -> None:
+def _write(path: Path, text: str | bytes | Pieces, record: Record) -> None:
     try:
         atomic_write(path, text)
     except WriteError as exc:
