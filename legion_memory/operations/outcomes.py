@@ -10,18 +10,11 @@ from pathlib import Path
 from legion_memory.errors import InputError, ParseError
 from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from legion_memory.named_tuple import NamedTuple
-from legion_memory.operations.common import (
-    Recalled,
-    live_rows,
-    marked,
-    scoped_json,
-    split_all,
-    unreadable,
-)
 from legion_memory.operations.project import Project, project_of
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import Record, column_key, read_records, split_list
 from legion_memory.storage import reading, scopes
+from legion_memory.storage.scopes import marked, scoped_json
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
@@ -30,6 +23,7 @@ if TYPE_CHECKING:
     from legion_memory.knowledge.decay import Scored
     from legion_memory.knowledge.outcomes import BuiltOutcome, OutcomeInput
     from legion_memory.knowledge.scoring import Briefing
+    from legion_memory.operations.common import Recalled
 
 DISABLED = "Note: memory is disabled (memory.enabled is false in settings.json)"
 
@@ -222,6 +216,7 @@ def recall_outcomes(
 ) -> Recalled:
     """Outcomes best first by importance x recency, each tier ranked on its own, project first."""
     from legion_memory.knowledge.scoring import recall
+    from legion_memory.operations.common import Recalled, live_rows, split_all, unreadable
 
     project = project_of(target)
     tags, keep = split_all(tag or ()), _branch_filter(project, branch)
@@ -275,6 +270,8 @@ def _scored_outcomes(project: Project, include_global: bool) -> Iterable[Record]
     """The outcomes the scores count: the project's, and the global tier's when asked. Each
     tier is read (and warned about) at once; its records are built one at a time as they are
     counted, never all held (docs/decisions.md#lazy-rows)."""
+    from legion_memory.operations.common import live_rows
+
     tiers = [live_rows(project, OUTCOME, tier)[0] for tier in project.score_tiers(include_global)]
     return chain.from_iterable(
         map(rows.record, range(len(rows))) for rows in tiers if rows is not None
@@ -286,6 +283,7 @@ def score_agents(
 ) -> Scores:
     """Legion's memoryScores: {agent: score} for agents with at least two matching tasks."""
     from legion_memory.knowledge.scoring import agent_scores
+    from legion_memory.operations.common import split_all
 
     project = project_of(target)
     records = _scored_outcomes(project, include_global)
@@ -305,6 +303,7 @@ def score_archetypes(
     """Legion's archetypeScores: per task type, its agents, success rate and top agent; keyed by
     the records' Task Types (`catalog`) or by the recommendation engine's task types (`engine`)."""
     from legion_memory.knowledge.scoring import archetype_scores
+    from legion_memory.operations.common import split_all
 
     if keyspace not in KEYSPACES:
         raise InputError(
@@ -325,6 +324,7 @@ def memory_briefing(target: Project | Path | str) -> Briefing:
     """The `## Memory` block of /legion:status (empty when there is no memory)."""
     from legion_memory.knowledge.scoring import EMPTY_BRIEFING
     from legion_memory.knowledge.scoring import briefing as briefing_of
+    from legion_memory.operations.common import live_rows
 
     project = project_of(target)
     rows, _ = live_rows(project, OUTCOME, scopes.Scoped(scopes.PROJECT, project.memory))

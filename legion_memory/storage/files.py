@@ -192,11 +192,12 @@ def holds_bytes(path: Path, data: bytes) -> bool:
     handle = _open_regular(path)
     if handle is None:
         return False
-    view, position = memoryview(data), 0
+    position = 0
     with handle:
         try:
             while chunk := handle.read(_CHUNK):
-                if view[position : position + len(chunk)] != chunk:
+                # `bytes.startswith` compares in place; a memoryview would compare byte by byte.
+                if not data.startswith(chunk, position):
                     return False
                 position += len(chunk)
         except OSError as exc:

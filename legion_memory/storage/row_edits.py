@@ -84,9 +84,11 @@ def verify_append(
     lines = before.lines
     head = _row_end_offset(before, table, data)
     view = memoryview(data)
-    if isinstance(new, tuple):  # pieces: compared in place, never joined
+    if isinstance(new, tuple):  # pieces: compared in place (by `bytes` methods, in C), never joined
         first, added_bytes, rest = new
-        kept = first == view[:head] and rest == view[head:]
+        kept = (len(first), len(rest)) == (head, len(data) - head) and (
+            data.startswith(first) and data.endswith(rest)
+        )
     else:
         added_bytes = new[head : head + len(new) - len(data)]
         kept = new.startswith(view[:head]) and new.endswith(view[head:])
