@@ -15,7 +15,6 @@ from legion_memory.named_tuple import NamedTuple
 
 BOM = "\ufeff"
 _PIPE_SPLIT = r"(?<!\\)\|"  # compiled by `re` on first use, as the patterns below
-_DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
 _FENCE_OPEN = r"^ {0,3}(`{3,}|~{3,})"
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 # Compiled by `re` on first use: a command that never meets what they read does not pay for them.
@@ -165,9 +164,17 @@ def _starts_table(header: str, next_line: str) -> bool:
     if "-" not in delimiter:
         return False
     cells = split_cells(delimiter)
-    if not cells or not all(_DELIMITER_CELL.match(cell) for cell in cells):
+    if not cells or not all(map(_delimiter_cell, cells)):
         return False
     return len(cells) == len(split_cells(header))
+
+
+def _delimiter_cell(cell: str) -> bool:
+    """`^\\s*:?-+:?\\s*$`: dashes, a colon at either end or both, blanks around."""
+    text = cell.strip()
+    text = text[1:] if text.startswith(":") else text
+    text = text[:-1] if text.endswith(":") else text
+    return bool(text) and not text.strip("-")
 
 
 def _rows_end(lines: Sequence[str], start: int) -> int:

@@ -37,10 +37,15 @@ def column_key(name: str) -> str:
     """A header cell's record key: `Task Type` -> `task_type`."""
     key = _KEYS.get(name)
     if key is None:
-        key = _KEYS[name] = re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+        # Each run of characters outside [a-z0-9] is one `_`, none at the ends: without a pattern,
+        # which would cost a hot command more to compile than all its keys cost to work out.
+        lowered = name.strip().lower()
+        words = "".join(char if char in _KEY_CHARACTERS else " " for char in lowered).split()
+        key = _KEYS[name] = "_".join(words)
     return key
 
 
+_KEY_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _KEYS: dict[str, str] = {}  # each header's key, worked out once: every read asks for them
 
 

@@ -97,7 +97,7 @@ def locked(memory: Memory, timeout: float | None = None) -> "_Locked":
 
 class _Locked:
     """`locked`'s context manager: a class, not `contextlib`'s, which a store would import for
-    it alone (docs/decisions.md#speed-of-the-hot-paths)."""
+    it alone (docs/decisions.md#what-a-store-imports)."""
 
     def __init__(self, memory: Memory, timeout: float | None) -> None:
         self.memory, self.timeout, self.handle = memory, timeout, -1
