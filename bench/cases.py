@@ -110,7 +110,9 @@ def store_args(agent: str) -> list[str]:
 
 def _store(name: str, agent: str, rows: int) -> Case:
     """`store outcome` with the importance inferred, as workflows store: it reads the history."""
-    return Case(name, _tool(*store_args(agent)), _expect(f"O-{rows + 1:03d}"), _restore(OUTCOMES))
+    return Case(
+        name, _tool(*store_args(agent)), _expect(f"O-{rows + 1:03d}"), restore_original(OUTCOMES)
+    )
 
 
 def lean_recall_args() -> list[str]:
@@ -130,8 +132,8 @@ def lean_floors(rows: int) -> list[Case]:
     return [
         Case(LEAN_RECALL, lean_recall_args(), _recalled),
         Case(LEAN_STORE, lean_store_args("engineering-senior-developer"), stored,
-             _restore(OUTCOMES)),
-        Case(LEAN_STORE_FIRST, lean_store_args(FIRST_AGENT), stored, _restore(OUTCOMES)),
+             restore_original(OUTCOMES)),
+        Case(LEAN_STORE_FIRST, lean_store_args(FIRST_AGENT), stored, restore_original(OUTCOMES)),
     ]  # fmt: skip
 
 
@@ -206,7 +208,7 @@ def keep_originals(project: Path) -> None:
         shutil.copyfile(project / path, project / f"{path}.orig")
 
 
-def _restore(path: Path) -> Callable[[Path], None]:
+def restore_original(path: Path) -> Callable[[Path], None]:
     def restore(project: Path) -> None:
         shutil.copyfile(project / f"{path}.orig", project / path)
 
@@ -216,7 +218,7 @@ def _restore(path: Path) -> Callable[[Path], None]:
 def _unmerge(project: Path) -> None:
     """Put back `ours`, and drop the merge log the driver leaves in the git directory: the hook
     that runs after it would repair that log instead of finding clean memory."""
-    _restore(MERGE_DIR / "A")(project)
+    restore_original(MERGE_DIR / "A")(project)
     (project / ".git" / MERGE_LOG).unlink(missing_ok=True)
 
 

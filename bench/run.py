@@ -43,6 +43,7 @@ from bench.cases import (
     hook,
     keep_originals,
     lean_floors,
+    restore_original,
     tool,
     typer_costs,
     typer_path,
@@ -51,6 +52,8 @@ from bench.generate import write_merge_sides, write_project
 from bench.instructions import available, count
 from bench.mcp_timing import available as mcp_available
 from bench.mcp_timing import measure_mcp
+from bench.sequence import SEQUENCE_BATCH, SEQUENCE_ONE_PROCESS, SEQUENCE_PROCESSES, write_lines
+from bench.sequence import cases as sequence_cases
 from bench.timing import BenchError, Timing, measure
 from legion_memory.markdown.document import parse
 from legion_memory.schema.kinds import OUTCOME
@@ -69,6 +72,7 @@ AGAINST_LEAN = {RECALL: LEAN_RECALL, STORE: LEAN_STORE, STORE_FIRST: LEAN_STORE_
 LEAN_TARGET = 1.5
 WORKFLOW_TARGET = 6.0  # x pass at the smallest size, for every command a workflow or hook runs
 HOOK_TARGET = 3.0
+BATCH_TARGET = 1.5  # the ten calls through one `batch` against one process calling the library
 RSS_TARGET = 4.0  # x the size of OUTCOMES.md, at the largest size
 VALIDATE_TARGET_MS = 2000.0  # CPU, at 100,000 rows
 TARGET_ROWS = (1000, 100_000)
@@ -82,6 +86,7 @@ def make_project(parent: Path, rows: int) -> Path:
     today = dt.date.fromisoformat(TODAY)
     write_project(project, rows, today)
     write_merge_sides(project / "merge", rows, today)
+    write_lines(project)
     keep_originals(project)
     return project
 
@@ -151,7 +156,8 @@ def measure_size(
     project = make_project(parent, rows)
     found: dict[str, Timing] = {}
     typer_cases = [*typer_costs(), *typer_path()] if typer else []
-    for case in [*floors(), *lean_floors(rows), hook(), *typer_cases, *commands(rows)]:
+    sequences = sequence_cases(rows, restore_original(OUTCOMES)) if typer else []
+    for case in [*floors(), *lean_floors(rows), hook(), *typer_cases, *commands(rows), *sequences]:
         found[case.name] = measure(case, project, runs)
         print(f"  {rows} rows: {case.name}: {found[case.name].wall_ms:.1f} ms", file=sys.stderr)
     if mcp_available():  # the optional extra: skipped, as its tests are, when it is absent
@@ -228,14 +234,30 @@ def comparison_rows(
                                      counted_ratio(name, lean), LEAN_TARGET))  # fmt: skip
         if rows == smallest:
             # The MCP rows are wall times taken by a client: no process CPU or RSS of their own.
-            skipped = ("floor:", "lean:", "typer:", "mcp:", HOOK)
+            skipped = ("floor:", "lean:", "typer:", "mcp:", "sequence:", HOOK)
             workflow = [n for n in found if not n.startswith(skipped)]
             table += [
                 _comparison(f"{name} vs pass", rows, ratio(name, PASS_FLOOR), None,
                             WORKFLOW_TARGET)
                 for name in workflow
             ]  # fmt: skip
+            table += _sequence_rows(found, rows)
     return table + _largest_rows(by_size[largest], largest, file_size)
+
+
+def _sequence_rows(found: dict[str, Timing], rows: int) -> list[Row]:
+    """The ten calls through `batch` against one process calling the library (the target),
+    and the ten processes a workflow would otherwise start against that `batch` (what it saves)."""
+    if SEQUENCE_BATCH not in found:
+        return []
+    batch = found[SEQUENCE_BATCH].cpu_ms
+    one_process = batch / found[SEQUENCE_ONE_PROCESS].cpu_ms
+    processes = found[SEQUENCE_PROCESSES].cpu_ms / batch
+    return [
+        _comparison(f"{SEQUENCE_BATCH} vs {SEQUENCE_ONE_PROCESS}", rows, one_process, None,
+                    BATCH_TARGET),
+        [f"{SEQUENCE_PROCESSES} vs {SEQUENCE_BATCH}", rows, f"{processes:.2f}", "", "", ""],
+    ]  # fmt: skip
 
 
 def _largest_rows(found: dict[str, Timing], rows: int, file_size: int) -> list[Row]:
@@ -244,7 +266,7 @@ def _largest_rows(found: dict[str, Timing], rows: int, file_size: int) -> list[R
     validate = found["validate"].cpu_ms / VALIDATE_TARGET_MS
     table = [_comparison("validate cpu vs 2 s", rows, validate, None, 1.0)]
     for name, timing in found.items():
-        if not name.startswith(("floor:", "lean:", "typer:", "mcp:")):
+        if not name.startswith(("floor:", "lean:", "typer:", "mcp:", "sequence:")):
             rss = timing.max_rss_kb * 1024 / file_size
             table.append(_comparison(f"{name}: max RSS vs file", rows, rss, None, RSS_TARGET))
     return table

@@ -47,6 +47,12 @@ COMMANDS = [
     "validate",
     "prune --dry-run",
 ]
+# A workflow's ten calls three ways, at the smallest size only.
+SEQUENCES = [
+    "sequence: 10 calls, 10 processes",
+    "sequence: 10 calls, one batch",
+    "sequence: 10 calls, one process (library)",
+]
 THROUGHPUT = ["parse (MB/s)", "parse + records (MB/s)"]
 # The MCP server's rows, measured when the optional extra is installed (as `make setup` does).
 MCP = (
@@ -97,7 +103,7 @@ def test_bench_produces_every_row_at_every_size() -> None:
     expected = [
         *(
             (name, str(smallest))
-            for name in [*FLOORS, *LEAN, HOOK, *TYPER, *COMMANDS, *MCP, *THROUGHPUT]
+            for name in [*FLOORS, *LEAN, HOOK, *TYPER, *COMMANDS, *SEQUENCES, *MCP, *THROUGHPUT]
         ),
         *((name, str(largest)) for name in [*FLOORS, *LEAN, HOOK, *COMMANDS, *MCP, *THROUGHPUT]),
     ]
@@ -109,6 +115,8 @@ def test_bench_produces_every_row_at_every_size() -> None:
     assert f"{HOOK} vs pass" in compared
     assert "recall outcomes --json vs lean: recall outcomes --json" in compared
     assert "validate cpu vs 2 s" in compared
+    assert f"{SEQUENCES[1]} vs {SEQUENCES[2]}" in compared
+    assert f"{SEQUENCES[0]} vs {SEQUENCES[1]}" in compared
     assert "store outcome: max RSS vs file" in compared
     assert all(float(row[2]) > 0 for row in comparisons)
     assert done.stdout.startswith("Python 3.")

@@ -4,6 +4,7 @@ that the ratio of a command to its lean script compares the same work."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import shutil
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from support.processes import REPO_ROOT, git, read_bytes_of
 
+from bench import sequence
 from bench.cases import (
     FIRST_AGENT,
     TODAY,
@@ -21,10 +23,12 @@ from bench.cases import (
     store_args,
 )
 from bench.generate import write_project
+from bench.sequence import write_lines
 
 # Above the prune threshold (200), so that the recall's note is compared too.
 ROWS = 300
-TOOL = [sys.executable, "-m", "legion_memory", "--today", TODAY]
+PROGRAM = [sys.executable, "-m", "legion_memory"]
+TOOL = [*PROGRAM, "--today", TODAY]
 
 
 @pytest.fixture
@@ -57,3 +61,46 @@ def test_lean_store_prints_and_writes_the_commands_bytes(project: Path, agent: s
     assert lean == command
     assert lean[0] == 0 and f"| O-{ROWS + 1:03d} |" in lean[1]
     assert read_bytes_of(project) == read_bytes_of(copy)
+
+
+def _sequence_copies(project: Path) -> list[Path]:
+    write_lines(project)
+    copies = [project.parent / name for name in ("batch", "processes")]
+    for copy in copies:
+        shutil.copytree(project, copy)
+    return [project, *copies]
+
+
+def test_the_ten_call_sequence_gives_the_same_results_in_every_form(project: Path) -> None:
+    """One process calling the library, one `batch`, and ten `--json` processes: the same ten
+    results, the same two outcomes stored, the same bytes on disk."""
+    library, batched, separate = _sequence_copies(project)
+    code, out, _ = _run(sequence.one_process_args(), library)
+    assert code == 0
+    from_library = [json.loads(line) for line in out.splitlines()]
+    code, out, _ = _run(sequence.batch_args(), batched)
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [line["exit_code"] for line in lines] == [0] * len(sequence.CALLS)
+    from_batch = [line["result"] for line in lines]
+    from_processes = []
+    for call in sequence.CALLS:
+        code, out, _ = _run([*PROGRAM, *sequence.GLOBAL, "--json", *sequence.argv(call)],
+                            separate)  # fmt: skip
+        assert code == 0
+        from_processes.append(json.loads(out))
+    assert from_library == from_batch == from_processes
+    assert [result["id"] for result in from_library[-2:]] == [
+        f"O-{ROWS + 1:03d}",
+        f"O-{ROWS + 2:03d}",
+    ]
+    assert read_bytes_of(library) == read_bytes_of(batched) == read_bytes_of(separate)
+
+
+def test_the_sequence_lines_name_each_call_once() -> None:
+    """The process form's words come from the batch line's options: a list repeats its flag, a
+    true boolean is the flag alone, a false one is left out."""
+    options = {"task_type": ["backend", "api"], "include_global": True, "limit": 3, "x": False}
+    assert sequence.argv((["score", "agents"], options)) == [
+        "score", "agents", "--task-type", "backend", "--task-type", "api", "--include-global",
+        "--limit", "3",
+    ]  # fmt: skip

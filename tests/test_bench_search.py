@@ -27,9 +27,15 @@ METRICS = ["hit@1", "MRR@10", "nDCG@10", "holds relevant", "quiet on no-answer",
 def test_the_benchmark_reports_every_metric_for_every_system() -> None:
     report = _report("--sample", "2")
     assert report["records"] >= 300
-    assert list(report["sets"]) == ["first", "development", "held-out (report only)", "all sets"]
+    assert list(report["sets"]) == [
+        "first",
+        "development",
+        "held-out (report only)",
+        "fresh (report only)",
+        "all sets",
+    ]
     # two of each kind in each set
-    assert [s["queries"] for s in report["sets"].values()] == [6, 6, 6, 18]
+    assert [s["queries"] for s in report["sets"].values()] == [6, 6, 6, 6, 24]
     assert 0.0 <= report["snippets with a query word"] <= 1.0
     for judged in report["sets"].values():
         assert list(judged["results"]) == SYSTEMS

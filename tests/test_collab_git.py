@@ -271,7 +271,8 @@ def test_an_octopus_merge_that_stops_with_markers_says_to_merge_one_branch_at_a_
     repo: Path,
 ) -> None:
     """When main fast-forwards to the first branch, git's octopus strategy merges the second
-    as text and stops with markers; doctor says why, and --fix keeps both sides."""
+    as text and stops with markers; doctor and validate (the pre-commit check) say why, and --fix
+    keeps both sides."""
     _two_storing_branches(repo)
     assert run_git(repo, "merge", "--no-edit", "one", "two").returncode != 0
     found = run_process("doctor", cwd=repo)
@@ -279,7 +280,34 @@ def test_an_octopus_merge_that_stops_with_markers_says_to_merge_one_branch_at_a_
         ".planning/memory/OUTCOMES.md:10: git conflict markers (--fix keeps both sides; git's "
         "octopus merge never calls the merge driver: merge one branch at a time)"
     )
+    checked = run_process("validate", cwd=repo)
+    assert checked.code == 1
+    assert checked.stdout.splitlines()[0] == (
+        ".planning/memory/OUTCOMES.md:10: error: git conflict marker (run `legion-memory doctor "
+        "--fix`; git's octopus merge never calls the merge driver: merge one branch at a time)"
+    )
     assert run_process("doctor", "--fix", "--quiet", cwd=repo).code == 0
     git(repo, "commit", "-q", "-a", "--no-edit")
     assert sorted(summary for _, _, summary in rows(repo)) == ["one", "two"]
+    assert_healthy(repo)
+
+
+def test_a_commit_concluding_an_octopus_merge_with_markers_is_repaired_by_the_hook(
+    repo: Path,
+) -> None:
+    """A user who commits the stopped octopus merge as it is (no pre-commit check installed)
+    gets the markers resolved by the post-commit hook, committed as a commit of its own."""
+    _two_storing_branches(repo)
+    assert run_git(repo, "merge", "--no-edit", "one", "two").returncode != 0
+    git(repo, "add", "-A")
+    done = run_git(repo, "commit", "-q", "--no-edit")
+    assert done.returncode == 0
+    assert "committed the repair of .planning/memory as its own commit" in done.stderr
+    subjects = git(repo, "log", "--format=%s", "-2").splitlines()
+    assert subjects[0].startswith("Repair .planning/memory after post-commit")
+    # The merge commit: main had fast-forwarded to `one`, so its parents are `one` and `two`.
+    parents = git(repo, "log", "-1", "--format=%P", "HEAD~1").split()
+    assert parents == [git(repo, "rev-parse", branch).strip() for branch in ("one", "two")]
+    assert sorted(summary for _, _, summary in rows(repo)) == ["one", "two"]
+    assert len({record_id for record_id, _, _ in rows(repo)}) == 2
     assert_healthy(repo)

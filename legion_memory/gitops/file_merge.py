@@ -24,7 +24,7 @@ from difflib import SequenceMatcher
 from typing import NamedTuple, TypeVar
 
 from legion_memory.gitops.archive_merge import merge_archive, read_archive
-from legion_memory.gitops.record_history import KeptLater
+from legion_memory.gitops.record_history import KeptLater, LaterVersion
 from legion_memory.gitops.record_merge import merge_rows
 from legion_memory.gitops.row_merge import Block, Incoming, Ledger, Row, cell, closed
 from legion_memory.markdown.document import BOM, Document, Table, line_cells, parse, strip_ending
@@ -66,12 +66,14 @@ def merge(
     archive: bool = False,
     pick: bool = False,
     kept_later: KeptLater | None = None,
+    later_version: LaterVersion | None = None,
 ) -> MergeResult:
     """Merge three versions of a memory file. `reserved`: IDs taken in the other memory files,
     each with the identities holding it (`companions`; a bare ID: taken by some other record);
     `archive`: the file is ARCHIVE.md, merged per kind table (`archive_merge`); `pick`: theirs is
     one commit replayed onto ours (rebase, cherry-pick), whose colliding rows alone renumber;
-    `kept_later`: whether a side keeping a record the other removed holds its later state."""
+    `kept_later`: whether a side keeping a record the other removed holds its later state;
+    `later_version`: which side holds the later of two versions of one record."""
     documents = [parse(text) for text in (base, ours, theirs)]
     versions = [items_of(document) for document in documents]
     ending = next((d.dominant_ending() for d in documents[1:] if d.lines), "\n")
@@ -81,6 +83,7 @@ def merge(
         reserved=_taken(reserved),
         keep_ours=pick,
         kept_later=kept_later,
+        later_version=later_version,
     )
     # Renumbered IDs go past every ID of all three versions: the same numbers whichever side
     # is ours (docs/decisions.md#merge-renumbering).

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from legion_memory.gitops.companions import companion_names, taken_ids, theirs_commits
 from legion_memory.gitops.file_merge import MergeResult, merge
 from legion_memory.gitops.merge_log import Arrival, arrivals
-from legion_memory.gitops.record_history import kept_later_in_merge
+from legion_memory.gitops.record_history import kept_later_in_merge, later_version_in_merge
 from legion_memory.gitops.repository import files_of_commits, run_git
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, OUTCOME
 
@@ -86,5 +86,7 @@ def _merged(
     reserved = taken_ids(path, [t for t in companions if t], env, log)
     named = theirs_commits(env)
     later = kept_later_in_merge(Path.cwd(), path.parent / ARCHIVE_FILENAME, named[0])
-    result = merge(*texts, reserved=reserved, archive=name == ARCHIVE_FILENAME, kept_later=later)
+    version = later_version_in_merge(Path.cwd(), path, named[0])
+    result = merge(*texts, reserved=reserved, archive=name == ARCHIVE_FILENAME, kept_later=later,
+                   later_version=version)  # fmt: skip
     return None if result.conflicts else result

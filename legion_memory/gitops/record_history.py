@@ -1,11 +1,13 @@
-"""How often each side of an integration moved a record into or out of ARCHIVE.md since the two
-sides parted, asked of git's pickaxe.
+"""How often each side of an integration moved a record into or out of ARCHIVE.md, or wrote a
+version of it, since the two sides parted, asked of git's pickaxe.
 
 A forget or a restore is one move. Rebased and picked copies of commits make a merge's base stale:
 one side may have forgotten a record and restored it again, after the very forget the other side
 still holds, while base says only "ours kept it, theirs forgot it". The side that moved the record
 more often since they parted has seen the other's move and made one more: its state is the later
-one (docs/decisions.md#archive-moves).
+one (docs/decisions.md#archive-moves). Likewise for an error fix updated in place: the side whose
+commits wrote, then replaced, the very version the other side holds has seen it and changed it
+since (docs/decisions.md#later-version).
 """
 
 from collections.abc import Callable, Sequence
@@ -16,14 +18,18 @@ from legion_memory.gitops.repository import run_git
 KeptLater = Callable[[str, str], bool]
 """(the record's row text, `schema.identity.history_text`; the side that keeps it: "ours" or
 "theirs") -> whether that side's state of the record is later than the other side's removal."""
+LaterVersion = Callable[[str, str], str | None]
+"""(ours's and theirs's row texts of one record, each side's own version) -> the side holding
+the later version, "ours" or "theirs"; None when the history does not say."""
 
 
-def archive_moves(start: Path, revs: str, archive: Path, row_text: str) -> int | None:
+def archive_moves(start: Path, revs: str, path: Path, row_text: str) -> int | None:
     """The commits of `revs` (a revision or a range) that changed how often `row_text` (the
-    record's `history_text`, the same in its live and archived rows) occurs in `archive`;
-    merges are not counted (their moves are the commits they merge). None when git cannot say."""
+    record's `history_text`, the same in its live and archived rows) occurs in `path` (ARCHIVE.md
+    for a forget or a restore); merges are not counted (their moves are the commits they merge).
+    None when git cannot say."""
     listed = run_git(
-        ["log", "--format=%H", f"-S{row_text}", revs, "--", archive.resolve().as_posix()], start
+        ["log", "--format=%H", f"-S{row_text}", revs, "--", path.resolve().as_posix()], start
     )
     return None if listed is None else len(listed.split())
 
@@ -34,8 +40,8 @@ def parting(start: Path, sides: Sequence[str]) -> str | None:
     return found.split()[0] if found else None
 
 
-def moves_since(start: Path, base: str, side: str, archive: Path, row_text: str) -> int | None:
-    return archive_moves(start, f"{base}..{side}", archive, row_text)
+def moves_since(start: Path, base: str, side: str, path: Path, row_text: str) -> int | None:
+    return archive_moves(start, f"{base}..{side}", path, row_text)
 
 
 def most_moved(
@@ -67,3 +73,24 @@ def kept_later_in_merge(start: Path, archive: Path, theirs: str) -> KeptLater:
         return most_moved(start, base, list(revs.values()), archive, text) == {revs[side]}
 
     return kept_later
+
+
+def later_version_in_merge(start: Path, path: Path, theirs: str) -> LaterVersion:
+    """For a `git merge` of `theirs` into HEAD, of a record both sides hold in versions of their
+    own: the side whose commits since the sides parted wrote or replaced the other side's version
+    in `path` (it saw that version and changed it since), when only one side did. Git is asked
+    only when a merge has such a record."""
+    revs = {"ours": "HEAD", "theirs": theirs}
+    bases: list[str | None] = []
+
+    def later(ours_text: str, theirs_text: str) -> str | None:
+        if not bases:
+            bases.append(parting(start, list(revs.values())))
+        base = bases[0]
+        if base is None or not ours_text or not theirs_text:
+            return None
+        other = {"ours": theirs_text, "theirs": ours_text}
+        seen = [side for side in revs if moves_since(start, base, revs[side], path, other[side])]
+        return seen[0] if len(seen) == 1 else None
+
+    return later

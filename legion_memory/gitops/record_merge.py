@@ -196,6 +196,8 @@ class _TableMerge:
             chosen, side = other, "theirs"
         elif _own(mine) == _own(other):  # each side renumbered what it cites: the same record
             chosen, side = min((mine, "ours"), (other, "theirs"), key=lambda pair: pair[0].content)
+        elif (later := self.later_of(mine, other)) is not None:
+            chosen, side = later, "ours" if later is mine else "theirs"
         else:
             what = f"row {name} changed differently on both sides"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
@@ -212,6 +214,16 @@ class _TableMerge:
         block = self.blocks[side]
         text = history_text(row.raw, block.columns) if block else ""
         return bool(text) and self.ledger.kept_later(text, side)
+
+    def later_of(self, mine: Row, other: Row) -> Row | None:
+        """Of two versions of one record, the side's whose history replaced the other's
+        (docs/decisions.md#later-version); None when the history does not say."""
+        texts = [
+            history_text(row.raw, block.columns) if block else ""
+            for row, block in ((mine, self.blocks["ours"]), (other, self.blocks["theirs"]))
+        ]
+        later = self.ledger.later_version(*texts) if all(texts) else None
+        return {"ours": mine, "theirs": other}.get(later or "")
 
     def rekey(self, stale: Row, kept: str, side: str) -> None:
         """Note that `side`'s references to `stale`'s ID now mean `kept` (ID changed since)."""
@@ -250,6 +262,7 @@ class _TableMerge:
                 continue
             free = [r for r in (mine, row) if holders[r.id] == {key} and r.id not in self.base_ids]
             chosen = _same_record(mine, row, free[0] if len(free) == 1 else None)
+            chosen = chosen or self.later_of(mine, row)
             if chosen is None:
                 what = f"record {mine.id} recorded differently on both sides"
                 conflicts += self.ledger.markers(

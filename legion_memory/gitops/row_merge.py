@@ -70,11 +70,15 @@ class Ledger:
         reserved: Mapping[str, frozenset[Identity]] | None = None,
         keep_ours: bool = False,
         kept_later: Callable[[str, str], bool] | None = None,
+        later_version: Callable[[str, str], str | None] | None = None,
     ) -> None:
         self.marker_size = marker_size
         # (row line, side keeping it) -> whether that side's state of the record is later than
         # the other side's removal (`gitops.record_history`); None: never (base decides).
         self.kept_later = kept_later or _never
+        # (ours's row text, theirs's) of a record each side holds in a version of its own -> the
+        # side whose history replaced the other's version (`gitops.record_history`), or None.
+        self.later_version = later_version or _untold
         # A pick (rebase, cherry-pick, revert): ours's new rows keep their IDs
         # (docs/decisions.md#merge-renumbering).
         self.keep_ours = keep_ours
@@ -121,6 +125,10 @@ class Ledger:
 
 def _never(line: str, side: str) -> bool:
     return False
+
+
+def _untold(ours: str, theirs: str) -> str | None:
+    return None
 
 
 def closed(lines: Iterable[str], ending: str) -> list[str]:

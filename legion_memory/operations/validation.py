@@ -11,7 +11,9 @@ from legion_memory.markdown.document import Document
 from legion_memory.operations.project import Project, project_of
 from legion_memory.schema.kinds import KINDS
 from legion_memory.schema.validation import (
+    CONFLICT_MARKER_HINT,
     ERROR,
+    OCTOPUS_HINT,
     KnownHashes,
     Problem,
     document_twins,
@@ -68,7 +70,25 @@ def validate(
         problems += found
         if document is not None:
             documents.append((path, name, document))
-    return Validation(len(paths), problems + document_twins(documents, known))
+    problems += document_twins(documents, known)
+    return Validation(len(paths), _octopus_explained(project.root, problems))
+
+
+def _octopus_explained(root: Path, problems: list[Problem]) -> list[Problem]:
+    """Markers left by git's octopus strategy, which never calls the merge driver, say so: the
+    pre-commit hook is where a user concluding that merge first hears of them."""
+    markers = [p.message.endswith(CONFLICT_MARKER_HINT) for p in problems]
+    if not any(markers):
+        return problems
+    from legion_memory.gitops.repository import octopus_in_progress
+
+    if not octopus_in_progress(root):
+        return problems
+    explained = CONFLICT_MARKER_HINT[:-1] + OCTOPUS_HINT + ")"
+    return [
+        p._replace(message=p.message.replace(CONFLICT_MARKER_HINT, explained)) if marker else p
+        for p, marker in zip(problems, markers, strict=True)
+    ]
 
 
 def validate_file(path: Path, shown: str) -> list[Problem]:

@@ -35,6 +35,9 @@ __all__ = [
 
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7})( |$)")
 _CONFLICT_STARTS = ("<" * 7, "=" * 7, ">" * 7)
+CONFLICT_MARKER_HINT = "(run `legion-memory doctor --fix`)"
+# Git's octopus strategy merges text only: it never calls the merge driver.
+OCTOPUS_HINT = "; git's octopus merge never calls the merge driver: merge one branch at a time"
 
 
 def kind_for_file(path: Path, document: Document | None = None) -> Kind | None:
@@ -179,12 +182,12 @@ def _conflict_markers(document: Document, name: str) -> Iterator[Problem]:
         kind = marker.group(1)[0]
         if kind == "<":
             depth += 1
-            nested = "nested git conflict marker (run `legion-memory doctor --fix`)"
+            nested = f"nested git conflict marker {CONFLICT_MARKER_HINT}"
             how = nested if depth > 1 else None
         else:
             how = None if depth else "leftover git conflict marker (remove it by hand)"
             depth = max(depth - 1, 0) if kind == ">" else depth
-        message = how or "git conflict marker (run `legion-memory doctor --fix`)"
+        message = how or f"git conflict marker {CONFLICT_MARKER_HINT}"
         yield Problem(name, index + 1, ERROR, message)
 
 

@@ -12,6 +12,7 @@ from typing import NamedTuple
 from legion_memory.errors import IntegrityError
 from legion_memory.gitops.repository import octopus_in_progress
 from legion_memory.markdown.document import is_row, split_lines, strip_ending
+from legion_memory.schema.validation import OCTOPUS_HINT
 from legion_memory.storage import reading, writing
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.finding import Finding
@@ -100,13 +101,9 @@ def resolve_conflicts(text: str) -> str:
     return "".join(out)
 
 
-# Git's octopus strategy merges text only: it never calls the merge driver.
-_OCTOPUS = "; git's octopus merge never calls the merge driver: merge one branch at a time"
-
-
 def find_conflicts(memory: Memory) -> list[Finding]:
     found = []
-    octopus = _OCTOPUS if octopus_in_progress(memory.directory) else ""
+    octopus = OCTOPUS_HINT if octopus_in_progress(memory.directory) else ""
     for path in memory_files(memory):
         for conflict in _conflicts(split_lines(reading.read_text(path) or "")):
             where = f"{path}:{conflict.start + 1}"

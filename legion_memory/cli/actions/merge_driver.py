@@ -17,7 +17,12 @@ from legion_memory.gitops.companions import companion_names, taken_ids, theirs_c
 from legion_memory.gitops.file_merge import describe, merge
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
-from legion_memory.gitops.record_history import KeptLater, kept_later_in_merge
+from legion_memory.gitops.record_history import (
+    KeptLater,
+    LaterVersion,
+    kept_later_in_merge,
+    later_version_in_merge,
+)
 from legion_memory.gitops.repository import find_git_dir
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, PATTERN
@@ -47,6 +52,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
             archive=archive,
             pick=not commits,
             kept_later=_kept_later(Path(shown), commits),
+            later_version=_later_version(Path(shown), commits),
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
@@ -71,6 +77,12 @@ def _kept_later(path: Path, commits: list[str]) -> KeptLater | None:
     if len(commits) != 1:
         return None
     return kept_later_in_merge(Path.cwd(), path.parent / ARCHIVE_FILENAME, commits[0])
+
+
+def _later_version(path: Path, commits: list[str]) -> LaterVersion | None:
+    """In a `git merge`, the history decides which of two versions of one record is the later
+    (docs/decisions.md#later-version)."""
+    return later_version_in_merge(Path.cwd(), path, commits[0]) if len(commits) == 1 else None
 
 
 def _references_followed(path: Path, versions: list[str], text: str) -> str:

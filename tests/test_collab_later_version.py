@@ -1,0 +1,78 @@
+"""Real-git reproductions of one error fix held in two versions, neither of them base's, after its
+commits were picked: the side whose history replaced the other's version holds the later one,
+and the merge takes it without a conflict, whichever way it runs
+(docs/decisions.md#later-version)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.gitrepos import (
+    add_outcome,
+    assert_healthy,
+    commit,
+    init_memory,
+    rows,
+    run_git,
+    text_of,
+)
+from support.processes import git, run_process
+
+pytestmark = pytest.mark.slow
+
+SIGNATURE = "EADDRINUSE :3000"
+
+
+def _store_error(repo: Path, fix: str) -> None:
+    store = ["--today", "2026-03-02", "store", "error", "--signature", SIGNATURE, "--fix", fix]
+    run_process(*store, "--agent", "coder", "--unresolved", cwd=repo, check=True)
+    commit(repo, f"error fix: {fix}")
+
+
+def _feature_storing_the_error(repo: Path, *fixes: str) -> None:
+    """feature stores the error with each fix in turn; main moves on meanwhile, so that a pick
+    makes new commits (both sides then add the record since their base)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    for fix in fixes:
+        _store_error(repo, fix)
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main's own work", "main")
+    commit(repo, "main's own work")
+    assert run_git(repo, "cherry-pick", "main..feature").returncode == 0
+
+
+def _picked_then_updated_again_on_main(repo: Path) -> None:
+    """main picks feature's store and update of the fix, then updates the fix once more."""
+    _feature_storing_the_error(repo, "retry the server", "free port 3000 first")
+    _store_error(repo, "kill the stale dev server, then free port 3000")
+
+
+@pytest.mark.parametrize("into", ["main", "feature"])
+def test_a_fix_updated_again_after_its_commits_were_picked_merges_to_the_later_version(
+    repo: Path, into: str
+) -> None:
+    _picked_then_updated_again_on_main(repo)
+    other = "feature" if into == "main" else "main"
+    git(repo, "checkout", "-q", into)
+    done = run_git(repo, "merge", "--no-edit", other)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "conflict" not in done.stderr
+    assert rows(repo, "errors") == [
+        ("E-001", "feature", "kill the stale dev server, then free port 3000")
+    ]
+    assert text_of(repo, "ERRORS.md").count(SIGNATURE) == 1
+    assert_healthy(repo)
+
+
+def test_two_fixes_neither_side_saw_still_conflict(repo: Path) -> None:
+    """The history decides only when one side replaced the other's version: two updates made
+    apart (each side's own, from one picked store) are two people changing one record."""
+    _feature_storing_the_error(repo, "retry the server")
+    _store_error(repo, "free port 3000 first")
+    git(repo, "checkout", "-q", "feature")
+    _store_error(repo, "restart the machine")
+    done = run_git(repo, "merge", "--no-edit", "main")
+    assert done.returncode == 1
+    assert "conflict: record E-001 recorded differently on both sides" in done.stderr
