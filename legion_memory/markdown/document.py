@@ -195,8 +195,12 @@ def is_row(text: str) -> bool:
 
 
 def _unescaped_pipe(text: str) -> bool:
-    """Whether a pipe in `text` has no backslash before it (`_PIPE_SPLIT` finds one): each pipe
-    with one makes one `\\|`, and two of them cannot overlap."""
+    """Whether a pipe in `text` has no backslash before it (`_PIPE_SPLIT` finds one). The first
+    pipe, a row's opening one, almost always is; else each pipe with a backslash before it makes
+    one `\\|`, and two of them cannot overlap."""
+    first = text.find("|")
+    if first <= 0 or text[first - 1] != "\\":
+        return first >= 0
     return text.count("|") > text.count("\\|")
 
 
