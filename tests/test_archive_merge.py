@@ -35,6 +35,15 @@ def test_a_restore_emptying_a_section_while_the_other_side_forgets_into_another(
     assert merge(base, forgot, restored, archive=True).text == merged.text
 
 
+def test_a_section_both_sides_emptied_is_gone_without_a_conflict() -> None:
+    """Each side restored the one archived pattern (one of them also archived an outcome):
+    both removed the Archived Patterns section, which stays removed."""
+    base = template() + _section(PATTERN, pattern_row(1, "p", "O-001"))
+    restored = template()
+    restored_and_forgot = template() + outcome_row(2, "o")
+    assert _both_ways(base, restored, restored_and_forgot) == restored_and_forgot
+
+
 def test_sections_both_sides_create_become_one_each_in_kind_order() -> None:
     base = template()
     ours = base + _section(ERROR_FIX, error_row(1, "a", resolved="true"))

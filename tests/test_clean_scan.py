@@ -13,7 +13,12 @@ from support.gitrepos import outcome_row, pattern_row
 from support.processes import CLI, probe, read_bytes_of
 
 from legion_memory.gitops.merge_log import LOG_NAME
-from legion_memory.gitops.repository import PICKED_ENV, RECHECK_ENV, REPLAYED_AS_ENV
+from legion_memory.gitops.repository import (
+    BOTH_SIDES_ENV,
+    PICKED_ENV,
+    RECHECK_ENV,
+    REPLAYED_AS_ENV,
+)
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, archive_template
 from legion_memory.storage import files, reading
 from legion_memory.upkeep import clean_scan
@@ -42,6 +47,7 @@ def test_the_names_are_the_ones_storage_and_gitops_use(tmp_path: Path) -> None:
     assert clean_scan.REPLAYED_AS_ENV == REPLAYED_AS_ENV
     assert clean_scan.PICKED_ENV == PICKED_ENV
     assert clean_scan.RECHECK_ENV == RECHECK_ENV
+    assert clean_scan.BOTH_SIDES_ENV == BOTH_SIDES_ENV
     assert Path(*clean_scan.MEMORY_DIR) == reading.MEMORY_DIR
 
 
@@ -173,13 +179,19 @@ def test_a_merge_log_is_not_clean(tmp_path: Path) -> None:
     assert not clean_scan.memory_is_clean(str(tmp_path / MEMORY))
 
 
-def test_memory_after_a_rebase_is_not_clean(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [(REPLAYED_AS_ENV, "0123abcd "), (PICKED_ENV, "0123abcd"), (RECHECK_ENV, "1"),
+     (BOTH_SIDES_ENV, "1")],
+)  # fmt: skip
+def test_memory_after_an_integration_the_hooks_name_is_not_clean(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, value: str
 ) -> None:
-    """The post-rewrite hook of a rebase names the commits written: doctor must compare them."""
+    """What a hook names of the integration just done (the commits a rebase wrote, the commit
+    picked, a merge to weigh or to follow references in) is for doctor to compare with history."""
     _write(tmp_path, {"OUTCOMES.md": SOUND})
     assert clean_scan.memory_is_clean(str(tmp_path / MEMORY))
-    monkeypatch.setenv(REPLAYED_AS_ENV, "0123abcd ")
+    monkeypatch.setenv(name, value)
     assert not clean_scan.memory_is_clean(str(tmp_path / MEMORY))
 
 

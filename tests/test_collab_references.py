@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from support.gitrepos import (
     add_outcome,
     add_pattern,
@@ -335,4 +336,44 @@ def test_a_pattern_picked_without_its_outcome_follows_it_when_the_branch_arrives
     assert done.returncode == 0, done.stderr
     assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "feature", "branch record")]
     assert sources(repo) == {"branch pattern": "O-002"}
+    assert_healthy(repo)
+
+
+@pytest.mark.parametrize("concluded", [False, True])
+def test_a_merge_git_makes_of_whole_files_from_each_side_follows_the_references(
+    repo: Path, concluded: bool
+) -> None:
+    """`b` stores an outcome; `a` stores three earlier ones and merges `b` (its outcome becomes
+    O-004 there); `b` then stores a pattern citing its outcome as O-001 and merges `a`. Since
+    their base, ours changed only PATTERNS.md and theirs only OUTCOMES.md: git takes each file
+    whole without the driver, and the pattern would cite `a`'s O-001. The hook after the merge
+    commit (post-merge, or post-commit when a `--no-commit` merge is concluded) follows the
+    reference by what it meant on its side and commits the repair."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "b")
+    add_outcome(repo, "b's outcome", "b", date="2026-03-03")
+    commit(repo, "b stores")
+    git(repo, "checkout", "-q", "-b", "a", "main")
+    for summary in ("a one", "a two", "a three"):
+        add_outcome(repo, summary, "a")
+    commit(repo, "a stores")
+    assert run_git(repo, "merge", "-q", "--no-edit", "b").returncode == 0
+    assert _ids(repo)["b's outcome"] == "O-004"
+    git(repo, "checkout", "-q", "b")
+    add_pattern(repo, "b's pattern", "O-001", "b")
+    commit(repo, "b's pattern")
+    flags = ["--no-commit", "--no-ff"] if concluded else []
+    done = run_git(repo, "merge", "--no-edit", *flags, "a")
+    assert done.returncode == 0, done.stderr
+    assert "Auto-merging" not in done.stdout  # git merged no memory file itself: no driver ran
+    if concluded:
+        assert sources(repo) == {"b's pattern": "O-001"}  # nothing ran yet
+        done = run_git(repo, "commit", "-q", "--no-edit")
+        assert done.returncode == 0, done.stderr
+    assert _ids(repo) == {"a one": "O-001", "a two": "O-002", "a three": "O-003",
+                          "b's outcome": "O-004"}  # fmt: skip
+    assert sources(repo) == {"b's pattern": "O-004"}
+    hook = "post-commit" if concluded else "post-merge"
+    assert git(repo, "log", "-1", "--format=%s").strip() == REPAIR.replace("post-merge", hook)
+    assert len(git(repo, "log", "-1", "--format=%P", "HEAD~1").split()) == 2
     assert_healthy(repo)

@@ -49,15 +49,27 @@ if [ "{name}" = post-commit ]; then
 fi
 # A side whose memory files ended as the merge base had them, though its history changed them (a
 # forget undone by a restore), had its files taken whole by git, unweighed: doctor weighs them.
-if [ "{name}" = post-merge ] && git rev-parse -q --verify HEAD^2 >/dev/null 2>&1; then
+# When both sides changed memory, git may have taken one file whole from each without calling the
+# driver (patterns from ours, outcomes from theirs), or merged them as text (octopus): doctor
+# follows each side's references. The same after the commit that concludes a stopped merge.
+if [ "{name}" = post-merge -o "{name}" = post-commit ] &&
+    git rev-parse -q --verify HEAD^2 >/dev/null 2>&1; then
     base=$(git merge-base HEAD^1 HEAD^2 2>/dev/null)
+    changed=0
     for side in HEAD^1 HEAD^2; do
-        if [ -n "$base" ] && git diff --quiet "$base" "$side" -- .planning/memory 2>/dev/null &&
-            [ -n "$(git rev-list -1 "$base..$side" -- .planning/memory 2>/dev/null)" ]; then
+        if [ -z "$base" ]; then
+            continue
+        elif ! git diff --quiet "$base" "$side" -- .planning/memory 2>/dev/null; then
+            changed=$((changed + 1))
+        elif [ -n "$(git rev-list -1 "$base..$side" -- .planning/memory 2>/dev/null)" ]; then
             LEGION_MEMORY_RECHECK=1
             export LEGION_MEMORY_RECHECK
         fi
     done
+    if [ "$changed" = 2 ]; then
+        LEGION_MEMORY_BOTH_SIDES=1
+        export LEGION_MEMORY_BOTH_SIDES
+    fi
 fi
 git config --get {driver}.driver >/dev/null 2>&1 || echo "legion-memory: the merge driver is not configured in this clone; run: legion-memory git install" >&2
 memory=.planning/memory

@@ -62,7 +62,10 @@ def _head(base: Block | None, ours: Block | None, theirs: Block | None) -> Block
 def merge_rows(
     ledger: Ledger, base: Block | None, ours: Block | None, theirs: Block | None
 ) -> list[str]:
-    """The merged lines of one table: header, then rows (with markers around conflicting rows)."""
+    """The merged lines of one table: header, then rows (with markers around conflicting rows);
+    nothing when both sides removed the table (each emptied an archive section)."""
+    if ours is None and theirs is None:
+        return []
     chosen = _head(base, ours, theirs)
     if chosen is None:
         mine, other = ours.lines() if ours else [], theirs.lines() if theirs else []

@@ -198,6 +198,10 @@ PICKED_ENV = "LEGION_MEMORY_PICKED"
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
 """Set by the post-merge hook when a side's memory files ended as the base had them though its
 history changed them: git then took the other side's files whole, unweighed."""
+BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
+"""Set by the post-merge hook when both parents changed memory since their base: git may have
+taken one file whole from each (the driver never ran), a pattern from one side still citing an
+outcome by the number the other side has since changed."""
 PICKED_ONTO_ENV = "LEGION_MEMORY_PICKED_ONTO"
 """HEAD before the first of several commits picked at once, set by the post-commit hook."""
 _UPSTREAM_LIMIT = 500  # upstream commits read for the changes it already made, newest first

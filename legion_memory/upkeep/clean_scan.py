@@ -33,7 +33,11 @@ PICKED_ENV = "LEGION_MEMORY_PICKED"
 # Set by the post-merge hook when git took one side's memory files whole though the other's
 # history changed them (`gitops.repository.RECHECK_ENV`): doctor weighs the two histories.
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
+# Set by the post-merge hook when both parents changed memory (`gitops.repository.BOTH_SIDES_ENV`):
+# doctor follows the references by what each side meant, which no scan of the files can do.
+BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
 MEMORY_DIR = (".planning", "memory")
+_INTEGRATION_ENVS = (REPLAYED_AS_ENV, PICKED_ENV, RECHECK_ENV, BOTH_SIDES_ENV)
 
 
 def project_of(start: str) -> tuple[str, str | None]:
@@ -75,7 +79,7 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
     """True when no journal, no temporary file, no merge log, no conflict marker and no ID held
     by two rows is there, and no rebase was just done: then `doctor` (with or without --fix) finds
     and changes nothing."""
-    if any(os.environ.get(name, "").strip() for name in (REPLAYED_AS_ENV, PICKED_ENV, RECHECK_ENV)):
+    if any(os.environ.get(name, "").strip() for name in _INTEGRATION_ENVS):
         return False
     if git_dir is not None and os.path.lexists(os.path.join(git_dir, MERGE_LOG_NAME)):
         return False

@@ -6,6 +6,7 @@ Every repair reads and writes through `store.transact` (under the memory lock, a
 first verifies that no record would be lost.
 """
 
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -13,6 +14,7 @@ from typing import NamedTuple
 from legion_memory.errors import LegionMemoryError, RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.repository import (
+    BOTH_SIDES_ENV,
     files_of_commits,
     find_git_dir,
     integration_sources,
@@ -126,7 +128,7 @@ def repair_merged_references(memory: Memory) -> list[str]:
     describes merges already repaired."""
     log = _merge_log(memory)
     planner = _reference_plan(memory, log, _integration_sources(memory, log))
-    done = _apply(memory, planner) if log else []
+    done = _apply(memory, planner) if log or _both_sides_changed() else []
     git_dir = find_git_dir(memory.directory)
     if git_dir is not None:
         files.discard(log_path(git_dir))
@@ -134,9 +136,15 @@ def repair_merged_references(memory: Memory) -> list[str]:
 
 
 def _integration_sources(memory: Memory, log: list[Arrival]) -> list[Texts]:
-    """The versions the integration that wrote the log took its sides from (none without a log:
-    the driver renumbered nothing)."""
-    return _sources_of(memory) if log else []
+    """The versions the integration took its sides from: the one that wrote the log, or a merge
+    whose parents both changed memory (git may have taken a file whole from each: the driver
+    renumbered nothing, but a side's references may cite by the other side's old numbers).
+    None otherwise."""
+    return _sources_of(memory) if log or _both_sides_changed() else []
+
+
+def _both_sides_changed() -> bool:
+    return bool(os.environ.get(BOTH_SIDES_ENV, "").strip())
 
 
 def _sources_of(memory: Memory) -> list[Texts]:
