@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +22,13 @@ from legion_memory.gitops.merge_log import LOG_NAME as MERGE_LOG
 from legion_memory.markdown.document import parse
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import records_table
+from legion_memory.storage.reading import Memory
+from legion_memory.upkeep.forgetting import forget
 
 TODAY = "2026-11-29"
 MEMORY = Path(".planning") / "memory"
 OUTCOMES = MEMORY / "OUTCOMES.md"
+ARCHIVE = MEMORY / "ARCHIVE.md"
 CATALOG = Path(__file__).resolve().parent.parent / "fixtures" / "catalog" / "CATALOG.md"
 MERGE_DIR = Path("merge")
 STORE = "store outcome"
@@ -66,6 +71,15 @@ class Case:
     check: Check
     reset: Callable[[Path], None] | None = None
     """Puts back what the command changes: called before every run and after the last."""
+    cleanup: Callable[[Path], None] | None = None
+    """Called after the last run instead of `reset`, when the state a run starts from is not the
+    project's own (the archived record `restore` brings back)."""
+
+    def finish(self, project: Path) -> None:
+        """Leave the project as the other cases expect it."""
+        done = self.cleanup or self.reset
+        if done is not None:
+            done(project)
 
 
 def tool() -> list[str]:
@@ -199,13 +213,58 @@ def typer_path() -> list[Case]:
         Case("typer path: export", _tool("export", "--format", "jsonl", "--file", "outcomes"),
              _expect('"id": "O-001"')),
         Case("typer path: doctor", _tool("doctor"), _expect("memory is healthy")),
+        Case("typer path: compact --check", _tool("compact", "--check", "42"),
+             _expect("check passed")),
+        Case("typer path: forget", _tool("forget", FORGOTTEN), _expect(f"archived {FORGOTTEN}"),
+             _unarchive),
+        Case("typer path: restore", _tool("restore", FORGOTTEN),
+             _expect(f"restored {FORGOTTEN}"), _archived, _unarchive),
+        Case("typer path: diff HEAD", _tool("diff", "HEAD"), _expect("**Added (5)**")),
     ]  # fmt: skip
 
 
+FORGOTTEN = "O-003"
+"""The record `forget` archives and `restore` brings back."""
+COMMITTED_ROWS_LESS = 5
+"""HEAD holds OUTCOMES.md without its last rows: what `diff HEAD` then reports as added."""
+
+
+def commit_project(project: Path) -> None:
+    """Commit the phases and memory, OUTCOMES.md without its last rows, so that `diff HEAD`
+    compares the working tree with a revision (the project's files are left as they were)."""
+    outcomes = project / OUTCOMES
+    text = outcomes.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    outcomes.write_text("".join(lines[:-COMMITTED_ROWS_LESS]), encoding="utf-8")
+    identity = ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
+    subprocess.run(["git", "add", ".planning"], cwd=project, check=True)
+    subprocess.run(["git", *identity, "commit", "-q", "-m", "bench"], cwd=project, check=True)
+    outcomes.write_text(text, encoding="utf-8")
+
+
+def _archived(project: Path) -> None:
+    """The memory with FORGOTTEN archived, as `forget` leaves it."""
+    for name in ("OUTCOMES.md", "ARCHIVE.md"):
+        shutil.copyfile(project / MEMORY / f"{name}.forgotten", project / MEMORY / name)
+
+
+def _unarchive(project: Path) -> None:
+    restore_original(OUTCOMES)(project)
+    (project / ARCHIVE).unlink(missing_ok=True)
+
+
 def keep_originals(project: Path) -> None:
-    """Copies of the files a command changes, so that every run starts from the same bytes."""
+    """Copies of the files a command changes, so that every run starts from the same bytes, and
+    of the two files as they are with FORGOTTEN archived (made in a copy of the memory)."""
     for path in (OUTCOMES, MERGE_DIR / "A"):
         shutil.copyfile(project / path, project / f"{path}.orig")
+    with tempfile.TemporaryDirectory(prefix="legion-memory-bench-forget-") as temp:
+        memory = Path(temp) / "memory"
+        memory.mkdir()
+        shutil.copyfile(project / OUTCOMES, memory / OUTCOMES.name)
+        forget(Memory(memory), FORGOTTEN)
+        for name in ("OUTCOMES.md", "ARCHIVE.md"):
+            shutil.copyfile(memory / name, project / MEMORY / f"{name}.forgotten")
 
 
 def restore_original(path: Path) -> Callable[[Path], None]:

@@ -158,6 +158,28 @@ def write_project(root: Path, outcomes: int, today: dt.date) -> None:
     phase.mkdir(parents=True)
     summary = "---\nphase: 41\nplan: 01\n---\n\n# Phase 41 Plan 01 Summary\n\nBenchmark plan.\n"
     (phase / "41-01-SUMMARY.md").write_text(summary, encoding="utf-8")
+    # A finished phase, whose COMPACTED.md `compact --check` checks.
+    done = root / ".planning" / "phases" / "42-bench"
+    done.mkdir()
+    (done / "42-01-SUMMARY.md").write_text(COMPACTED_SUMMARY, encoding="utf-8")
+
+
+COMPACTED_SUMMARY = """---
+phase: 42
+plan: 01
+requirements: [BENCH-01]
+key_files:
+  - src/bench.py
+---
+
+# Phase 42 Plan 01 Summary
+
+A finished benchmark plan.
+
+## Files Modified
+
+- `src/bench.py` - the benchmark's entry point
+"""
 
 
 def write_merge_sides(directory: Path, rows: int, today: dt.date) -> None:

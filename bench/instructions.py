@@ -29,8 +29,7 @@ def count(case: Case, project: Path) -> int:
         case.reset(project)
     args = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *case.args]
     done = subprocess.run(args, cwd=project, env=environment(), capture_output=True, check=False)
-    if case.reset is not None:
-        case.reset(project)
+    case.finish(project)
     stderr = done.stderr.decode("utf-8", "replace")
     found = _COLLECTED.search(stderr)
     if done.returncode != 0 or found is None:

@@ -39,6 +39,7 @@ from bench.cases import (
     TODAY,
     budget_ms,
     commands,
+    commit_project,
     floors,
     hook,
     keep_originals,
@@ -56,6 +57,7 @@ from bench.sequence import SEQUENCE_BATCH, SEQUENCE_ONE_PROCESS, SEQUENCE_PROCES
 from bench.sequence import cases as sequence_cases
 from bench.timing import BenchError, Timing, measure
 from legion_memory.markdown.document import parse
+from legion_memory.project.compaction import compact
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.storage import reading
 
@@ -85,6 +87,8 @@ def make_project(parent: Path, rows: int) -> Path:
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=project, check=True)
     today = dt.date.fromisoformat(TODAY)
     write_project(project, rows, today)
+    compact(project, "42", today, force=True)
+    commit_project(project)
     write_merge_sides(project / "merge", rows, today)
     write_lines(project)
     keep_originals(project)

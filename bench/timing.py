@@ -94,8 +94,7 @@ def measure(case: Case, project: Path, runs: int) -> Timing:
     if timings[0].wall_ms > SLOW_MS:
         runs = min(runs, 3)
     timings += [_run(case, project, env)[0] for _ in range(runs - 1)]
-    if case.reset is not None:
-        case.reset(project)
+    case.finish(project)
     return Timing(
         statistics.median(t.wall_ms for t in timings),
         statistics.median(t.cpu_ms for t in timings),

@@ -34,6 +34,10 @@ TYPER = [
     "typer path: detect-edits",
     "typer path: export",
     "typer path: doctor",
+    "typer path: compact --check",
+    "typer path: forget",
+    "typer path: restore",
+    "typer path: diff HEAD",
 ]
 COMMANDS = [
     "store outcome",

@@ -6,9 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.interop import MEMORY, seed_memory
 from support.processes import CLI, read_bytes_of
 
+from legion_memory.interop.json_exchange import export_json
 from legion_memory.schema.kinds import archive_template
 
 ARCHIVED_ROW = (
@@ -180,3 +183,14 @@ def test_disabled_memory_exports_nothing_and_imports_nothing(cli: CLI, repo: Pat
         "memory is disabled in settings.json (memory.enabled = false); nothing imported\n",
     )
     assert read_bytes_of(repo) == before
+
+
+_VALUES = st.one_of(st.text(), st.integers(), st.booleans())
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.dictionaries(st.text(), _VALUES, max_size=6), max_size=5))
+def test_the_json_export_is_the_indented_dump(records: list[dict[str, object]]) -> None:
+    document = {"format": "legion-memory-export", "version": 1, "records": records}
+    expected = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    assert export_json(records) == expected

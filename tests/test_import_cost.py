@@ -16,6 +16,7 @@ HEAVY = ("dataclasses", "inspect", "typer", "click", "pydantic", "mistune", "git
 # `pathlib`'s `urllib.parse` (docs/decisions.md#pathlib-without-urllib), `contextlib` and
 # `importlib`, each a measurable part of a call.
 LEAN_STDLIB = ("urllib", "urllib.parse", "ipaddress", "contextlib", "importlib")
+LEAN_READERS = ("recall outcomes", "briefing", "score agents")
 # What a store does without beside them: JSON (the option spec is a module), dates (today's text
 # is enough), the recall's ranking and helpers, git's repository module (the branch is read by
 # `gitops.branch`) (docs/decisions.md#what-a-store-imports).
@@ -100,10 +101,6 @@ READERS = {
 }
 
 
-# The reading commands whose modules hold no `typing` import at run time (the others may).
-WITHOUT_TYPING = ("recall outcomes", "briefing", "score agents")
-
-
 @pytest.mark.parametrize("name", sorted(READERS))
 def test_reading_commands_import_nothing_heavy(cli: CLI, project: Path, name: str) -> None:
     for outcome in (FIRST, SECOND):
@@ -114,8 +111,8 @@ def test_reading_commands_import_nothing_heavy(cli: CLI, project: Path, name: st
     action_module = ACTIONS[name].partition(":")[0]
     assert f"legion_memory.cli.actions.{action_module}" in modules  # run by the lean dispatcher
     assert sorted(modules.intersection(HEAVY)) == []
-    assert ("typing" in modules) == (name not in WITHOUT_TYPING)
-    if name in WITHOUT_TYPING:
+    assert "typing" not in modules  # docs/decisions.md#hot-paths-without-typing
+    if name in LEAN_READERS:
         assert sorted(modules.intersection(LEAN_STDLIB)) == []
 
 
@@ -188,13 +185,34 @@ def test_workflow_commands_import_nothing_heavy(cli: CLI, project: Path, name: s
     assert sorted(modules.intersection(HEAVY)) == []
 
 
-def test_diff_imports_no_typer(cli: CLI, project: Path) -> None:
+def test_diff_imports_nothing_heavy(cli: CLI, project: Path) -> None:
     result, modules = probe("diff", "HEAD", cwd=project)
     assert result.code == 0
     assert result.stdout.startswith("## Memory changes: `HEAD` → working tree\n")
     assert "legion_memory.cli.actions.memory_diff" in modules
-    # diff reads old revisions through GitPython; the command line machinery stays out.
-    assert sorted(modules.intersection(("typer", "click", "pydantic", "tabulate"))) == []
+    # Old revisions are read by the git command line (docs/decisions.md#revisions-by-the-git-cli).
+    assert sorted(modules.intersection(HEAVY)) == []
+
+
+# The commands whose modules hold no `typing` import at run time, with their exact output.
+WITHOUT_TYPING_WORKFLOW = {
+    "validate": (("validate",), "5 files checked, 0 errors, 0 other\n"),
+    "detect-edits": (
+        ("detect-edits", "--phase", "1"),
+        "No manual edits to files modified by phase 1's agents.\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WITHOUT_TYPING_WORKFLOW))
+def test_validate_and_detect_edits_import_no_typing(cli: CLI, project: Path, name: str) -> None:
+    (project / PHASE_DIR).mkdir(parents=True)
+    assert cli(*TODAY, *STORE, *FIRST, cwd=project).code == 0
+    args, expected = WITHOUT_TYPING_WORKFLOW[name]
+    result, modules = probe(*TODAY, *args, cwd=project)
+    assert (result.code, result.stdout) == (0, expected)
+    assert sorted(modules.intersection(HEAVY)) == []
+    assert "typing" not in modules  # docs/decisions.md#hot-paths-without-typing
 
 
 def test_batch_imports_nothing_heavy(project: Path) -> None:

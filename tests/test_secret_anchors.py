@@ -23,7 +23,7 @@ SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=list(
 
 def _every_rule_kind(value: str, depth: int = 2) -> str | None:
     """The detector as it was before anchors: every rule on every variant the prefilter passes."""
-    for variant in secrets._variants(value):
+    for variant in secrets.secret_variants(value):
         if not secrets._may_match(variant):
             continue
         for kind, rule in ALL_RULES:

@@ -15,8 +15,15 @@ from legion_memory.schema.fields import control_character
 from legion_memory.schema.identity import identity
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key
-from legion_memory.schema.row_checks import _plainly_clean
-from legion_memory.schema.secrets import _SPLIT, _joined, secret_kind
+from legion_memory.schema.row_checks import _clean_beyond_ascii, _plainly_clean
+from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS
+from legion_memory.schema.secrets import (
+    _SPLIT,
+    _joined,
+    _may_match,
+    secret_kind,
+    secret_variants,
+)
 from legion_memory.schema.twin_hashes import WIDE_SPACES, RowHasher
 
 # What can disguise a secret or change how a row is read: split marks, escapes, invisible and
@@ -36,9 +43,43 @@ texts = st.lists(pieces, max_size=8).map("".join)
 @settings(max_examples=3000, deadline=None)
 @given(texts)
 def test_a_plainly_clean_value_is_no_secret_and_holds_no_control_character(value: str) -> None:
-    if list(_plainly_clean([value])):
+    if _plainly_clean({value}):
         assert secret_kind(value) is None
         assert control_character(value) is None
+
+
+def _one_by_one(value: str) -> bool:
+    """The test of one value that the values tested together stand for: ASCII, no control
+    character, and with the split marks taken out no long token run and no prefilter word."""
+    if not value.isascii() or re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", value):
+        return False
+    text = re.sub(r"(?:\\?\||<br\s*/?>|\r?\n)+", "", value)
+    lowered = text.lower()
+    return re.search(PREFILTER_RUN, text) is None and not any(w in lowered for w in PREFILTER_WORDS)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sets(texts, max_size=12))
+def test_values_tested_together_are_clean_as_each_is_alone(values: set[str]) -> None:
+    # A backslash or CR beside a removed mark may go with it: a value then passes only when its
+    # text with every mark out would too (never when it would not).
+    clean = _plainly_clean(values)
+    alone = {value for value in values if _one_by_one(value)}
+    assert clean <= alone
+    assert {v for v in clean if "\\" not in v and "\r" not in v} == {
+        v for v in alone if "\\" not in v and "\r" not in v
+    }
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sets(texts, max_size=12))
+def test_values_beyond_ascii_tested_together_are_clean_as_the_detector_finds(
+    values: set[str],
+) -> None:
+    clean = _clean_beyond_ascii(values)
+    unread = {v for v in values if not any(map(_may_match, secret_variants(v)))}
+    assert clean == {v for v in unread if control_character(v) is None}
+    assert all(secret_kind(v) is None for v in clean)
 
 
 @settings(max_examples=3000, deadline=None)

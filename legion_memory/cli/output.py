@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from legion_memory.errors import LegionMemoryError, WriteError
 
@@ -97,6 +97,19 @@ def emit(context: Context, data: object, human: str) -> None:
         print(json.dumps(data, ensure_ascii=False, indent=2))
     elif human:
         print(human.rstrip("\n"))
+
+
+def write_lines(lines: Iterator[str], chunk: int = 1024) -> None:
+    """Print each line, a chunk of lines at a time: a long listing is never held as one text,
+    which one emoji would make four bytes a character."""
+    batch: list[str] = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) == chunk:
+            sys.stdout.write("\n".join(batch) + "\n")
+            batch.clear()
+    if batch:
+        sys.stdout.write("\n".join(batch) + "\n")
 
 
 def note(message: str) -> None:

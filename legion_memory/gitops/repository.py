@@ -5,7 +5,7 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from legion_memory.errors import GitError, InputError
+from legion_memory.errors import GitError
 from legion_memory.gitops.branch import (
     UNKNOWN_BRANCH,
     branch_from_git_dir,
@@ -26,9 +26,19 @@ __all__ = [
     "run_git",
 ]
 
-TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
-if TYPE_CHECKING:
-    import git
+
+def git_output_with_input(args: list[str], cwd: Path, given: str) -> bytes | None:
+    """Run git with `given` on its stdin; its stdout as bytes, None on failure."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, input=given.encode("utf-8"), capture_output=True,
+            check=False, timeout=30,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
 
 
 class GitRun(NamedTuple):
@@ -117,57 +127,6 @@ def config_set(start: Path, key: str, value: str) -> None:
 def config_remove_section(start: Path, section: str) -> None:
     if run_git(["config", "--local", "--remove-section", section], start) is None:
         raise GitError(f"could not remove git config section {section}", where=str(start))
-
-
-def _repo(start: Path) -> "git.Repo":
-    import git  # GitPython: only reading revisions needs it; it stays off every other path
-
-    try:
-        return git.Repo(start, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
-        raise GitError("not inside a git repository", where=str(start)) from exc
-
-
-def _commit(repo: "git.Repo", rev: str) -> "git.Commit":
-    import git
-
-    try:
-        return repo.commit(rev)
-    except (git.BadName, git.BadObject, ValueError) as exc:
-        raise InputError(
-            f"unknown revision '{rev}'", hint="give a branch, tag or commit (see `git log`)"
-        ) from exc
-
-
-def resolve(start: Path, rev: str) -> str:
-    """The commit a revision names (full hash); GitError when there is none."""
-    return str(_commit(_repo(start), rev).hexsha)
-
-
-def merge_base(start: Path, first: str, second: str) -> str:
-    """The best common ancestor of two revisions."""
-    repo = _repo(start)
-    bases = repo.merge_base(_commit(repo, first), _commit(repo, second))
-    if not bases or bases[0] is None:
-        raise GitError(f"'{first}' and '{second}' have no common ancestor", hint="name a revision")
-    return str(bases[0].hexsha)
-
-
-def files_at(start: Path, rev: str, directory: Path, names: Sequence[str]) -> dict[str, str | None]:
-    """The text of files `names` of `directory` at revision `rev` (None when absent there)."""
-    repo = _repo(start)
-    tree = _commit(repo, rev).tree
-    top = Path(str(repo.working_tree_dir)).resolve()
-    relative = directory.resolve().relative_to(top)
-    found: dict[str, str | None] = {}
-    for name in names:
-        try:
-            blob = tree / (relative / name).as_posix()
-        except KeyError:
-            found[name] = None
-            continue
-        found[name] = blob.data_stream.read().decode("utf-8", "replace")
-    return found
 
 
 def merge_sides(start: Path, directory: Path, names: Sequence[str]) -> dict[str, str]:

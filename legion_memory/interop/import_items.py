@@ -6,9 +6,9 @@ import datetime as dt
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import Kind, new_record
 from legion_memory.schema.records import Record
 from legion_memory.storage.bulk_append import Removal

@@ -8,7 +8,6 @@ boolean, a numeric phase an integer), exactly as `--json` prints records everywh
 import io
 import json
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.interop.import_items import (
@@ -22,6 +21,7 @@ from legion_memory.interop.import_items import (
     make_record,
 )
 from legion_memory.markdown.document import escape
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import Kind, check_value, kind_named
 from legion_memory.schema.records import Record
 from legion_memory.schema.secrets import quoted, refuse_secrets
@@ -54,15 +54,25 @@ def render_export(entries: Sequence[Exported], kinds: Sequence[Kind], fmt: str) 
     """The export text; a CSV header lists the columns of every exported kind, even with no rows."""
     check_format(fmt)
     if fmt == "json":
-        document = {
-            "format": EXPORT_FORMAT,
-            "version": EXPORT_VERSION,
-            "records": [entry.to_json() for entry in entries],
-        }
-        return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+        return export_json([entry.to_json() for entry in entries])
     if fmt == "jsonl":
-        return "".join(json.dumps(entry.to_json(), ensure_ascii=False) + "\n" for entry in entries)
+        line = json.JSONEncoder(ensure_ascii=False).encode
+        return "".join(line(entry.to_json()) + "\n" for entry in entries)
     return _csv(entries, kinds)
+
+
+def export_json(records: Sequence[dict[str, object]]) -> str:
+    """`json.dumps({"format": ..., "version": ..., "records": records}, ensure_ascii=False,
+    indent=2)` and a newline, for records of plain values: each record is encoded by the C
+    encoder (which `indent` turns off), its items joined by the line break and indentation the
+    indented dump puts between them (docs/decisions.md#export-json-from-c)."""
+    flat = json.JSONEncoder(ensure_ascii=False, separators=(",\n      ", ": ")).encode
+    shown = [
+        f"    {{\n      {flat(record)[1:-1]}\n    }}" if record else "    {}" for record in records
+    ]
+    body = "[\n" + ",\n".join(shown) + "\n  ]" if shown else "[]"
+    head = json.dumps(EXPORT_FORMAT, ensure_ascii=False)
+    return f'{{\n  "format": {head},\n  "version": {EXPORT_VERSION},\n  "records": {body}\n}}\n'
 
 
 def _csv(entries: Sequence[Exported], kinds: Sequence[Kind]) -> str:

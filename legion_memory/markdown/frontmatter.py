@@ -5,7 +5,7 @@ Legion's SUMMARY files open with a `---` block of nested keys, block lists (`- i
 YAML library, and nothing able to construct objects, ever sees project files.
 """
 
-from typing import NamedTuple
+from legion_memory.named_tuple import NamedTuple
 
 Value = str | list["Value"] | dict[str, "Value"]
 

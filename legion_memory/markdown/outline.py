@@ -6,11 +6,18 @@ and this module flattens that AST into sections whose blocks keep their inline m
 text (`code`, **bold**), which is what the readers of these files look for.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Iterator
-from typing import Any, NamedTuple
 
-Token = dict[str, Any]
+from legion_memory.named_tuple import NamedTuple
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import Any
+
+    Token = dict[str, Any]
 
 _COUNT_SUFFIX = re.compile(r"\s*\(\d+\)\s*$")
 
@@ -19,7 +26,7 @@ class Item(NamedTuple):
     """One list item: its own text (paragraphs joined by spaces) and its nested items."""
 
     text: str
-    children: tuple["Item", ...] = ()
+    children: tuple[Item, ...] = ()
 
 
 class Paragraph(NamedTuple):

@@ -2,8 +2,8 @@
 into one block within a byte budget."""
 
 from pathlib import Path
-from typing import NamedTuple
 
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.common import relative_to_root
 from legion_memory.operations.project import Project, project_of
 from legion_memory.operations.retrieval import warn_unreadable

@@ -2,8 +2,8 @@
 (restore), in the tier a scope names."""
 
 from pathlib import Path
-from typing import NamedTuple
 
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.project import Project, project_of
 from legion_memory.storage import scopes
 from legion_memory.upkeep import forgetting

@@ -4,10 +4,10 @@ pre-commit hook and CI check them."""
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import ParseError
 from legion_memory.markdown.document import Document
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.project import Project, project_of
 from legion_memory.schema.kinds import KINDS
 from legion_memory.schema.validation import (

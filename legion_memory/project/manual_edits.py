@@ -5,21 +5,31 @@ PLAN files list, and stores one corrective `manual-edit` preference per file, wo
 its callers word it, with a `+N/-N lines` summary instead of the diff itself.
 """
 
+from __future__ import annotations
+
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
 
 from legion_memory.errors import GitError
 from legion_memory.gitops.repository import diff_numstat
-from legion_memory.project.catalog import Catalog
-from legion_memory.project.phase_files import agent_files
-from legion_memory.project.phase_reading import known_agents
-from legion_memory.project.phases import Phase, find_phase, plan_agents, plan_documents, summaries
-from legion_memory.project.summary_facts import plan_facts
+from legion_memory.named_tuple import NamedTuple
+from legion_memory.project.phases import (
+    PLAN,
+    SUMMARY,
+    Phase,
+    document_of,
+    find_phase,
+    plan_agents,
+    read_planning_file,
+)
 from legion_memory.schema.kinds import PREFERENCE, new_record
 from legion_memory.schema.records import Record
 from legion_memory.storage import reading, writing
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from legion_memory.project.catalog import Catalog
 
 DECISION_POINT = "manual-edit"
 UNKNOWN_AGENT = "system"
@@ -74,12 +84,26 @@ class ManualEdit(NamedTuple):
 
 
 def owners(
-    phase: Phase, known: Mapping[str, str] | None = None
+    phase: Phase, texts: Mapping[Path, str], catalog: Catalog | None = None
 ) -> dict[str, tuple[str, tuple[str, ...]]]:
     """Each agent-modified file -> (plan, agents) of the last plan that lists it, read by the
-    plan reader; a plan still without its SUMMARY by its PLAN alone."""
-    documents = {document.plan: document for document in summaries(phase)}
-    plans = plan_documents(phase)
+    plan reader from the phase's `planning_texts`; a plan still without its SUMMARY by its PLAN
+    alone."""
+    from legion_memory.project.phase_files import agent_files
+    from legion_memory.project.phase_reading import known_agents
+    from legion_memory.project.summary_facts import plan_facts
+
+    known = known_agents(catalog)
+    documents = {
+        plan.id: document_of(texts[plan.summary], plan.summary, plan.id, SUMMARY)
+        for plan in phase.plans
+        if plan.summary
+    }
+    plans = {
+        plan.id: document_of(texts[plan.plan], plan.plan, plan.id, PLAN)
+        for plan in phase.plans
+        if plan.plan
+    }
     found: dict[str, tuple[str, tuple[str, ...]]] = {}
     for plan_files in phase.plans:
         summary, plan = documents.get(plan_files.id), plans.get(plan_files.id)
@@ -94,15 +118,41 @@ def owners(
     return found
 
 
+def planning_texts(phase: Phase) -> dict[Path, str]:
+    """The text of each SUMMARY, then each PLAN file of the phase, in plan order: read (and
+    refused when unreadable) in the order the plan reader reads them."""
+    summaries = [plan.summary for plan in phase.plans if plan.summary]
+    plans = [plan.plan for plan in phase.plans if plan.plan]
+    return {path: read_planning_file(path) for path in (*summaries, *plans)}
+
+
+# A planning file's text reaches a listed path through markdown and front-matter readers that
+# only change text at these characters (escapes, entities, inline HTML, `<br>` in cells).
+_TRANSFORMING = ("\\", "&", "<", "\0")
+
+
+def may_list(texts: Iterable[str], paths: Iterable[str]) -> bool:
+    """Whether any of `paths` could be a file the texts list: false only when no text holds the
+    path's last part, and no text holds a character its readers would change
+    (docs/decisions.md#detect-edits-prefilter)."""
+    held = list(texts)
+    if any(mark in text for text in held for mark in _TRANSFORMING):
+        return True
+    return any(path.rpartition("/")[2] in text for path in paths for text in held)
+
+
 def detect(root: Path, selector: str | int, catalog: Catalog | None = None) -> list[ManualEdit]:
     """Files changed in the working tree (unstaged) that the phase's agents modified."""
     phase = find_phase(root, selector)
-    modified = owners(phase, known_agents(catalog))
+    texts = planning_texts(phase)
     stats = diff_numstat(root)
     if stats is None:
         raise GitError(
             "git diff failed", where=str(root), hint="run detect-edits inside a git repository"
         )
+    if not may_list(texts.values(), (stat.path for stat in stats)):
+        return []  # no changed file can be one the plans list: their markdown is not read
+    modified = owners(phase, texts, catalog)
     return [
         ManualEdit(stat.path, *modified[stat.path], stat.added, stat.deleted)
         for stat in stats

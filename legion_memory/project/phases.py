@@ -9,11 +9,11 @@ are plan documents; CONTEXT, REVIEW, VERIFICATION, gap reports and COMPACTED fil
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import InputError, LegionMemoryError, ParseError
 from legion_memory.markdown.frontmatter import Value, split_front_matter, strings
 from legion_memory.markdown.outline import Section, outline, plain
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.root import confine
 
 PHASES_DIR = Path(".planning") / "phases"

@@ -6,9 +6,9 @@ byte-for-byte; this module only reads them so that validate, search and context 
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from legion_memory.markdown.document import Document
+from legion_memory.named_tuple import NamedTuple
 
 _ENTRY = re.compile(r"^##\s+((?:PAT|PIT|PRF)-\d+)\s*:\s*(.*?)\s*$")
 _FIELD = re.compile(r"^\s*[-*]\s+\*\*(\w[\w ]*)\*\*\s*:\s*(.*?)\s*$")

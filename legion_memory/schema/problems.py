@@ -1,6 +1,6 @@
 """A finding of `validate`: a file, a line, a severity and what is wrong there."""
 
-from typing import NamedTuple
+from legion_memory.named_tuple import NamedTuple
 
 ERROR = "error"
 WARNING = "warning"

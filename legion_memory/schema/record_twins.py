@@ -7,9 +7,9 @@ and `doctor --fix` repairs them by the identity rules.
 
 from array import array
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
 
 from legion_memory.markdown.document import Document, Table, row_cells
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.fingerprints import hashes, positions_of, repeated
 from legion_memory.schema.identity import (
     Identity,

@@ -121,15 +121,18 @@ class Record:
 
     def to_json(self) -> dict[str, object]:
         """Typed values: importance an integer, resolved a boolean, a numeric phase an integer."""
-        data: dict[str, object] = {key: self[key] for key in (*self.kind.keys, *self.extra_keys())}
-        if "importance" in data and self["importance"].isdigit():
-            data["importance"] = int(self["importance"])
-        if "resolved" in data and self["resolved"] in {"true", "false"}:
-            data["resolved"] = self["resolved"] == "true"
+        # The kind's keys in order (empty when missing), then the extra ones in the row's order:
+        # `update` keeps a key where it stands and appends a new one.
+        data: dict[str, object] = dict.fromkeys(self.kind.keys, "")
+        data.update(self.values)
+        importance, resolved, phase = (self[key] for key in ("importance", "resolved", "phase"))
+        if "importance" in data and importance.isdigit():
+            data["importance"] = int(importance)
+        if "resolved" in data and resolved in {"true", "false"}:
+            data["resolved"] = resolved == "true"
         # Only a canonical number becomes an integer: `05` stays text so it reads back as written.
-        phase = self["phase"]
         if "phase" in data and phase.isascii() and phase.isdigit() and str(int(phase)) == phase:
-            data["phase"] = int(self["phase"])
+            data["phase"] = int(phase)
         return data
 
     def extra_keys(self) -> list[str]:

@@ -42,7 +42,7 @@ def secret_kind(value: str) -> str | None:
 
 
 def _kind(value: str, depth: int) -> str | None:
-    for variant in _variants(value):
+    for variant in secret_variants(value):
         if not _may_match(variant):
             continue  # the common case: no rule can match, none is compiled or run
         kind = _first_rule_matching(variant)
@@ -85,7 +85,9 @@ def prefilter_run() -> re.Pattern[str]:
     return re.compile(PREFILTER_RUN)
 
 
-def _variants(value: str) -> Iterator[str]:
+def secret_variants(value: str) -> Iterator[str]:
+    """`value` as the detector reads it: as written, then with compatibility forms folded,
+    invisible characters dropped and splits undone, and with escaped pipes as pipes."""
     yield value
     if value.isascii() and not any(map(value.__contains__, _SPLIT_MARKS)):
         return  # the common case: nothing disguised, nothing to undo

@@ -22,10 +22,10 @@ See docs/decisions.md#context-packing.
 import datetime as dt
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.markdown.words import jaccard, tokens
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.search.corpus import Corpus, Source
 from legion_memory.search.documents import one_line
 from legion_memory.search.ranking import (

@@ -13,7 +13,8 @@ line in characters; a learn or retro entry's is the length of its searchable tex
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from itertools import repeat
 from pathlib import Path
 
@@ -34,6 +35,9 @@ from legion_memory.search.documents import (
 )
 from legion_memory.search.retro_entries import RETRO_FILENAME, retro_entries
 from legion_memory.storage import reading
+
+Fields = tuple[tuple[float, str], ...]
+"""(field weight, lowercase text) of a document's searchable fields: what ranking counts in."""
 
 
 class Source:
@@ -124,23 +128,25 @@ class Rows:
         crs = map(str.endswith, self.lines, repeat("\r\n"))
         return sum(map(len, self.lines)) - sum(endings) - sum(crs)
 
-    def containing(self, words: Sequence[str]) -> list[Source]:
-        """Sources for the rows whose line contains any of the words (lowercase) as a substring.
-        Each line is lowered on its own, never the table joined into one string: one emoji made
-        that string four bytes a character (docs/decisions.md#memory-as-lines)."""
-        hits: list[tuple[int, str]] = []
-        changed = False  # lowering changed a line's length: its cells are lowered one by one
+    def containing(self, words: Sequence[str]) -> Iterator[tuple[Source, Fields]]:
+        """Sources for the rows whose line contains any of the words (lowercase) as a substring,
+        each with its searchable fields. Each line is lowered on its own, never the table joined
+        into one string: one emoji made that string four bytes a character
+        (docs/decisions.md#memory-as-lines). The fields are built as each row is reached and
+        kept by no source, nor are its cells: a query can match most rows of a large table
+        (docs/decisions.md#search-sources-hold-no-fields)."""
         for row, line in enumerate(self.lines):
             lowered = line.lower()
-            changed = changed or len(lowered) != len(line)
             if any(map(lowered.__contains__, words)):
-                hits.append((row, lowered))
-        if changed:
-            return [self.source(row) for row, _ in hits]
-        return [self.source(row, lowered) for row, lowered in hits]
+                # A line that lowering made longer (`İ` is two characters lowered) has its cells
+                # lowered one by one; in any other, each character lowered to one character,
+                # never a pipe, backslash or space, so the lowered line splits into the same
+                # cells lowered.
+                yield self.source(row, lowered if len(lowered) == len(line) else None)
 
-    def source(self, row: int, lowered: str | None = None) -> Source:
-        """The row's source; `lowered` is its line lowercased, when the caller has it."""
+    def source(self, row: int, lowered: str | None = None) -> tuple[Source, Fields]:
+        """The row's source and its fields; `lowered` is its line lowercased, when the caller
+        has it."""
         line = self.lines[row]
         cells = split_cells(line)
         values = dict(zip(self.keys, cells, strict=False))
@@ -155,24 +161,23 @@ class Rows:
             for weight, columns in self.groups
         )
         importance = values.get("importance", "")
-        return Source(
+        source = Source(
             ENTRY_TYPES[self.kind.name],
-            "\n".join(text for _, text in fields),
-            self._builder(cells, self.first_line + row),
+            "",  # a row's text is its fields, which are returned beside it
+            partial(self._entry, row),
             id=values.get("id", ""),
             date=values.get("date", ""),
             importance=int(importance) if importance in {"1", "2", "3", "4", "5"} else None,
             names=",".join(values.get(key, "") for key in ("agent", "tags")),
             length=len(strip_ending(line)),
-            fields=fields,
+            fields=(),
         )
+        return source, fields
 
-    def _builder(self, cells: list[str], line: int) -> Callable[[], Entry]:
-        def build() -> Entry:
-            values = dict(zip(self.keys, map(unescape, cells), strict=False))
-            return record_entry(Record(self.kind, values, line=line), self.path)
-
-        return build
+    def _entry(self, row: int) -> Entry:
+        """The row's entry, its cells split again from its line: only results need one."""
+        values = dict(zip(self.keys, map(unescape, split_cells(self.lines[row])), strict=False))
+        return record_entry(Record(self.kind, values, line=self.first_line + row), self.path)
 
 
 def weight_groups(keys: Sequence[str]) -> list[tuple[float, list[int]]]:
@@ -213,10 +218,14 @@ class Corpus:
     def length(self) -> int:
         return sum(rows.length for rows in self.tables) + sum(s.length for s in self.sources)
 
-    def containing(self, words: Sequence[str]) -> list[Source]:
-        """Every document that may contain one of the words: a superset of the real matches."""
-        found = [source for rows in self.tables for source in rows.containing(words)]
-        return found + [source for source in self.sources if _has(source.text, words)]
+    def containing(self, words: Sequence[str]) -> Iterator[tuple[Source, Fields]]:
+        """Every document that may contain one of the words, with its searchable fields: a
+        superset of the real matches."""
+        for rows in self.tables:
+            yield from rows.containing(words)
+        for source in self.sources:
+            if _has(source.text, words):
+                yield source, source.fields
 
 
 def gather(

@@ -4,8 +4,8 @@ with a one-line headline (what snippets and the context block show)."""
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
 
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN
 from legion_memory.schema.learn_entries import LearnEntry
 from legion_memory.schema.records import Record

@@ -28,10 +28,10 @@ import datetime as dt
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.knowledge.decay import recency_weight
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.search.corpus import Corpus, Source, gather
 from legion_memory.search.documents import Entry, one_line
@@ -164,8 +164,8 @@ def bm25(query: Sequence[str], corpus: Corpus) -> list[TextMatch]:
     containing = dict.fromkeys(wanted, 0)
     chosen = set(wanted)
     find = starting_with(wanted)  # a word whose stem is wanted starts with that stem
-    for source in corpus.containing(wanted):
-        counts = weighted_counts(source.fields, chosen, find)
+    for source, fields in corpus.containing(wanted):
+        counts = weighted_counts(fields, chosen, find)
         if counts:
             matched.append((source, counts))
             for word in counts:

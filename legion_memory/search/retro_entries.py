@@ -16,9 +16,9 @@ append-only, so numbers do not move).
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from legion_memory.markdown.document import Document
+from legion_memory.named_tuple import NamedTuple
 
 RETRO_FILENAME = "RETRO.md"
 _HEADING = re.compile(r"^ {0,3}##[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")

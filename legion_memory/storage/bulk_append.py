@@ -6,10 +6,10 @@ Files are read and written through `store` only; this module computes and checks
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError, ParseError
 from legion_memory.markdown.document import Document, RowStyle, Table, parse, render, strip_ending
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import Kind, archive_section_lines, archive_template, row_for
 from legion_memory.schema.records import Record, format_id, id_number, read_records, records_table
 from legion_memory.storage.reading import (

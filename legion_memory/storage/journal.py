@@ -16,11 +16,15 @@ import os
 from collections.abc import Callable, Mapping
 from enum import Enum
 from pathlib import Path
-from typing import NamedTuple, NoReturn
 
 from legion_memory.errors import LegionMemoryError, ParseError, RollbackError, WriteError
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
 from legion_memory.storage.reading import LEDGER_FILENAME
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 _FORMAT = "legion-memory-journal"
 _VERSION = 1
@@ -216,7 +220,7 @@ def _require_confined(path: Path, entry: Entry) -> None:
         _refuse(path, f"it names {entry.path}, which is a symbolic link")
 
 
-def _refuse(path: Path, why: str) -> NoReturn:
+def _refuse(path: Path, why: str) -> "NoReturn":
     raise RollbackError(
         f"refusing to roll back an interrupted change: {why}; nothing was written",
         where=str(path),
@@ -224,7 +228,7 @@ def _refuse(path: Path, why: str) -> NoReturn:
     )
 
 
-def undo(path: Path, journal: Journal, files: Files, failure: LegionMemoryError) -> NoReturn:
+def undo(path: Path, journal: Journal, files: Files, failure: LegionMemoryError) -> "NoReturn":
     """Roll back a change that failed part way (the journal at `path`) and raise RollbackError."""
     try:
         restore(path.parent, journal, files)

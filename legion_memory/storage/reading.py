@@ -4,8 +4,9 @@ and their highest ID. Only this module and `store`, which changes them, open mem
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import compress, count, repeat
+from operator import contains
 from pathlib import Path
 
 from legion_memory.errors import ParseError
@@ -15,6 +16,7 @@ from legion_memory.markdown.document import (
     first_ragged,
     parse,
     parse_lines,
+    render,
     rows_to_count,
     table_cells,
 )
@@ -39,6 +41,7 @@ __all__ = [
     "Checked",
     "Memory",
     "checked_records",
+    "checked_row_count",
     "load",
     "load_archived",
     "load_checked",
@@ -212,13 +215,28 @@ def checked_records(
     command comes here, and splitting rows is most of its time."""
     table = _found_table(path, document, kind, archived)
     keys = [column_key(name) for name in table.columns]
-    width = len(keys)
-    records = []
+    records = [
+        Record(kind, dict(zip(keys, cells, strict=False)), line)
+        for line, cells in _checked_cells(path, document, table)
+    ]
+    return table, records
+
+
+def checked_row_count(path: Path, document: Document, kind: Kind, archived: bool = False) -> int:
+    """`len(records_of(...))`, every row checked alike, without a record built."""
+    table = _found_table(path, document, kind, archived)
+    for _ in _checked_cells(path, document, table):
+        pass
+    return len(table.rows)
+
+
+def _checked_cells(path: Path, document: Document, table: Table) -> Iterator[tuple[int, list[str]]]:
+    """Each row's 1-based line number and cells; ParseError at the first ragged row."""
+    width = len(table.columns)
     for line, cells in enumerate(table_cells(document, table), start=table.header + 3):
         if len(cells) != width:
             raise ragged_error(path, table, line - 1, len(cells))
-        records.append(Record(kind, dict(zip(keys, cells, strict=False)), line))
-    return table, records
+        yield line, cells
 
 
 def load_records(memory: Memory, kind: Kind) -> list[Record]:
@@ -276,6 +294,17 @@ def require_no_conflict_markers_in(texts: Mapping[Path, str | None]) -> None:
     for path, text in texts.items():
         if text is not None and any(marker in text for marker in _MARKERS):
             _refuse_marker(path, text.splitlines(keepends=True))
+
+
+def require_no_conflict_markers_as_read(documents: Mapping[Path, Document | None]) -> None:
+    """`require_no_conflict_markers_in` of the texts these documents were read from: the same
+    error, at the same line (of the text's `splitlines`), without joining the lines when no line
+    holds a marker (no marker holds a newline, so a text holds one only where a line does)."""
+    for path, document in documents.items():
+        if document is not None and any(
+            any(map(contains, document.lines, repeat(marker))) for marker in _MARKERS
+        ):
+            require_no_conflict_markers_in({path: render(document)})
 
 
 def _refuse_marker(path: Path, lines: Sequence[str]) -> None:

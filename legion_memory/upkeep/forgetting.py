@@ -18,10 +18,10 @@ again. `## Archived Records` is part of ARCHIVE.md's template and always stays.
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import InputError, IntegrityError, LegionMemoryError, SchemaError
 from legion_memory.markdown.document import Document, Table, ending_of, parse, render, strip_ending
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import (
     OUTCOME,
     Kind,
@@ -29,7 +29,7 @@ from legion_memory.schema.kinds import (
     archive_template,
     kind_of_id,
 )
-from legion_memory.schema.records import Record, column_key, read_records, records_table
+from legion_memory.schema.records import Record, column_key, id_numbers, read_records, records_table
 from legion_memory.storage import reading, writing
 
 _RECORD_ID = re.compile(r"^[OPED]-\d{3,}$")
@@ -131,7 +131,8 @@ class Side(NamedTuple):
         return [self.document.text(index) for index in self.table.rows]
 
     def find(self, kind: Kind, record_id: str) -> Record | None:
-        records = read_records(self.document, self.table, kind)
+        # Only a row whose text holds the ID can hold it: the others are not split.
+        records = read_records(self.document, self.table, kind, mentioning=(record_id,))
         return next((record for record in records if record.id == record_id), None)
 
 
@@ -242,9 +243,10 @@ def _same_columns(live: Table, archive: Table, archive_path: Path) -> None:
 
 def restore_index(document: Document, table: Table, kind: Kind, number: int) -> int:
     """Where a restored row goes: before the first row with a higher ID number, else at the end."""
-    later = (r for r in read_records(document, table, kind) if r.number > number)
+    numbers = id_numbers(document, table, kind)  # the ID cells alone: the table is checked
+    later = (offset for offset, found in enumerate(numbers) if found > number)
     first = next(later, None)
-    return table.end if first is None else first.line - 1
+    return table.end if first is None else table.rows.start + first
 
 
 def remove_line(lines: list[str], index: int) -> list[str]:

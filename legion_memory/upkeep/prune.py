@@ -43,7 +43,7 @@ NO_PHASE_WARNING = (
     "records of the current phase are not protected from pruning."
 )
 _ARCHIVABLE_IMPORTANCE = frozenset({"1", "2", "3"})
-_HIGH_IMPORTANCE = frozenset({"4", "5"})
+HIGH_IMPORTANCE = frozenset({"4", "5"})
 
 
 class Criteria(NamedTuple):
@@ -57,19 +57,38 @@ class Criteria(NamedTuple):
     belongs to an earlier milestone's phase (docs/decisions.md#reused-phase-numbers)."""
 
     def eligible(self, record: Record) -> bool:
+        day = usable_day(record["date"])
+        return self.eligible_cells(day, record["importance"], record["phase"])
+
+    def eligible_cells(self, day: dt.date | None, importance: str, phase: str) -> bool:
+        """`eligible` of a record from its cells, its date read by `usable_day`."""
         # A date or importance that does not read cleanly never lets a record go.
-        if check_value(OUTCOME, "date", record["date"]) is not None or record.day is None:
+        if day is None:
             return False
-        old = (self.today - record.day).days > self.age_days
-        return old and record["importance"] in _ARCHIVABLE_IMPORTANCE and not self.current(record)
+        old = (self.today - day).days > self.age_days
+        return old and importance in _ARCHIVABLE_IMPORTANCE and not self.current_cells(phase, day)
 
     def current(self, record: Record) -> bool:
-        phase = record["phase"]
+        return self.current_cells(record["phase"], record.day)
+
+    def current_cells(self, phase: str, day: dt.date | None) -> bool:
+        """`current` of a record from its Phase cell and its date (None when it does not parse)."""
         if self.current_phase is None or not (phase.isascii() and phase.isdigit()):
             return False
-        since, day = self.phase_since, record.day
+        since = self.phase_since
         earlier = since is not None and day is not None and day <= since
         return int(phase) == self.current_phase and not earlier
+
+
+def usable_day(date: str) -> dt.date | None:
+    """The day of a Date cell when it is a valid date in the column's form, else None: only such
+    a date lets a record be pruned."""
+    if check_value(OUTCOME, "date", date) is not None:
+        return None
+    try:
+        return dt.date.fromisoformat(date)
+    except ValueError:
+        return None
 
 
 class Report(NamedTuple):
@@ -154,6 +173,10 @@ class Plan(NamedTuple):
     rows: tuple[str, ...]
 
     @property
+    def candidate_ids(self) -> list[str]:
+        return [record.id for record in self.candidates]
+
+    @property
     def total(self) -> int:
         return len(self.candidates) + len(self.kept)
 
@@ -167,7 +190,7 @@ class Plan(NamedTuple):
         return Report(
             archived=tuple(record.id for record in self.candidates) if applied else (),
             remaining=len(remaining),
-            high_importance=sum(1 for r in remaining if r["importance"] in _HIGH_IMPORTANCE),
+            high_importance=sum(1 for r in remaining if r["importance"] in HIGH_IMPORTANCE),
             current_phase=sum(1 for r in remaining if self.criteria.current(r)),
             archive_total=self.archived_before + (len(self.candidates) if applied else 0),
         )

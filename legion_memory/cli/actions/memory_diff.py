@@ -6,7 +6,7 @@ from __future__ import annotations
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit
 from legion_memory.errors import GitError, InputError
-from legion_memory.gitops.repository import files_at, merge_base, resolve
+from legion_memory.gitops.revisions import files_at, merge_base, resolve
 from legion_memory.storage import reading
 
 

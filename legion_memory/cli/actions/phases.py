@@ -9,14 +9,17 @@ modules are imported inside the functions: every other command starts without th
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, markdown_table, note
 from legion_memory.errors import InputError
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.root import current_phase
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from legion_memory.project.catalog import Catalog
     from legion_memory.project.compaction_check import CheckReport
 

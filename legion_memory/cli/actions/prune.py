@@ -4,10 +4,11 @@ function of the Context and the command's options, run by the lean dispatcher (`
 from __future__ import annotations
 
 from legion_memory.cli.context import Context
-from legion_memory.cli.output import emit, note
+from legion_memory.cli.output import emit, note, write_lines
 from legion_memory.project.root import current_phase, milestone_start
 from legion_memory.storage import leftovers
 from legion_memory.upkeep import prune as pruning
+from legion_memory.upkeep.prune_preview import Preview, preview
 from legion_memory.wording import count_of
 
 
@@ -37,7 +38,7 @@ def prune(
     limit = settings.prune_threshold if threshold is None else threshold
     facts: dict[str, object] = {"threshold": limit, "age_days": age, "current_phase": phase}
     if dry_run:
-        _dry_run(context, pruning.preview(context.memory, criteria), facts, limit)
+        _dry_run(context, preview(context.memory, criteria), facts, limit)
         return
     _apply(context, criteria, facts, None if yes else limit)
 
@@ -64,26 +65,26 @@ def _apply(
     emit(context, {"status": status, **facts, **report.to_json()}, human)
 
 
-def _facts(plan: pruning.Plan, facts: dict[str, object]) -> dict[str, object]:
-    candidates = [record.id for record in plan.candidates]
-    return {"record_count": plan.total, **facts, "candidates": candidates}
+def _facts(plan: pruning.Plan | Preview, facts: dict[str, object]) -> dict[str, object]:
+    return {"record_count": plan.total, **facts, "candidates": list(plan.candidate_ids)}
 
 
-def _dry_run(context: Context, plan: pruning.Plan, facts: dict[str, object], limit: int) -> None:
+def _dry_run(context: Context, plan: Preview, facts: dict[str, object], limit: int) -> None:
     facts = _facts(plan, facts)
-    if not plan.candidates:
-        human = pruning.NO_ELIGIBLE
-    else:
-        count = len(plan.candidates)
-        shown = pruning.archive_shown(context.memory)
-        human = f"Would prune {count_of(count, 'record')} → {shown} (dry run: nothing changed)\n\n"
-        human += plan.listing()
-        if not plan.over(limit):
-            human += (
-                f"\n\nOUTCOMES.md has {count_of(plan.total, 'record')}, at or under the prune "
-                f"threshold of {limit}: a real run prunes only with --yes."
-            )
-    emit(context, {"status": "dry-run", **facts, **_unchanged(plan)}, human)
+    data = {"status": "dry-run", **facts, **plan.report().to_json()}
+    if context.json or not plan.candidate_ids:
+        emit(context, data, pruning.NO_ELIGIBLE)
+        return
+    count = len(plan.candidate_ids)
+    shown = pruning.archive_shown(context.memory)
+    print(f"Would prune {count_of(count, 'record')} → {shown} (dry run: nothing changed)\n")
+    # Row by row, never joined into one text: a dry run can list most of a large file.
+    write_lines(plan.listing())
+    if not plan.over(limit):
+        print(
+            f"\nOUTCOMES.md has {count_of(plan.total, 'record')}, at or under the prune "
+            f"threshold of {limit}: a real run prunes only with --yes."
+        )
 
 
 def _under_threshold(context: Context, plan: pruning.Plan, facts: dict[str, object]) -> None:

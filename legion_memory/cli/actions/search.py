@@ -7,12 +7,15 @@ No typer here: the lean dispatcher and the typer app call these alike, through `
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, markdown_table
 from legion_memory.operations import retrieval
 from legion_memory.storage import scopes
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def search(context: Context, query: str, file: str, limit: int, scope: str) -> None:
