@@ -12,6 +12,19 @@ from support.processes import CLI, probe
 from legion_memory.cli.lean.hot_commands import ACTIONS
 
 HEAVY = ("dataclasses", "inspect", "typer", "click", "pydantic", "mistune", "git", "tabulate")
+# What `recall outcomes`, `store outcome` and the other commands without `typing` do without too:
+# `pathlib`'s `urllib.parse` (docs/decisions.md#pathlib-without-urllib), `contextlib` and
+# `importlib`, each a measurable part of a call.
+LEAN_STDLIB = ("urllib", "urllib.parse", "ipaddress", "contextlib", "importlib")
+LEAN_READERS = ("recall outcomes", "briefing", "score agents")
+# What a store does without beside them: JSON (the option spec is a module), dates (today's text
+# is enough), the recall's ranking and helpers, git's repository module (the branch is read by
+# `gitops.branch`) (docs/decisions.md#what-a-store-imports).
+STORE_SKIPS = (
+    "json", "datetime", "heapq", "legion_memory.knowledge.decay",
+    "legion_memory.operations.common",
+    "legion_memory.gitops.repository",
+)  # fmt: skip
 TODAY = ("--today", "2026-03-10")
 STORE = (
     "store", "outcome", "--phase", "1", "--agent", "backend-dev", "--task-type", "backend",
@@ -44,6 +57,8 @@ def test_store_outcome_imports_nothing_heavy(project: Path) -> None:
     assert "legion_memory.cli.actions.outcomes" in modules
     assert sorted(modules.intersection(HEAVY)) == []
     assert "typing" not in modules  # docs/decisions.md#hot-paths-without-typing
+    assert sorted(modules.intersection(LEAN_STDLIB + STORE_SKIPS)) == []
+    assert "pathlib" in modules  # imported, without `urllib.parse`
 
 
 # Each command by its name in `hot.ACTIONS`: its arguments and its exact output.
@@ -97,6 +112,8 @@ def test_reading_commands_import_nothing_heavy(cli: CLI, project: Path, name: st
     assert f"legion_memory.cli.actions.{action_module}" in modules  # run by the lean dispatcher
     assert sorted(modules.intersection(HEAVY)) == []
     assert "typing" not in modules  # docs/decisions.md#hot-paths-without-typing
+    if name in LEAN_READERS:
+        assert sorted(modules.intersection(LEAN_STDLIB)) == []
 
 
 def test_merge_driver_imports_nothing_heavy(tmp_path: Path) -> None:

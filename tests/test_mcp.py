@@ -3,7 +3,6 @@ with the command line's --json output byte for byte."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -21,6 +20,7 @@ from support.processes import REPO_ROOT, read_bytes_of, run_process
 
 from legion_memory.cli.lean.hot_commands import ACTIONS
 from legion_memory.mcp.tools import TOOLS
+from legion_memory.operations.option_spec import SPEC
 
 GLOBALS = ("--today", TODAY, "--branch", "main")
 READ_ONLY = {
@@ -99,7 +99,7 @@ def test_every_tool_is_listed_with_the_commands_schema_and_annotations(project: 
     tools = {tool.name: tool for tool in with_session(project, _env(project), listed)}
     assert sorted(tools) == sorted(tool.name for tool in TOOLS)
     assert {tool.command for tool in TOOLS} <= set(ACTIONS)
-    spec = json.loads((REPO_ROOT / "legion_memory/cli/lean/hot_spec.json").read_text())
+    spec = SPEC
     for tool in TOOLS:
         listed_tool = tools[tool.name]
         params = spec["commands"][tool.command]

@@ -24,8 +24,14 @@ from legion_memory.schema.records import (
     records_table,
 )
 from legion_memory.storage.files import decode
-from legion_memory.storage.reading import load, ragged_row, records_of
-from legion_memory.storage.row_edits import insert_row, same_values, verify_append
+from legion_memory.storage.reading import load, ragged_row, records_of, require_table
+from legion_memory.storage.row_edits import (
+    Pieces,
+    insert_row,
+    row_insertion,
+    same_values,
+    verify_append,
+)
 from legion_memory.upkeep.renumbering import Occurrence
 
 TODAY = dt.date(2026, 3, 10)
@@ -84,6 +90,58 @@ def test_lazy_rows_read_what_the_records_hold(text: str, keys: list[str]) -> Non
     rows, records = read
     assert rows.records() == records
     assert list(rows.cells(*keys)) == [tuple(r[k] for k in keys) for r in records]
+
+
+def _read_checked(text: str, keys: list[str]) -> tuple[str, object] | None:
+    """What reading `keys` of every row gives after the table is checked first: the values or the
+    error, with the ranking's result too."""
+    document = parse(text)
+    table = records_table(document, OUTCOME)
+    if table is None:
+        return None
+    try:
+        require_table(PATH, document, OUTCOME)
+    except ParseError as error:
+        return "refused", error.line()
+    records = records_of(PATH, document, OUTCOME)
+    return "read", ([tuple(r[k] for k in keys) for r in records], rank(records, TODAY, limit=5))
+
+
+def _read_unchecked(text: str, keys: list[str]) -> tuple[str, object]:
+    document = parse(text)
+    table = records_table(document, OUTCOME)
+    assert table is not None
+    try:
+        cells = list(TableRows(OUTCOME, document, table, PATH).cells(*keys))
+        ranked = rank_rows(TableRows(OUTCOME, document, table, PATH), TODAY, 5)
+    except ParseError as error:
+        return "refused", error.line()
+    return "read", (cells, ranked)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    tables(),
+    st.lists(st.sampled_from(["id", "date", "importance", "summary", "nope"])),
+    st.integers(0, 16),
+    st.sampled_from(["|", " x |", "\\", "\\|", "<br>|", " ", "\r"]),
+    st.booleans(),
+)
+def test_rows_checked_as_they_are_read_give_what_checking_first_gives(
+    text: str, keys: list[str], at: int, extra: str, crlf: bool
+) -> None:
+    """A recall reads unchecked rows and finds a ragged one as it reads them: the same values,
+    ranking and error (the first ragged row) as checking the table before reading it."""
+    lines = text.splitlines(keepends=True)
+    if at < len(lines):  # one line tampered with: a pipe more, a closing pipe escaped, ...
+        lines[at] = strip_ending(lines[at]) + extra + "\n"
+    tampered = "".join(lines)
+    tampered = tampered.replace("\n", "\r\n") if crlf else tampered
+    expected = _read_checked(tampered, keys)
+    if expected is None:
+        return
+    event(expected[0])
+    assert _read_unchecked(tampered, keys) == expected
 
 
 @settings(max_examples=300, deadline=None)
@@ -153,7 +211,9 @@ def _reparsed(before: Document, written: bytes, table: Table, record: Record) ->
     return same and same_values(read_back, record)
 
 
-def _verified(before: Document, data: bytes, written: bytes, table: Table, record: Record) -> bool:
+def _verified(
+    before: Document, data: bytes, written: bytes | Pieces, table: Table, record: Record
+) -> bool:
     try:
         verify_append(PATH, before, data, written, table, record)
     except IntegrityError:
@@ -198,10 +258,24 @@ def test_an_append_is_verified_as_a_full_parse_would_verify_it(
     verified = _verified(document, data, written, table, record)
     assert verified == _reparsed(document, written, table, record)
     event("verified" if verified else "refused")
+    # The pieces a store writes are those bytes, and verified alike without being joined.
+    pieces, _ = row_insertion(document, table, data, cells)
+    assert b"".join(pieces) == written
+    assert _verified(document, data, pieces, table, record) == verified
     position, extra = tamper
     tampered = written[:position] + extra.encode("utf-8") + written[position:]
     if tampered != written and not _reparsed(document, tampered, table, record):
         assert not _verified(document, data, tampered, table, record)
+        # Tampered in the new line or around it, as pieces: refused too.
+        head, line, tail = pieces
+        for changed in (
+            (head, line + extra.encode("utf-8"), tail),
+            (memoryview(bytes(head) + extra.encode("utf-8")), line, tail),
+        ):
+            if b"".join(changed) != written and not _reparsed(
+                document, b"".join(changed), table, record
+            ):
+                assert not _verified(document, data, changed, table, record)
 
 
 # Text pieces that change how a file splits and decodes: endings, a mark, emoji, a bad byte.

@@ -122,3 +122,30 @@ def test_a_failed_write_changes_nothing_and_shows_the_record(
     path = repo / MEMORY / "PATTERNS.md"
     assert result == (3, stored, f"Error: {path}: could not write: {os.strerror(code)}\n")
     assert read_bytes_of(repo) == before  # no temporary file left either
+
+
+@pytest.mark.parametrize(
+    ("held", "expected"),
+    [
+        (b"", True),
+        (b"a" * 3_000_000, True),  # across chunks
+        (b"a" * 3_000_000 + b"b", False),  # one byte more on disk
+        (b"a" * 2_999_999, False),  # one byte fewer
+    ],
+)
+def test_a_file_holds_the_bytes_it_was_read_with_or_not(
+    tmp_path: Path, held: bytes, expected: bool
+) -> None:
+    """A store reuses its first parse only when the file, read again under the lock a chunk at a
+    time, holds exactly the bytes that parse came from."""
+    from legion_memory.storage.files import holds_bytes
+
+    path = tmp_path / "OUTCOMES.md"
+    path.write_bytes(b"a" * 3_000_000 if held else b"")
+    assert holds_bytes(path, held) is expected
+    changed = bytearray(path.read_bytes() or b"x")
+    changed[len(changed) // 2] ^= 1
+    path.write_bytes(bytes(changed))
+    assert holds_bytes(path, held) is False
+    path.unlink()
+    assert holds_bytes(path, held) is False

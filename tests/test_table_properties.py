@@ -11,19 +11,22 @@ from hypothesis import strategies as st
 
 from legion_memory.markdown.document import (
     RowStyle,
+    _delimiter_cell,
     cell_at,
     cell_count,
     escape,
     first_cell,
+    is_row,
     line_cells,
     parse,
     render,
     split_cells,
+    split_lines,
     unescape,
 )
 from legion_memory.schema.fields import control_character
 from legion_memory.schema.kinds import OUTCOME, new_record
-from legion_memory.schema.records import id_numbers, read_records, records_table
+from legion_memory.schema.records import column_key, id_numbers, read_records, records_table
 from legion_memory.schema.secrets import secret_kind
 from legion_memory.storage.reading import Memory, load_records, ragged_row, rows_to_count
 from legion_memory.storage.writing import append
@@ -241,3 +244,28 @@ def test_a_row_the_structural_check_skips_has_the_header_s_cell_count(
     `width` cells, as counting them would find."""
     counted = set(rows_to_count(rows, width))
     assert all(cell_count(row) == width for offset, row in enumerate(rows) if offset not in counted)
+
+
+@given(st.lists(st.sampled_from(["a", "\n", "\r", "\r\n", " ", "日", "😀", "|"]), max_size=12))
+def test_a_short_text_splits_into_the_lines_the_pattern_finds(pieces: list[str]) -> None:
+    """A short text is split without the line pattern: into exactly the lines it finds."""
+    text = "".join(pieces)
+    assert split_lines(text) == re.findall(r"[^\n]*\n|[^\n]+", text)
+
+
+@given(st.lists(st.sampled_from(["a", "|", "\\", "\\|", " ", "\\\\|"]), max_size=10))
+def test_a_row_holds_a_pipe_without_a_backslash_before_it(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert is_row(text) == (re.search(r"(?<!\\)\|", text) is not None)
+
+
+@given(
+    st.lists(st.sampled_from(["a", "Z", "9", " ", "_", "-", ":", "é", "İ", "\t", "\n"]), max_size=9)
+)
+def test_keys_and_delimiter_cells_are_what_their_patterns_say(pieces: list[str]) -> None:
+    """A header's key and a delimiter cell are read without patterns: as the patterns read them."""
+    text = "".join(pieces)
+    expected_key = re.sub(r"[^a-z0-9]+", "_", text.strip().lower()).strip("_")
+    assert column_key(text) == expected_key
+    delimiter = re.match(r"^\s*:?-+:?\s*$", text) is not None
+    assert delimiter == _delimiter_cell(text)

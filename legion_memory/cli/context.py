@@ -38,6 +38,6 @@ class Context(Project):
     ) -> Context:
         """The global options, checked: a bad value fails before any command runs."""
         context = cls(root, json, today, branch, catalog, output_format)
-        _ = context.root, context.today
+        _ = context.root, context.today_text  # a bad --today fails here, as `today` would
         choose_table_style(output_format)
         return context

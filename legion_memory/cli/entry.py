@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from legion_memory.cli.lean.hook import clean_exit
+from legion_memory.cli.lean.pathlib_import import import_pathlib
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
+        import_pathlib()
         from legion_memory.cli.routing import route
     finally:
         if collecting:

@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 
 from legion_memory.errors import LegionMemoryError, WriteError
 
@@ -62,18 +60,19 @@ def terminal_stream(stream: TextIO) -> TextIO:
     return stream._stream if isinstance(stream, VisibleControls) else stream
 
 
-@contextmanager
-def controls_shown_visibly() -> Iterator[None]:
-    """Route stdout and stderr through `VisibleControls` while a command runs."""
-    streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = (
-        stream if isinstance(stream, VisibleControls) else VisibleControls(stream)
-        for stream in streams
-    )
-    try:
-        yield
-    finally:
-        sys.stdout, sys.stderr = streams
+class controls_shown_visibly:
+    """Route stdout and stderr through `VisibleControls` while a command runs. A class, not
+    `contextlib`'s, which every hot command would import for it alone."""
+
+    def __enter__(self) -> None:
+        self.streams = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = (
+            stream if isinstance(stream, VisibleControls) else VisibleControls(stream)
+            for stream in self.streams
+        )
+
+    def __exit__(self, *_: object) -> None:
+        sys.stdout, sys.stderr = self.streams
 
 
 class _Style:
@@ -93,6 +92,8 @@ def choose_table_style(output_format: str | None) -> None:
 def emit(context: Context, data: object, human: str) -> None:
     """Print `data` as JSON under --json, else the human text (nothing when it is empty)."""
     if context.json:
+        import json  # a table's output, the usual store's, needs no JSON
+
         print(json.dumps(data, ensure_ascii=False, indent=2))
     elif human:
         print(human.rstrip("\n"))

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from legion_memory.operations.common import marked, scoped_json, unreadable_warning
-from legion_memory.operations.common import relative_to_root as shown
+from legion_memory.storage.scopes import marked, scoped_json
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     from typing import TypeVar
 
     T = TypeVar("T")
-__all__ = ["marked", "scoped_cells", "scoped_json", "shown", "unreadable_warning"]
+__all__ = ["marked", "scoped_cells", "scoped_json"]
 
 
 def scoped_cells(show: bool, scope: str, cells: Sequence[T]) -> list[T | str]:

@@ -1,27 +1,30 @@
-"""The only code that runs git. Branch detection reads files first: it is on every hot path."""
+"""The only code that runs git (with `gitops.branch`, which finds the branch a hot command
+needs): its repository, revisions, files at a revision, rebases and picks in progress."""
 
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from legion_memory.errors import GitError
+from legion_memory.gitops.branch import (
+    UNKNOWN_BRANCH,
+    branch_from_git_dir,
+    current_branch,
+    default_branch,
+    find_git_dir,
+    read_stripped,
+    run_git,
+)
 from legion_memory.named_tuple import NamedTuple
 
-UNKNOWN_BRANCH = "unknown"
-_HEADS = "refs/heads/"
-
-
-def run_git(args: list[str], cwd: Path) -> str | None:
-    """Run git with an argument list (never a shell string); stdout stripped, None on failure."""
-    import subprocess  # hot paths read the branch from files and never get here
-
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=30
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() if done.returncode == 0 else None
+__all__ = [
+    "UNKNOWN_BRANCH",
+    "branch_from_git_dir",
+    "current_branch",
+    "default_branch",
+    "find_git_dir",
+    "run_git",
+]
 
 
 def git_output_with_input(args: list[str], cwd: Path, given: str) -> bytes | None:
@@ -64,65 +67,6 @@ def run_git_shown(args: list[str], cwd: Path, env: Mapping[str, str]) -> GitRun:
     except (OSError, subprocess.SubprocessError) as exc:
         raise GitError(f"could not run git {args[0]}: {exc}", where=str(cwd)) from exc
     return GitRun(done.returncode, done.stdout)
-
-
-def find_git_dir(start: Path, env: Mapping[str, str] | None = None) -> Path | None:
-    """The git directory for `start`: $GIT_DIR, else walk up following `.git` files (worktrees)."""
-    env = os.environ if env is None else env
-    if env.get("GIT_DIR"):
-        # Like git itself, a relative $GIT_DIR is relative to the working directory.
-        return Path(env["GIT_DIR"]).resolve()
-    for directory in (start.resolve(), *start.resolve().parents):
-        dotgit = directory / ".git"
-        if dotgit.is_dir():
-            return dotgit
-        if dotgit.is_file():
-            return _follow_gitfile(dotgit)
-    return None
-
-
-def _follow_gitfile(dotgit: Path) -> Path | None:
-    try:
-        content = dotgit.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    if not content.startswith("gitdir:"):
-        return None
-    return (dotgit.parent / content[len("gitdir:") :].strip()).resolve()
-
-
-def branch_from_git_dir(git_dir: Path) -> str | None:
-    """The checked-out branch from HEAD; during a rebase, the branch being rebased."""
-    for state in ("rebase-merge", "rebase-apply"):
-        head_name = _read(git_dir / state / "head-name")
-        if head_name and head_name.startswith(_HEADS):
-            return head_name[len(_HEADS) :]
-    head = _read(git_dir / "HEAD")
-    if head and head.startswith("ref: " + _HEADS):
-        return head[len("ref: " + _HEADS) :]
-    return None
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
-def current_branch(start: Path, env: Mapping[str, str] | None = None) -> str:
-    """The current branch name; `git branch --show-current` when files do not tell; `unknown`."""
-    git_dir = find_git_dir(start, env)
-    name = branch_from_git_dir(git_dir) if git_dir else None
-    return name or run_git(["branch", "--show-current"], start) or UNKNOWN_BRANCH
-
-
-def default_branch(start: Path) -> str:
-    """The branch legacy rows without a Branch column belong to."""
-    remote_head = run_git(["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"], start)
-    if remote_head:
-        return remote_head.removeprefix("refs/remotes/origin/")
-    return run_git(["config", "--get", "init.defaultBranch"], start) or "main"
 
 
 class NumStat(NamedTuple):
@@ -252,7 +196,7 @@ def replay_of_rebase(
 def octopus_in_progress(start: Path) -> bool:
     """Whether git stopped an octopus merge (more than one head merged at once)."""
     git_dir = find_git_dir(start)
-    named = _read(git_dir / "MERGE_HEAD") if git_dir is not None else None
+    named = read_stripped(git_dir / "MERGE_HEAD") if git_dir is not None else None
     return len((named or "").split()) > 1
 
 
@@ -279,10 +223,10 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "").split()[1:]
     merged = parents if len(parents) > 1 else []
     for name in _IN_PROGRESS:
-        named = (_read(git_dir / name) or "").split()
+        named = (read_stripped(git_dir / name) or "").split()
         if named:  # git still holds it while post-merge runs: then HEAD is the merge made
             return merged if merged[1:] == named else ["HEAD", *named]
-    squashed = _read(git_dir / "SQUASH_MSG") or ""
+    squashed = read_stripped(git_dir / "SQUASH_MSG") or ""
     commits = [line.split()[1] for line in squashed.splitlines() if line.startswith("commit ")]
     return ["HEAD", *commits] if commits else merged
 

@@ -5,7 +5,6 @@ result with `store.append`. Task type and importance are inferred here exactly a
 (decisions 3.5 and 3.6); anything worth telling the user comes back as notes, never printed here.
 """
 
-import datetime as dt
 from collections.abc import Iterable
 
 from legion_memory.errors import InputError
@@ -14,6 +13,10 @@ from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.catalog import GENERAL, Catalog
 from legion_memory.schema.kinds import OUTCOME, new_record, require_valid
 from legion_memory.schema.records import Record, column_key, split_list
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    import datetime as dt
 
 NO_CATALOG_NOTE = (
     "Note: no CATALOG.md found (--catalog, $LEGION_CATALOG, skills/agent-registry/CATALOG.md, "
@@ -46,7 +49,7 @@ class BuiltOutcome(NamedTuple):
 def build_outcome(
     given: OutcomeInput,
     *,
-    today: dt.date,
+    today: "dt.date | str",
     branch: str,
     catalog: Catalog | None,
     history: Iterable[Record] = (),
@@ -55,6 +58,7 @@ def build_outcome(
 
     `history` holds every outcome already stored (live and archived, all branches): an agent's
     first outcome of a task type is worth more. `catalog` None means no CATALOG.md was found.
+    `today` is a date or its text (YYYY-MM-DD), which a store has without importing datetime.
     """
     if given.importance is not None and given.event is not None:
         raise InputError("give --importance or --event, not both", hint="--importance skips events")
@@ -81,10 +85,10 @@ def build_outcome(
 
 
 def _values(
-    given: OutcomeInput, today: dt.date, branch: str, task_type: str, value: int | None
+    given: OutcomeInput, today: "dt.date | str", branch: str, task_type: str, value: int | None
 ) -> dict[str, str]:
     return {
-        "date": today.isoformat(),
+        "date": today if isinstance(today, str) else today.isoformat(),
         "branch": branch,
         "phase": given.phase.strip(),
         "plan": given.plan.strip(),

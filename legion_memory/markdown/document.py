@@ -14,17 +14,15 @@ from legion_memory.errors import InputError
 from legion_memory.named_tuple import NamedTuple
 
 BOM = "\ufeff"
-_PIPE_SPLIT = re.compile(r"(?<!\\)\|")
-_DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_PIPE_SPLIT = r"(?<!\\)\|"  # compiled by `re` on first use, as the patterns below
+_FENCE_OPEN = r"^ {0,3}(`{3,}|~{3,})"
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-# Compiled by `re` on first use: a command that only reads never needs them.
-_NEWLINES = r"\r\n|\r|\n"
+# Compiled by `re` on first use: a command that never meets what they read does not pay for them.
 _LINE = r"[^\n]*\n|[^\n]+"
-_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_BR = r"(?i)<br\s*/?>"
 # The first cell of a row that has a pipe after it and no backslash before that pipe. The
 # quantifiers before the cell are possessive: an opening pipe must never be read as the closing one.
-_FIRST_CELL = re.compile(r"\s*+\|?+([^|\\]*)\|")
+_FIRST_CELL = r"\s*+\|?+([^|\\]*)\|"
 _INDENTED_CODE = 4
 _HELD = "\0"
 
@@ -84,8 +82,20 @@ def ending_of(line: str) -> str:
 
 def split_lines(text: str) -> list[str]:
     """Split on "\\n" only, each piece keeping its ending; never str.splitlines(), which also
-    splits on \\r, form feeds and Unicode separators. One regex pass builds each line once."""
-    return re.findall(_LINE, text)
+    splits on \\r, form feeds and Unicode separators. One regex pass builds each line once; a
+    short text (a catalog, a row being verified) is split by `str.split`, which copies the lines
+    twice but spares compiling the pattern, which costs more than splitting it."""
+    if len(text) > _SHORT_TEXT:
+        return re.findall(_LINE, text)
+    pieces = text.split("\n")
+    last = pieces.pop()
+    lines = [piece + "\n" for piece in pieces]
+    if last:
+        lines.append(last)
+    return lines
+
+
+_SHORT_TEXT = 1 << 20
 
 
 def parse(text: str) -> Document:
@@ -122,7 +132,9 @@ def scan_tables(lines: Sequence[str]) -> Iterator[Table]:
                 fence = ""
             index += 1
             continue
-        opened = _FENCE_OPEN.match(text)
+        # Only a line holding three backticks or tildes can open a fence: the others (every line
+        # of a memory file, as a rule) are not matched, and the pattern is never compiled.
+        opened = ("```" in text or "~~~" in text) and re.match(_FENCE_OPEN, text)
         if opened:
             fence = opened.group(1)
         elif text.lstrip(" ").startswith("#") and (match := _ATX_HEADING.match(text)):
@@ -152,9 +164,17 @@ def _starts_table(header: str, next_line: str) -> bool:
     if "-" not in delimiter:
         return False
     cells = split_cells(delimiter)
-    if not cells or not all(_DELIMITER_CELL.match(cell) for cell in cells):
+    if not cells or not all(map(_delimiter_cell, cells)):
         return False
     return len(cells) == len(split_cells(header))
+
+
+def _delimiter_cell(cell: str) -> bool:
+    """`^\\s*:?-+:?\\s*$`: dashes, a colon at either end or both, blanks around."""
+    text = cell.strip()
+    text = text[1:] if text.startswith(":") else text
+    text = text[:-1] if text.endswith(":") else text
+    return bool(text) and not text.strip("-")
 
 
 def _rows_end(lines: Sequence[str], start: int) -> int:
@@ -163,15 +183,25 @@ def _rows_end(lines: Sequence[str], start: int) -> int:
     strip_ending is needed."""
     for index in range(start, len(lines)):
         line = lines[index]
-        if "|" not in line or ("\\" in line and _PIPE_SPLIT.search(line) is None):
+        if "|" not in line or ("\\" in line and not _unescaped_pipe(line)):
             return index
     return len(lines)
 
 
 def is_row(text: str) -> bool:
     """A table body line: not blank and holding at least one unescaped pipe."""
-    # Without a backslash every pipe is unescaped: the regex is needed only for the rest.
-    return "|" in text and ("\\" not in text or _PIPE_SPLIT.search(text) is not None)
+    # Without a backslash every pipe is unescaped: only the rest are counted.
+    return "|" in text and ("\\" not in text or _unescaped_pipe(text))
+
+
+def _unescaped_pipe(text: str) -> bool:
+    """Whether a pipe in `text` has no backslash before it (`_PIPE_SPLIT` finds one). The first
+    pipe, a row's opening one, almost always is; else each pipe with a backslash before it makes
+    one `\\|`, and two of them cannot overlap."""
+    first = text.find("|")
+    if first <= 0 or text[first - 1] != "\\":
+        return first >= 0
+    return text.count("|") > text.count("\\|")
 
 
 def _indent(text: str) -> int:
@@ -218,6 +248,37 @@ def cell_count(text: str) -> int:
     return pipes - opening - closing + 1
 
 
+_CLOSED = ("|\n", "|\r\n", "|")
+_CLOSED_ESCAPED = ("\\|\n", "\\|\r\n", "\\|")
+
+
+def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
+    """Offsets of the rows whose cells (`cell_count`) must be counted one by one: all but those
+    that have `width` cells in the plainest way, an opening and a closing pipe right at the line's
+    edges and `width + 1` pipes, once any escaped ones (a summary's `\\|`) are taken away from a
+    row with a backslash, whose closing pipe must not be escaped. One loop, the tests in the
+    cheapest order: a pass in C for each test cost more than the loop."""
+    pipes = width + 1
+    for offset, row in enumerate(rows):
+        if row[:1] == "|" and row.endswith(_CLOSED):
+            found = row.count("|")
+            if "\\" not in row:
+                if found == pipes:
+                    continue
+            elif found - row.count("\\|") == pipes and not row.endswith(_CLOSED_ESCAPED):
+                continue
+        yield offset
+
+
+def first_ragged(rows: list[str], width: int) -> tuple[int, int] | None:
+    """The offset of the first row without `width` cells and its cell count; None for none."""
+    for offset in rows_to_count(rows, width):
+        cells = cell_count(rows[offset])  # the line ending goes with the padding
+        if cells != width:
+            return offset, cells
+    return None
+
+
 def cell_at(text: str, position: int) -> str:
     """`split_cells(text)[position]`, splitting the row no further than that cell."""
     body = text.lstrip()
@@ -233,7 +294,7 @@ def cell_at(text: str, position: int) -> str:
 
 def first_cell(text: str) -> str:
     """`cell_at(text, 0)`: one regex match, which copies no more of the row than the cell."""
-    match = _FIRST_CELL.match(text)
+    match = re.match(_FIRST_CELL, text)
     return match.group(1).strip() if match else cell_at(text, 0)
 
 
@@ -250,17 +311,19 @@ def _inner(text: str) -> str:
 def unescape(cell: str) -> str:
     """Cell text to value: `\\|` is a pipe and `<br>` a line break."""
     value = cell.replace("\\|", "|")
-    return _BR.sub("\n", value) if "<" in value else value
+    return re.sub(_BR, "\n", value) if "<" in value else value
 
 
 def escape(value: str, *, single_line: bool = False, field: str = "value") -> str:
     """Value to cell text. Raises InputError when a single-line field holds a line break."""
     trimmed = value.strip()
-    if single_line and re.search(_NEWLINES, trimmed):
+    if single_line and ("\n" in trimmed or "\r" in trimmed):
         raise InputError(
             f"{field} must be a single line", hint="remove the line break from the value"
         )
-    return re.sub(_NEWLINES, "<br>", trimmed.replace("|", "\\|"))
+    # Each CRLF, then each lone CR and LF, becomes one `<br>` (no pattern to compile).
+    cell = trimmed.replace("|", "\\|")
+    return cell.replace("\r\n", "<br>").replace("\r", "<br>").replace("\n", "<br>")
 
 
 class RowStyle(NamedTuple):
@@ -330,7 +393,7 @@ def _unescaped_cells(line: str) -> list[str]:
     pieces = inner.replace("\\|", _HELD).split("|")
     cells = [piece.strip().replace(_HELD, "|") for piece in pieces]
     if "<" in inner:
-        cells = [_BR.sub("\n", cell) if "<" in cell else cell for cell in cells]
+        cells = [re.sub(_BR, "\n", cell) if "<" in cell else cell for cell in cells]
     return cells
 
 
@@ -346,4 +409,4 @@ def split_raw(text: str) -> tuple[str, list[str], str]:
     if trimmed.endswith("|") and not trimmed.endswith("\\|"):
         trail = "|" + body[len(trimmed) :]
         body = trimmed[:-1]
-    return lead, _PIPE_SPLIT.split(body), trail
+    return lead, re.split(_PIPE_SPLIT, body), trail

@@ -3,7 +3,7 @@ the tag and branch filters, and marking results with their tier."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from legion_memory.errors import InputError, ParseError
@@ -13,23 +13,15 @@ from legion_memory.operations.project import Project
 from legion_memory.schema.kinds import Kind
 from legion_memory.schema.records import Record, TableRows, split_list
 from legion_memory.storage import reading, scopes
+from legion_memory.storage.scopes import marked, scoped_json
+
+__all__ = ["marked", "scoped_json"]  # with the rest: at home in `storage.scopes`
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     T = TypeVar("T")
-
-
-def marked(scope: str) -> bool:
-    """Whether results of an operation run with `scope` carry their tier's name: whenever it was
-    asked for anything but the project alone, so the project's own output stays as it was."""
-    return scope != scopes.PROJECT
-
-
-def scoped_json(show: bool, scope: str, data: Mapping[str, object]) -> dict[str, object]:
-    """`data` with the tier's name first, when results are marked."""
-    return {"scope": scope, **data} if show else dict(data)
 
 
 def relative_to_root(root: Path, path: Path) -> str:
@@ -72,23 +64,27 @@ def live_records(
     try:
         return reading.load_records(tier.memory, kind), []
     except ParseError:
-        warning = unreadable_warning(tier, kind)
-        project.notice(warning)
-        return [], [warning]
+        return [], [unreadable(project, tier, kind)]
 
 
 def live_rows(
-    project: Project, kind: Kind, tier: scopes.Scoped
+    project: Project, kind: Kind, tier: scopes.Scoped, *, checked: bool = True
 ) -> tuple[TableRows | None, list[str]]:
-    """`live_records`, the rows read on demand (docs/decisions.md#lazy-rows); None for none."""
+    """`live_records`, the rows read on demand (docs/decisions.md#lazy-rows); None for none.
+    Not `checked`, the caller reads them through `read_rows`, which warns of a ragged row."""
     if not project.settings.enabled:
         return None, []
     try:
-        return reading.load_rows(tier.memory, kind), []
+        return reading.load_rows(tier.memory, kind, checked=checked), []
     except ParseError:
-        warning = unreadable_warning(tier, kind)
-        project.notice(warning)
-        return None, [warning]
+        return None, [unreadable(project, tier, kind)]
+
+
+def unreadable(project: Project, tier: scopes.Scoped, kind: Kind) -> str:
+    """The warning for a file that cannot be parsed, given as a notice."""
+    warning = unreadable_warning(tier, kind)
+    project.notice(warning)
+    return warning
 
 
 def ranked_tiers(

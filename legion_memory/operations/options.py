@@ -1,4 +1,4 @@
-"""The options of each operation as the command line declares them (`cli/lean/hot_spec.json`,
+"""The options of each operation as the command line declares them (`operations/option_spec.py`,
 generated from the typer app): their JSON schema, and named arguments checked against them as the
 command line checks its options. The MCP server and batch mode take options by these names."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from legion_memory.errors import InputError
+from legion_memory.operations.option_spec import SPEC
 
-SPEC_PATH = Path(__file__).parent.parent / "cli" / "lean" / "hot_spec.json"
 _JSON_TYPES = {"str": "string", "path": "string", "int": "integer", "float": "number"}
 _PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
     "bool": bool,
@@ -21,8 +21,8 @@ Param = dict[str, Any]
 
 
 def command_params() -> dict[str, list[dict[str, Any]]]:
-    spec: dict[str, Any] = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
-    return {name: params for name, params in spec["commands"].items()}
+    commands: dict[str, list[dict[str, Any]]] = SPEC["commands"]
+    return dict(commands)
 
 
 def input_schema(params: list[dict[str, Any]]) -> dict[str, Any]:

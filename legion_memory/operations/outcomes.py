@@ -7,28 +7,23 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from pathlib import Path
 
-from legion_memory.errors import InputError
-from legion_memory.knowledge.decay import Scored
+from legion_memory.errors import InputError, ParseError
 from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from legion_memory.named_tuple import NamedTuple
-from legion_memory.operations.common import (
-    Recalled,
-    live_rows,
-    marked,
-    scoped_json,
-    split_all,
-)
 from legion_memory.operations.project import Project, project_of
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import Record, column_key, read_records, split_list
 from legion_memory.storage import reading, scopes
+from legion_memory.storage.scopes import marked, scoped_json
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     from typing import Any
 
+    from legion_memory.knowledge.decay import Scored
     from legion_memory.knowledge.outcomes import BuiltOutcome, OutcomeInput
     from legion_memory.knowledge.scoring import Briefing
+    from legion_memory.operations.common import Recalled
 
 DISABLED = "Note: memory is disabled (memory.enabled is false in settings.json)"
 
@@ -104,7 +99,7 @@ def store_given(
     tier = tier or scopes.Scoped(scopes.PROJECT, project.memory)
     agents = split_list(given.agent) if given.importance is None else None
     seen, history, columns = _history(tier.memory, agents)
-    built = build_outcome(given, today=project.today, branch=project.branch,
+    built = build_outcome(given, today=project.today_text, branch=project.branch,
                           catalog=project.catalog, history=history)  # fmt: skip
     for line in built.notes:
         project.notice(line)
@@ -221,20 +216,28 @@ def recall_outcomes(
 ) -> Recalled:
     """Outcomes best first by importance x recency, each tier ranked on its own, project first."""
     from legion_memory.knowledge.scoring import recall
+    from legion_memory.operations.common import Recalled, live_rows, split_all, unreadable
 
     project = project_of(target)
     tags, keep = split_all(tag or ()), _branch_filter(project, branch)
     groups: list[tuple[str, list[Scored]]] = []
     notes: list[str] = []
     for tier in project.tiers(scope):
-        rows, tier_notes = live_rows(project, OUTCOME, tier)
+        # The rows are checked as they are ranked, in the same pass: a ragged one is warned of as
+        # at loading, before anything else is said (docs/decisions.md#rows-checked-as-read).
+        rows, tier_notes = live_rows(project, OUTCOME, tier, checked=False)
+        found: list[Scored] = []
+        if rows is not None:
+            try:
+                found = recall(
+                    rows, project.today, tags=tags, agent=agent, task_type=task_type, keep=keep,
+                    limit=limit,
+                )  # fmt: skip
+            except ParseError:
+                rows, tier_notes = None, [unreadable(project, tier, OUTCOME)]
         notes += tier_notes
         if tier.scope == scopes.PROJECT:  # prune and its threshold are the project's
             notes += _too_many(project, 0 if rows is None else len(rows))
-        found = [] if rows is None else recall(
-            rows, project.today, tags=tags, agent=agent, task_type=task_type, keep=keep,
-            limit=limit,
-        )  # fmt: skip
         groups.append((tier.scope, found))
     return Recalled(scope, scopes.merge(groups, limit), notes)
 
@@ -267,6 +270,8 @@ def _scored_outcomes(project: Project, include_global: bool) -> Iterable[Record]
     """The outcomes the scores count: the project's, and the global tier's when asked. Each
     tier is read (and warned about) at once; its records are built one at a time as they are
     counted, never all held (docs/decisions.md#lazy-rows)."""
+    from legion_memory.operations.common import live_rows
+
     tiers = [live_rows(project, OUTCOME, tier)[0] for tier in project.score_tiers(include_global)]
     return chain.from_iterable(
         map(rows.record, range(len(rows))) for rows in tiers if rows is not None
@@ -278,6 +283,7 @@ def score_agents(
 ) -> Scores:
     """Legion's memoryScores: {agent: score} for agents with at least two matching tasks."""
     from legion_memory.knowledge.scoring import agent_scores
+    from legion_memory.operations.common import split_all
 
     project = project_of(target)
     records = _scored_outcomes(project, include_global)
@@ -297,6 +303,7 @@ def score_archetypes(
     """Legion's archetypeScores: per task type, its agents, success rate and top agent; keyed by
     the records' Task Types (`catalog`) or by the recommendation engine's task types (`engine`)."""
     from legion_memory.knowledge.scoring import archetype_scores
+    from legion_memory.operations.common import split_all
 
     if keyspace not in KEYSPACES:
         raise InputError(
@@ -317,6 +324,7 @@ def memory_briefing(target: Project | Path | str) -> Briefing:
     """The `## Memory` block of /legion:status (empty when there is no memory)."""
     from legion_memory.knowledge.scoring import EMPTY_BRIEFING
     from legion_memory.knowledge.scoring import briefing as briefing_of
+    from legion_memory.operations.common import live_rows
 
     project = project_of(target)
     rows, _ = live_rows(project, OUTCOME, scopes.Scoped(scopes.PROJECT, project.memory))

@@ -3,18 +3,21 @@ read on first use and kept, and where its notices (what the CLI prints on stderr
 
 from __future__ import annotations
 
-import datetime as dt
 import os
+import time
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
 from legion_memory.errors import InputError
 from legion_memory.project.root import Settings, find_root, load_settings
+from legion_memory.schema.fields import date_rule
 from legion_memory.storage.reading import Memory
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
+    import datetime as dt
+
     from legion_memory.project.catalog import Catalog
     from legion_memory.storage import scopes
 
@@ -73,6 +76,8 @@ class Project:
 
     @cached_property
     def today(self) -> dt.date:
+        import datetime as dt  # not for a store, which needs `today_text` alone
+
         if self.today_option is None:
             return dt.date.today()
         try:
@@ -83,15 +88,27 @@ class Project:
             ) from None
 
     @cached_property
+    def today_text(self) -> str:
+        """`today` as YYYY-MM-DD, without importing datetime when the option is already written
+        so (or absent): a store writes the text and needs no date arithmetic."""
+        if "today" in self.__dict__:  # already read: the same day, whatever the clock says now
+            return self.today.isoformat()
+        if self.today_option is None:
+            return time.strftime("%Y-%m-%d")
+        if date_rule(self.today_option) is None:
+            return self.today_option
+        return self.today.isoformat()  # another form datetime reads, or an InputError
+
+    @cached_property
     def branch(self) -> str:
         # git is imported only by the operations that ask for a branch (a reading one does not).
-        from legion_memory.gitops.repository import current_branch
+        from legion_memory.gitops.branch import current_branch
 
         return self.branch_option or current_branch(self.root)
 
     @cached_property
     def default_branch(self) -> str:
-        from legion_memory.gitops.repository import default_branch
+        from legion_memory.gitops.branch import default_branch
 
         return default_branch(self.root)
 

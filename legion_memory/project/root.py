@@ -1,12 +1,14 @@
 """Project facts: where the project root is, its memory settings, and its current phase."""
 
-import datetime as dt
-import json
 import re
 from pathlib import Path
 
 from legion_memory.errors import InputError
 from legion_memory.named_tuple import NamedTuple
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    import datetime as dt
 
 SETTINGS_FILE = "settings.json"
 STATE_FILE = Path(".planning") / "STATE.md"
@@ -65,15 +67,25 @@ class Settings(NamedTuple):
 def load_settings(root: Path) -> Settings:
     path = root / SETTINGS_FILE
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return Settings()
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return Settings(notes=(f"{path}: unreadable ({exc}); using default memory settings",))
+    except (OSError, UnicodeDecodeError) as exc:
+        return _unreadable(path, exc)
+    import json  # only a project with a settings file pays for the module
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _unreadable(path, exc)
     memory = data.get("memory") if isinstance(data, dict) else None
     if not isinstance(memory, dict):
         return Settings()
     return _from_block(memory, path)
+
+
+def _unreadable(path: Path, exc: Exception) -> Settings:
+    return Settings(notes=(f"{path}: unreadable ({exc}); using default memory settings",))
 
 
 def _from_block(memory: dict[str, object], path: Path) -> Settings:
@@ -125,10 +137,12 @@ def _state_text(root: Path) -> str | None:
         return None
 
 
-def milestone_start(root: Path) -> dt.date | None:
+def milestone_start(root: Path) -> "dt.date | None":
     """When the current milestone's work began: the latest ship date of an earlier milestone
     (STATE.md's shipped-milestones rows, the heads of `.planning/milestones/*-ROADMAP.md`);
     None when none is recorded (docs/decisions.md#reused-phase-numbers)."""
+    import datetime as dt  # a store without auto-prune needs no date but today's text
+
     state = _state_text(root) or ""
     current = re.search(_MILESTONE, state, re.MULTILINE | re.IGNORECASE)
     dates = [

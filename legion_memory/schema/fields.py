@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Callable
 
@@ -18,17 +17,54 @@ DECISION_POINTS = (
     "manual-edit",
     "fix-acceptance",
 )
-# Patterns, not compiled regexes: `re` compiles each on first use (and caches it), so that
-# commands that never check a value do not pay for compiling them at import.
-# Digits are ASCII ([0-9], never `\d`, which takes any script's digits) and a number has a sane
-# length: repository content comes from anyone who can commit (docs/decisions.md#untrusted-values).
-_DATE = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
-_PLAN = r"^([0-9]{2,6}-[0-9]{2,6}|board|-)$"
-_PHASE = r"^([0-9]{1,6}|N/A)$"
+# The shapes of a date, a plan, a phase and a token, as patterns would say them, are tested with
+# string methods: a store checks each on every call, and compiling the patterns cost it more than
+# the checks (tests/test_field_rules.py holds each test to its pattern). Digits are ASCII ([0-9],
+# never `\d`, which takes any script's digits) and a number has a sane length: repository content
+# comes from anyone who can commit (docs/decisions.md#untrusted-values).
 MAX_ID_DIGITS = 9
 # C0 and C1 control characters but tab and line breaks: ESC starts a terminal escape sequence.
 _CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
-_TOKEN = r"^[^\s,|]+$"
+
+
+def _matched(value: str) -> str:
+    """The part of `value` that a pattern anchored with `$` must match: `$` also matches before
+    a final line break."""
+    return value[:-1] if value.endswith("\n") else value
+
+
+def _digits(text: str, shortest: int, longest: int) -> bool:
+    """`[0-9]{shortest,longest}`, the whole of `text`."""
+    return shortest <= len(text) <= longest and text.isascii() and text.isdigit()
+
+
+def date_shaped(value: str) -> bool:
+    """`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`."""
+    text = _matched(value)
+    return (
+        len(text) == len("YYYY-MM-DD")
+        and text[4] == text[7] == "-"
+        and _digits(text[:4] + text[5:7] + text[8:], 8, 8)
+    )
+
+
+def _plan_shaped(value: str) -> bool:
+    """`^([0-9]{2,6}-[0-9]{2,6}|board|-)$`."""
+    text = _matched(value)
+    first, dash, second = text.partition("-")
+    return text in ("board", "-") or (bool(dash) and _digits(first, 2, 6) and _digits(second, 2, 6))
+
+
+def _phase_shaped(value: str) -> bool:
+    """`^([0-9]{1,6}|N/A)$`."""
+    text = _matched(value)
+    return text == "N/A" or _digits(text, 1, 6)
+
+
+def _token_shaped(value: str) -> bool:
+    """`^[^\\s,|]+$`: `str.split` knows whitespace as `\\s` does."""
+    text = _matched(value)
+    return text.split() == [text] and "," not in text and "|" not in text
 
 
 def one_of(choices: tuple[str, ...]) -> Rule:
@@ -39,21 +75,32 @@ def one_of(choices: tuple[str, ...]) -> Rule:
 
 
 def date_rule(value: str) -> str | None:
-    if not re.match(_DATE, value):
+    if not date_shaped(value):
         return "must be a date YYYY-MM-DD"
-    try:
-        dt.date.fromisoformat(value)
-    except ValueError:
-        return "is not a real calendar date"
-    return None
+    return None if _calendar_date(value) else "is not a real calendar date"
+
+
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _calendar_date(value: str) -> bool:
+    """Whether `datetime.date.fromisoformat` reads a value `date_shaped` (a store checks its date
+    on every call, and importing datetime would cost it more than the check)."""
+    if len(value) != len("YYYY-MM-DD"):  # `$` let a final line break through
+        return False
+    year, month, day = int(value[:4]), int(value[5:7]), int(value[8:])
+    if year < 1 or not 1 <= month <= len(_MONTH_DAYS):
+        return False
+    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 1 <= day <= _MONTH_DAYS[month - 1] + leap
 
 
 def phase_rule(value: str) -> str | None:
-    return None if re.match(_PHASE, value) else "must be an integer or N/A"
+    return None if _phase_shaped(value) else "must be an integer or N/A"
 
 
 def plan_rule(value: str) -> str | None:
-    return None if re.match(_PLAN, value) else "must be NN-PP (e.g. 05-01), board or -"
+    return None if _plan_shaped(value) else "must be NN-PP (e.g. 05-01), board or -"
 
 
 def importance_rule(value: str) -> str | None:
@@ -65,12 +112,12 @@ def resolved_rule(value: str) -> str | None:
 
 
 def token_rule(value: str) -> str | None:
-    return None if re.match(_TOKEN, value) else "must be one word without spaces or commas"
+    return None if _token_shaped(value) else "must be one word without spaces or commas"
 
 
 def agents_rule(value: str) -> str | None:
     names = [name.strip() for name in value.split(",")]
-    if all(name and re.match(_TOKEN, name) for name in names):
+    if all(name and _token_shaped(name) for name in names):
         return None
     return "must be an agent ID or a comma-separated list of agent IDs"
 
@@ -93,6 +140,8 @@ def id_rule(prefix: str) -> Rule:
 
 def control_character(value: str) -> str | None:
     """The first control character in `value` as `U+001B`, or None. Tab and line breaks pass."""
+    if value.isprintable():  # no control character is printable: the usual value, not searched
+        return None
     found = _control().search(value)
     return None if found is None else f"U+{ord(found[0]):04X}"
 

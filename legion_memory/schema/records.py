@@ -4,18 +4,20 @@ document (a kind's table, its records, the numbers of its IDs). Pure: files are 
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from itertools import compress, repeat
-from operator import itemgetter
+from operator import contains, itemgetter
 
+from legion_memory.errors import ParseError
 from legion_memory.markdown.document import (
     Document,
     Table,
     cell_at,
+    cell_count,
     first_cell,
+    first_ragged,
     line_cells,
     row_cells,
     unescape,
@@ -24,14 +26,27 @@ from legion_memory.schema.fields import MAX_ID_DIGITS
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
-    from typing import Final
+    import datetime as dt
+    from pathlib import Path
+    from typing import Any, Final
 
     from legion_memory.schema.kinds import Kind
 
 
 def column_key(name: str) -> str:
     """A header cell's record key: `Task Type` -> `task_type`."""
-    return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+    key = _KEYS.get(name)
+    if key is None:
+        # Each run of characters outside [a-z0-9] is one `_`, none at the ends: without a pattern,
+        # which would cost a hot command more to compile than all its keys cost to work out.
+        lowered = name.strip().lower()
+        words = "".join(char if char in _KEY_CHARACTERS else " " for char in lowered).split()
+        key = _KEYS[name] = "_".join(words)
+    return key
+
+
+_KEY_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_KEYS: dict[str, str] = {}  # each header's key, worked out once: every read asks for them
 
 
 class Record:
@@ -79,6 +94,8 @@ class Record:
     @property
     def day(self) -> dt.date | None:
         """The record's date, or None when it does not parse."""
+        import datetime as dt  # imported by the readers that ask; a store never does
+
         try:
             return dt.date.fromisoformat(self["date"])
         except ValueError:
@@ -130,6 +147,21 @@ def _escaped_before(line: str, pieces: list[str], depth: int) -> bool:
     return line.find("\\", 0, cut) >= 0 or line.find("<", 0, cut) >= 0
 
 
+def _escaped_within(line: str, pieces: list[str], depth: int) -> bool:
+    """`_escaped_before` of `line.split("|")`: a backslash or `<` before the `depth`-th pipe."""
+    cut = sum(map(len, pieces[:depth])) + depth if len(pieces) > depth else len(line)
+    return line.find("\\", 0, cut) >= 0 or line.find("<", 0, cut) >= 0
+
+
+def ragged_error(path: Path, table: Table, index: int, cells: int) -> ParseError:
+    """The error of a row (at line `index`) whose cell count is not the header's."""
+    return ParseError(
+        f"row has {cells} cells but the header has {len(table.columns)}",
+        where=f"{path}:{index + 1}",
+        hint="escape pipes inside values as \\| and fix the row by hand",
+    )
+
+
 def split_list(cell: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in cell.split(",") if part.strip())
 
@@ -170,9 +202,13 @@ def read_records(
     lines = document.lines[table.header + 2 : table.end]
     rows: Iterator[tuple[int, str]] = enumerate(lines, start=table.header + 3)
     if mentioning and not any("|" in text or "\n" in text for text in mentioning):
-        # One regex search per row, called from C: on a long history most rows are skipped.
-        search = re.compile("|".join(map(re.escape, mentioning))).search
-        rows = compress(rows, map(search, lines))
+        # One test per row, called from C: on a long history most rows are skipped. One string
+        # (a store's usual agent) is found by `in`, several by one regex search.
+        if len(mentioning) == 1:
+            rows = compress(rows, map(contains, lines, repeat(mentioning[0])))
+        else:
+            search = re.compile("|".join(map(re.escape, mentioning))).search
+            rows = compress(rows, map(search, lines))
     for number, line in rows:
         yield Record(kind, dict(zip(keys, line_cells(line), strict=False)), number)
 
@@ -252,29 +288,49 @@ def _highest_in_bytes(document: Document, table: Table, kind: Kind, data: bytes)
 
 
 class TableRows:
-    """A checked table's row lines (no ragged row), read cell by cell on demand: a reader that
-    ranks every row by two or three cells builds the records of the few it keeps only, and holds
-    the lines, not an object per row (docs/decisions.md#lazy-rows)."""
+    """A table's row lines, read cell by cell on demand: a reader that ranks every row by two or
+    three cells builds the records of the few it keeps only, and holds the lines, not an object
+    per row (docs/decisions.md#lazy-rows). The rows are checked (no ragged row) before they are
+    read; with `unchecked`, the file's path, as `cells` reads them instead, in the same pass
+    (docs/decisions.md#rows-checked-as-read)."""
 
-    __slots__ = ("first_line", "keys", "kind", "lines", "positions")
+    __slots__ = ("first_line", "header", "keys", "kind", "lines", "positions", "unchecked")
 
-    def __init__(self, kind: Kind, document: Document, table: Table) -> None:
+    def __init__(
+        self, kind: Kind, document: Document, table: Table, unchecked: Path | None = None
+    ) -> None:
         self.kind = kind
         self.keys = tuple(column_key(name) for name in table.columns)
         # A record's values keep the last of repeated columns: so does each key's position.
         self.positions = {key: position for position, key in enumerate(self.keys)}
         self.lines = document.lines[table.header + 2 : table.end]
         self.first_line = table.header + 3
+        self.header = table
+        self.unchecked = unchecked
 
     def __len__(self) -> int:
         return len(self.lines)
 
+    def require_sound(self) -> None:
+        """ParseError naming the first row whose cell count is not the header's, if any."""
+        if self.unchecked is None:
+            return
+        found = first_ragged(self.lines, len(self.keys))
+        if found is not None:
+            raise self._ragged(*found)
+        self.unchecked = None
+
+    def _ragged(self, offset: int, cells: int) -> ParseError:
+        assert self.unchecked is not None
+        return ragged_error(self.unchecked, self.header, self.first_line - 1 + offset, cells)
+
     def record(self, offset: int) -> Record:
-        """The record of row `offset`, exactly as `read_records` reads it."""
+        """The record of row `offset`, exactly as `read_records` reads it (of a checked row)."""
         values = dict(zip(self.keys, line_cells(self.lines[offset]), strict=False))
         return Record(self.kind, values, self.first_line + offset)
 
     def records(self) -> list[Record]:
+        self.require_sound()
         return [self.record(offset) for offset in range(len(self.lines))]
 
     def cells(self, *keys: str) -> Iterator[tuple[str, ...]]:
@@ -285,6 +341,7 @@ class TableRows:
         present = [p for p in positions if p is not None]
         if len(present) < 2 or len(present) != len(positions):
             # One key or a missing column: rare, read in full.
+            self.require_sound()
             for offset in range(len(self.lines)):
                 record = self.record(offset)
                 yield tuple(record[key] for key in keys)
@@ -292,6 +349,9 @@ class TableRows:
         depth = max(present) + 2
         # The cells by position, after an opening pipe (1) or without one (0).
         pick = (itemgetter(*present), itemgetter(*(p + 1 for p in present)))
+        if self.unchecked is not None:
+            yield from self._checked_cells(pick, depth)
+            return
         for line in self.lines:
             pieces = line.split("|", depth)
             if ("\\" in line or "<" in line) and _escaped_before(line, pieces, depth):
@@ -299,3 +359,29 @@ class TableRows:
                 continue
             opening = not pieces[0] or pieces[0].isspace()
             yield tuple(map(str.strip, pick[opening](pieces)))
+
+    def _checked_cells(
+        self, pick: tuple[itemgetter[Any], itemgetter[Any]], depth: int
+    ) -> Iterator[tuple[str, ...]]:
+        """`cells` of unchecked rows, each row's cells counted from the same split that reads it:
+        a plain row (an opening pipe first, only blanks after the closing one, no backslash) has
+        the header's cells exactly when it splits into two pieces more; any other is counted as
+        `cell_count` counts it. ParseError at the first ragged row, as checking first would give."""
+        width = len(self.keys)
+        whole = width + 2
+        for offset, line in enumerate(self.lines):
+            pieces = line.split("|")
+            last = pieces[-1]
+            plain = len(pieces) == whole and not pieces[0] and (not last or last.isspace())
+            if not plain or "\\" in line:
+                cells = cell_count(line)
+                if cells != width:
+                    raise self._ragged(offset, cells)
+                if ("\\" in line or "<" in line) and _escaped_within(line, pieces, depth):
+                    yield pick[0](line_cells(line))
+                    continue
+                yield tuple(map(str.strip, pick[not pieces[0] or pieces[0].isspace()](pieces)))
+            elif "<" in line and _escaped_within(line, pieces, depth):
+                yield pick[0](line_cells(line))
+            else:
+                yield tuple(map(str.strip, pick[1](pieces)))

@@ -4,7 +4,6 @@ merge log) and `doctor` (the merge log) use a few primitives directly."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import stat
@@ -122,11 +121,21 @@ def decode(path: Path, data: bytes) -> str:
         ) from exc
 
 
-def atomic_write(path: Path, text: str | bytes, errors: str = "strict") -> None:
-    """Replace `path` with `text` (or bytes already encoded): temp file in the same directory,
-    fsync, same mode, rename."""
-    data = text if isinstance(text, bytes) else text.encode("utf-8", errors)
-    replace_with(path, lambda handle: handle.write(data))
+def atomic_write(
+    path: Path, text: str | bytes | tuple[bytes | memoryview, ...], errors: str = "strict"
+) -> None:
+    """Replace `path` with `text` (or bytes already encoded, or pieces of them, written one after
+    the other and never joined): temp file in the same directory, fsync, same mode, rename."""
+    if isinstance(text, str):
+        pieces: tuple[bytes | memoryview, ...] = (text.encode("utf-8", errors),)
+    else:
+        pieces = (text,) if isinstance(text, bytes) else text
+
+    def write(handle: BinaryIO) -> None:
+        for piece in pieces:
+            handle.write(piece)
+
+    replace_with(path, write)
 
 
 def replace_with(path: Path, write: Callable[[BinaryIO], object]) -> None:
@@ -151,8 +160,10 @@ def replace_with(path: Path, write: Callable[[BinaryIO], object]) -> None:
 
 
 def _discard_quietly(temp: Path) -> None:
-    with contextlib.suppress(OSError):  # the temporary file stays; `doctor --fix` removes it
+    try:
         temp.unlink(missing_ok=True)
+    except OSError:
+        return  # the temporary file stays; `doctor --fix` removes it
 
 
 def _create_temp(directory: Path) -> tuple[int, Path]:
@@ -182,6 +193,29 @@ def fsync_directory(directory: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def holds_bytes(path: Path, data: bytes) -> bool:
+    """Whether `path` holds exactly `data`, compared a chunk at a time: a store checks under the
+    lock that the file is still what it parsed, without reading it whole a second time. Checked
+    and refused as `read_data` does; False when the file does not exist."""
+    handle = _open_regular(path)
+    if handle is None:
+        return False
+    position = 0
+    with handle:
+        try:
+            while chunk := handle.read(_CHUNK):
+                # `bytes.startswith` compares in place; a memoryview would compare byte by byte.
+                if not data.startswith(chunk, position):
+                    return False
+                position += len(chunk)
+        except OSError as exc:
+            raise _unreadable(path, exc) from None
+    return position == len(data)
+
+
+_CHUNK = 1 << 20
 
 
 def read_bytes(path: Path) -> bytes | None:

@@ -5,19 +5,19 @@ and their highest ID. Only this module and `store`, which changes them, open mem
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from itertools import compress, count, repeat
-from operator import contains, eq, not_
+from operator import contains
 from pathlib import Path
 
 from legion_memory.errors import ParseError
 from legion_memory.markdown.document import (
     Document,
     Table,
-    cell_count,
+    first_ragged,
     parse,
     parse_lines,
     render,
+    rows_to_count,
     table_cells,
 )
 from legion_memory.named_tuple import NamedTuple
@@ -27,6 +27,7 @@ from legion_memory.schema.records import (
     TableRows,
     column_key,
     highest_id_number,
+    ragged_error,
     read_records,
     records_table,
 )
@@ -97,18 +98,20 @@ class Memory(NamedTuple):
 _kept: dict[Path, tuple[str, Document]] | None = None
 
 
-@contextmanager
-def parses_kept() -> Iterator[None]:
+class parses_kept:
     """Within, a file whose text has not changed since it was last parsed is not parsed again.
 
     The file is still read every time: any write, this process's own or another's, changes the
-    text and so the parse (docs/decisions.md#batch). One parse is kept per file.
+    text and so the parse (docs/decisions.md#batch). One parse is kept per file. A class, not
+    `contextlib`'s, which every hot command would import for it alone.
     """
-    global _kept  # noqa: PLW0603 - one batch per process; the cache is its scope
-    _kept = {}
-    try:
-        yield
-    finally:
+
+    def __enter__(self) -> None:
+        global _kept  # noqa: PLW0603 - one batch per process; the cache is its scope
+        _kept = {}
+
+    def __exit__(self, *_: object) -> None:
+        global _kept  # noqa: PLW0603
         _kept = None
 
 
@@ -150,31 +153,8 @@ def load(path: Path) -> Document | None:
 
 def ragged_row(document: Document, table: Table) -> tuple[int, int] | None:
     """The first body row whose cell count differs from the header's: (line index, cells)."""
-    width = len(table.columns)
-    rows = document.lines[table.header + 2 : table.end]
-    for offset in rows_to_count(rows, width):
-        cells = cell_count(rows[offset])  # the line ending goes with the padding
-        if cells != width:
-            return table.header + 2 + offset, cells
-    return None
-
-
-def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
-    """Offsets of the rows whose cells must be counted one by one: all but those that have `width`
-    cells in the plainest way (an opening and a closing pipe right at the line's edges, `width + 1`
-    pipes, no backslash). Each test is a pass in C, which spares every write to a large file a
-    Python loop over its rows."""
-    plain = map(
-        all,
-        zip(
-            map(str.startswith, rows, repeat("|")),
-            map(str.endswith, rows, repeat(("|\n", "|\r\n", "|"))),
-            map(eq, map(str.count, rows, repeat("|")), repeat(width + 1)),
-            map(not_, map(contains, rows, repeat("\\"))),
-            strict=True,
-        ),
-    )
-    return compress(count(), map(not_, plain))
+    found = first_ragged(document.lines[table.header + 2 : table.end], len(table.columns))
+    return None if found is None else (table.header + 2 + found[0], found[1])
 
 
 def require_table(path: Path, document: Document, kind: Kind, *, archived: bool = False) -> Table:
@@ -182,7 +162,7 @@ def require_table(path: Path, document: Document, kind: Kind, *, archived: bool 
     table = _found_table(path, document, kind, archived)
     ragged = ragged_row(document, table)
     if ragged is not None:
-        raise _ragged(path, table, *ragged)
+        raise ragged_error(path, table, *ragged)
     return table
 
 
@@ -224,14 +204,6 @@ def _found_table(path: Path, document: Document, kind: Kind, archived: bool) -> 
     return table
 
 
-def _ragged(path: Path, table: Table, index: int, cells: int) -> ParseError:
-    return ParseError(
-        f"row has {cells} cells but the header has {len(table.columns)}",
-        where=f"{path}:{index + 1}",
-        hint="escape pipes inside values as \\| and fix the row by hand",
-    )
-
-
 def records_of(path: Path, document: Document, kind: Kind, archived: bool = False) -> list[Record]:
     return checked_records(path, document, kind, archived)[1]
 
@@ -263,7 +235,7 @@ def _checked_cells(path: Path, document: Document, table: Table) -> Iterator[tup
     width = len(table.columns)
     for line, cells in enumerate(table_cells(document, table), start=table.header + 3):
         if len(cells) != width:
-            raise _ragged(path, table, line - 1, len(cells))
+            raise ragged_error(path, table, line - 1, len(cells))
         yield line, cells
 
 
@@ -274,14 +246,17 @@ def load_records(memory: Memory, kind: Kind) -> list[Record]:
     return [] if document is None else records_of(path, document, kind)
 
 
-def load_rows(memory: Memory, kind: Kind) -> TableRows | None:
+def load_rows(memory: Memory, kind: Kind, *, checked: bool = True) -> TableRows | None:
     """The live table of a kind, checked as `load_records` checks it, its rows read on demand;
-    None when the file does not exist; ParseError when unreadable."""
+    None when the file does not exist; ParseError when unreadable. Not `checked`, a ragged row is
+    found as the rows are read (`TableRows`), which saves a ranking recall a pass over them."""
     path = memory.path(kind)
     document = load(path)
-    return (
-        None if document is None else TableRows(kind, document, require_table(path, document, kind))
-    )
+    if document is None:
+        return None
+    if not checked:
+        return TableRows(kind, document, _found_table(path, document, kind, False), path)
+    return TableRows(kind, document, require_table(path, document, kind))
 
 
 def load_archived(memory: Memory, kind: Kind, *, mentioning: Sequence[str] = ()) -> list[Record]:

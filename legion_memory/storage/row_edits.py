@@ -17,6 +17,9 @@ from legion_memory.markdown.document import (
 from legion_memory.schema.kinds import Kind
 from legion_memory.schema.records import Record, column_key, read_records, record_at, records_table
 
+Pieces = tuple[memoryview, bytes, memoryview]
+"""A file's new bytes as the old bytes before the new line, the new line, the old bytes after."""
+
 
 def insert_row(
     document: Document, table: Table, data: bytes, cells: list[str]
@@ -26,6 +29,15 @@ def insert_row(
     `document` is the parse of `data`. The bytes around the new line are copied as they were read:
     the file is never held as one string (docs/decisions.md#memory-as-lines), nor re-encoded.
     """
+    pieces, line = row_insertion(document, table, data, cells)
+    return b"".join(pieces), line
+
+
+def row_insertion(
+    document: Document, table: Table, data: bytes, cells: list[str]
+) -> tuple[Pieces, int]:
+    """`insert_row`'s new bytes as pieces, the old ones not copied: a store writes them so, and
+    never holds the file's bytes twice (docs/decisions.md#one-parse-per-store)."""
     style = _row_style(document, table)
     added = style.format(cells)
     if not style.ending:
@@ -33,7 +45,7 @@ def insert_row(
         added = document.dominant_ending() + added
     at = _row_end_offset(document, table, data)
     view = memoryview(data)
-    return b"".join((view[:at], added.encode("utf-8"), view[at:])), table.end + 1
+    return (view[:at], added.encode("utf-8"), view[at:]), table.end + 1
 
 
 def _row_end_offset(document: Document, table: Table, data: bytes) -> int:
@@ -58,7 +70,7 @@ def _row_style(document: Document, table: Table) -> RowStyle:
 
 
 def verify_append(
-    path: Path, before: Document, data: bytes, new: bytes, table: Table, record: Record
+    path: Path, before: Document, data: bytes, new: bytes | Pieces, table: Table, record: Record
 ) -> None:
     """What is about to be written reads back as the old rows plus exactly the new record.
 
@@ -70,20 +82,27 @@ def verify_append(
     which has no pipe, still ends it (docs/decisions.md#one-parse-per-store).
     """
     lines = before.lines
-    head, shift = _row_end_offset(before, table, data), len(new) - len(data)
+    head = _row_end_offset(before, table, data)
     view = memoryview(data)
+    if isinstance(new, tuple):  # pieces: compared in place (by `bytes` methods, in C), never joined
+        first, added_bytes, rest = new
+        kept = (len(first), len(rest)) == (head, len(data) - head) and (
+            data.startswith(first) and data.endswith(rest)
+        )
+    else:
+        added_bytes = new[head : head + len(new) - len(data)]
+        kept = new.startswith(view[:head]) and new.endswith(view[head:])
     if not (
-        shift > 0
+        added_bytes
         # The place of the new line is where the parse has the table's last row end...
         and data.endswith(lines[table.end - 1].encode("utf-8"), 0, head)
         and (table.end == len(lines) or data.startswith(lines[table.end].encode("utf-8"), head))
         # ... and every old byte is where it was, the ones after the table shifted.
-        and new.startswith(view[:head])
-        and new.endswith(view[head:])
+        and kept
     ):
         raise not_read_back(path)
     try:
-        added = new[head : head + shift].decode("utf-8")
+        added = added_bytes.decode("utf-8")
     except UnicodeDecodeError:
         raise not_read_back(path) from None
     if lines[table.end - 1] == strip_ending(lines[table.end - 1]):

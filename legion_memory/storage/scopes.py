@@ -52,6 +52,17 @@ else:
         item: object
 
 
+def marked(scope: str) -> bool:
+    """Whether results of an operation run with `scope` carry their tier's name: whenever it was
+    asked for anything but the project alone, so the project's own output stays as it was."""
+    return scope != PROJECT
+
+
+def scoped_json(show: bool, scope: str, data: Mapping[str, object]) -> dict[str, object]:
+    """`data` with the tier's name first, when results are marked."""
+    return {"scope": scope, **data} if show else dict(data)
+
+
 def require_scope(value: str, *, allowed: Sequence[str] = SCOPES) -> str:
     """A valid `--scope` value; InputError (exit 2) otherwise."""
     if value in allowed:

@@ -11,8 +11,7 @@ import fcntl
 import os
 import stat
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from legion_memory.errors import (
@@ -32,6 +31,7 @@ from legion_memory.storage.files import (
     TEMP_SUFFIX,
     atomic_write,
     decode,
+    holds_bytes,
     read_bytes,
     read_data,
     read_text,
@@ -50,10 +50,11 @@ from legion_memory.storage.reading import (
     require_table,
 )
 from legion_memory.storage.row_edits import (
+    Pieces,
     find_record,
-    insert_row,
     replace_row,
     require_id_column,
+    row_insertion,
     verify_append,
     verify_update,
 )
@@ -84,32 +85,52 @@ GITIGNORE = f"{LOCK_NAME}\n{JOURNAL_NAME}\n{TEMP_PREFIX}*{TEMP_SUFFIX}\n"
 LOCK_TIMEOUT_SECONDS = 30.0
 
 
-@contextmanager
-def locked(memory: Memory, timeout: float | None = None) -> Iterator[list[str]]:
+def locked(memory: Memory, timeout: float | None = None) -> "_Locked":
     """Hold the memory directory's exclusive lock (a separate file, never a data file), waiting
     up to `timeout` seconds (LOCK_TIMEOUT_SECONDS by default) for another command to finish.
 
-    A change interrupted by a killed process is rolled back first; yields the files it restored.
+    A change interrupted by a killed process is rolled back first; `with` gives the files it
+    restored.
     """
-    ensure_directory(memory)
-    handle = _open_lock(memory.lock_path)
-    try:
-        deadline = time.monotonic() + (LOCK_TIMEOUT_SECONDS if timeout is None else timeout)
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise LockError(
-                        "memory is locked by another process",
-                        where=str(memory.lock_path),
-                        hint="retry when the other legion-memory command has finished",
-                    ) from None
-                time.sleep(0.005)
-        yield _roll_back_leftover(memory)
-    finally:
-        os.close(handle)  # closing releases the lock
+    return _Locked(memory, timeout)
+
+
+class _Locked:
+    """`locked`'s context manager: a class, not `contextlib`'s, which a store would import for
+    it alone (docs/decisions.md#what-a-store-imports)."""
+
+    def __init__(self, memory: Memory, timeout: float | None) -> None:
+        self.memory, self.timeout, self.handle = memory, timeout, -1
+
+    def __enter__(self) -> list[str]:
+        memory = self.memory
+        ensure_directory(memory)
+        self.handle = _open_lock(memory.lock_path)
+        try:
+            _wait_for_lock(self.handle, memory, self.timeout)
+            return _roll_back_leftover(memory)
+        except BaseException:
+            os.close(self.handle)
+            raise
+
+    def __exit__(self, *_: object) -> None:
+        os.close(self.handle)  # closing releases the lock
+
+
+def _wait_for_lock(handle: int, memory: Memory, timeout: float | None) -> None:
+    deadline = time.monotonic() + (LOCK_TIMEOUT_SECONDS if timeout is None else timeout)
+    while True:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise LockError(
+                    "memory is locked by another process",
+                    where=str(memory.lock_path),
+                    hint="retry when the other legion-memory command has finished",
+                ) from None
+            time.sleep(0.005)
 
 
 def _open_lock(path: Path) -> int:
@@ -169,25 +190,31 @@ def append(memory: Memory, record: Record, seen: Checked | None = None) -> Recor
         return _append_held(memory, record, seen)
 
 
-@contextmanager
-def _echoing(record: Record) -> Iterator[None]:
+class _echoing:
     """A store whose write fails (the lock, the directory, permissions, a read-only or full disk)
     raises WriteError with the record, so the caller can show it. A memory file that cannot be
     read is no failed write: UnsafePathError says what to fix (see
     docs/decisions.md#memory-confinement)."""
-    try:
-        yield
-    except WriteError as failure:
-        if failure.record:
-            raise
-        raise type(failure)(
-            failure.message, where=failure.where, hint=failure.hint, record=describe(record)
-        ) from failure
-    except OSError as exc:  # a refusal the storage layer did not name itself
-        what, where, hint = os_error_parts(exc)
-        given = {key: value for key, value in record.values.items() if key != "id" or value}
-        shown = describe(record.replace(values=given))  # no ID yet: none is shown
-        raise WriteError(what, where=where, hint=hint, record=shown) from exc
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, failure: BaseException | None, _: object) -> None:
+        record = self.record
+        if isinstance(failure, WriteError):
+            if failure.record:
+                return
+            raise type(failure)(
+                failure.message, where=failure.where, hint=failure.hint, record=describe(record)
+            ) from failure
+        if isinstance(failure, OSError):  # a refusal the storage layer did not name itself
+            what, where, hint = os_error_parts(failure)
+            given = {key: value for key, value in record.values.items() if key != "id" or value}
+            shown = describe(record.replace(values=given))  # no ID yet: none is shown
+            raise WriteError(what, where=where, hint=hint, record=shown) from failure
 
 
 def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
@@ -197,7 +224,7 @@ def _append_held(memory: Memory, record: Record, seen: Checked | None = None) ->
     require_id_column(path, table)
     next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table, data) + 1)
     stored = record.replace(values={**record.values, "id": next_id})
-    new, line = insert_row(document, table, data, row_for(stored, table.columns))
+    new, line = row_insertion(document, table, data, row_for(stored, table.columns))
     verify_append(path, document, data, new, table, stored)
     _write(path, new, stored)
     return stored.replace(line=line)
@@ -207,9 +234,14 @@ def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Ta
     """The file as it is now (read under the lock), parsed and checked, and its bytes (the kind's
     template when there is no file); the parse and check of `seen` when the file still holds the
     very bytes they were made from."""
-    data = read_data(path)
-    if seen is not None and seen.path == path and seen.kind is kind and seen.data == data:
+    if (
+        seen is not None
+        and seen.path == path
+        and seen.kind is kind
+        and holds_bytes(path, seen.data)
+    ):
         return seen.document, seen.table, seen.data
+    data = read_data(path)
     if data is None:
         data = kind.template().encode("utf-8")
     document = parse(decode(path, data))
@@ -251,7 +283,7 @@ def append_or_update(
         return _update_held(memory, kind, existing.id, changes)
 
 
-def _write(path: Path, text: str | bytes, record: Record) -> None:
+def _write(path: Path, text: str | bytes | Pieces, record: Record) -> None:
     try:
         atomic_write(path, text)
     except WriteError as exc:

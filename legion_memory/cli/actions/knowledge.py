@@ -2,7 +2,8 @@
 preference(s)`, `score preferences`): parse -> one call into `operations.knowledge` -> print.
 
 No typer here: the lean dispatcher and the typer app call these alike, through `hot_commands.run`,
-with the options by their names in `hot_spec.json`, which are the operations' keyword arguments.
+with the options by their names in `operations/option_spec.py`, which are the operations' keyword
+arguments.
 """
 
 from __future__ import annotations

@@ -12,12 +12,13 @@ from legion_memory.cli.context import Context
 from legion_memory.cli.output import emit, markdown_table
 from legion_memory.cli.tiers import marked, scoped_cells
 from legion_memory.operations import outcomes
-from legion_memory.operations.common import Recalled
 from legion_memory.schema.records import Record, column_key
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     from typing import Any
+
+    from legion_memory.operations.common import Recalled
 
 
 def store_outcome(context: Context, **options: Any) -> None:

@@ -1,4 +1,4 @@
-"""The lean dispatcher: hot commands parsed from `hot_spec.json` and run without importing typer.
+"""The lean dispatcher: hot commands parsed from `operations/option_spec.py`, run without typer.
 
 It accepts exactly the well-formed invocations of the hot commands (options as click parses them:
 `--name value`, `--name=value`, flags, repeated options, positional arguments, global options
@@ -9,7 +9,6 @@ per mistake, whichever dispatcher met it first.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from legion_memory.cli.context import Context
@@ -17,8 +16,8 @@ from legion_memory.cli.lean import hot_commands
 from legion_memory.cli.lean.global_options import MissingValue, hoist
 from legion_memory.cli.output import report
 from legion_memory.errors import LegionMemoryError
+from legion_memory.operations.option_spec import SPEC
 
-SPEC_PATH = Path(__file__).with_name("hot_spec.json")
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     from typing import Any
@@ -30,8 +29,8 @@ HELP = frozenset({"--help", "-h"})
 
 
 def load_spec() -> Spec:
-    spec: Spec = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
-    return spec
+    """The commands' options; shared, never changed (every default in it is immutable)."""
+    return SPEC
 
 
 def dispatch(argv: list[str], spec: Spec | None = None) -> int | None:

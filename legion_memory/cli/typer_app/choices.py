@@ -1,5 +1,6 @@
 """The closed sets of values options take, as `Literal` types: typer lists them in the help and
-refuses anything else with one message, and the lean dispatcher reads them from `hot_spec.json`.
+refuses anything else with one message, and the lean dispatcher reads them from
+`operations/option_spec.py`.
 
 Each is the schema's own tuple written out, because a type checker needs a literal; a test keeps
 each equal to the tuple it copies (`tests/test_front_door_help.py`).

@@ -1,0 +1,56 @@
+"""The field rules test the shapes of dates, plans, phases and tokens with string methods; each
+test accepts exactly what its pattern (anchored with `^` and `$`, as `re.match` reads it) does,
+and a date is a real one exactly when `datetime` reads it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from legion_memory.schema import fields
+
+PATTERNS = {
+    fields.date_rule: r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+    fields.plan_rule: r"^([0-9]{2,6}-[0-9]{2,6}|board|-)$",
+    fields.phase_rule: r"^([0-9]{1,6}|N/A)$",
+    fields.token_rule: r"^[^\s,|]+$",
+}
+# What moves a shape: ASCII and other digits, dashes, the words, whitespace of every kind.
+pieces = st.sampled_from(
+    ["0", "1", "2", "9", "٣", "²", "-", "/", "N/A", "board", "a", " ", "\t", "\n", "\u00a0",
+     "\u3000", ",", "|", "2026", "02", "29", "13", "00"]
+)  # fmt: skip
+values = st.lists(pieces, max_size=8).map("".join)
+
+
+@given(values)
+@example("2026-01-01\n")
+@example("0000-01-01")
+@example("2024-02-29")
+@example("2100-02-29")
+@example("12-34\n")
+@example("abc\n\n")
+def test_each_shape_is_its_pattern(value: str) -> None:
+    for rule, pattern in PATTERNS.items():
+        shaped = re.match(pattern, value) is not None
+        assert (rule(value) in (None, "is not a real calendar date")) == shaped, (rule, value)
+    if re.match(PATTERNS[fields.date_rule], value):
+        try:
+            dt.date.fromisoformat(value)
+            real = True
+        except ValueError:
+            real = False
+        assert (fields.date_rule(value) is None) == real
+
+
+@given(st.dates())
+def test_every_calendar_date_is_real_and_its_neighbours_are_not(day: dt.date) -> None:
+    assert fields.date_rule(day.isoformat()) is None
+    if day.year >= 1000:
+        assert fields.date_rule(f"{day.year:04d}-{day.month:02d}-32") is not None
+        feb = f"{day.year:04d}-02-29"
+        real = day.year % 4 == 0 and (day.year % 100 != 0 or day.year % 400 == 0)
+        assert (fields.date_rule(feb) is None) == real
