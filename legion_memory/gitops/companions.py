@@ -18,7 +18,6 @@ from legion_memory.gitops.repository import run_git
 from legion_memory.markdown.document import parse
 from legion_memory.schema.identity import Identity
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
-from legion_memory.schema.record_twins import kind_rows
 
 Taken = dict[str, set[Identity]]
 
@@ -43,6 +42,8 @@ def taken_ids(
     archived = path.name.upper() != ARCHIVE_FILENAME.upper()
     taken: Taken = {}
     for text in [*ours, *_theirs(path, names, theirs_commits(env))]:
+        from legion_memory.schema.record_twins import kind_rows  # only for a file there is
+
         for kind in KINDS.values():
             for holder, identity in kind_rows(kind, [("", parse(text), archived)]):
                 taken.setdefault(holder.record_id, set()).add(identity)

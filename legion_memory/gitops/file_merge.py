@@ -20,21 +20,34 @@ markers around just those lines. Untouched lines come out byte-identical.
 """
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from difflib import SequenceMatcher
-from typing import NamedTuple, TypeVar
 
-from legion_memory.gitops.archive_merge import merge_archive, read_archive
 from legion_memory.gitops.record_history import KeptLater, LaterVersion
 from legion_memory.gitops.record_merge import merge_rows
-from legion_memory.gitops.row_merge import Block, Incoming, Ledger, Row, cell, closed
-from legion_memory.markdown.document import BOM, Document, Table, line_cells, parse, strip_ending
+from legion_memory.gitops.row_merge import (
+    SPLICE,
+    Block,
+    Incoming,
+    Ledger,
+    NotStable,
+    StableBlock,
+    closed,
+    table_row,
+)
+from legion_memory.markdown.document import BOM, Document, Table, parse, strip_ending
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.identity import Identity
 from legion_memory.schema.records import column_key
 from legion_memory.wording import count_of
 
 Item = str | Block
 Reserved = Mapping[str, Collection[Identity]] | Iterable[str]
-_T = TypeVar("_T")
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from legion_memory.gitops.row_merge import Row, StableRun
+
+    _T = TypeVar("_T")
 
 
 class MergeResult(NamedTuple):
@@ -74,29 +87,87 @@ def merge(
     one commit replayed onto ours (rebase, cherry-pick), whose colliding rows alone renumber;
     `kept_later`: whether a side keeping a record the other removed holds its later state;
     `later_version`: which side holds the later of two versions of one record."""
-    documents = [parse(text) for text in (base, ours, theirs)]
-    versions = [items_of(document) for document in documents]
-    ending = next((d.dominant_ending() for d in documents[1:] if d.lines), "\n")
     ledger = Ledger(
         marker_size=marker_size,
-        ending=ending,
         reserved=_taken(reserved),
         keep_ours=pick,
         kept_later=kept_later,
         later_version=later_version,
     )
+    pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], archive)
+    return _result(ledger, "".join(pieces))
+
+
+def merge_around(
+    base: str,
+    ours: str,
+    theirs: str,
+    stable: "StableRun",
+    *,
+    marker_size: int = 7,
+    reserved: Reserved = (),
+    pick: bool = False,
+    kept_later: KeptLater | None = None,
+    later_version: LaterVersion | None = None,
+) -> tuple[MergeResult, int]:
+    """`merge` of three versions of a file that all held the stable run of rows `stable`, given
+    without it: the result without it, and where in the text it goes back. NotStable when the
+    merge of the whole files could treat those rows otherwise (docs/decisions.md#stable-rows)."""
+    ledger = Ledger(
+        marker_size=marker_size,
+        reserved=_taken(reserved),
+        keep_ours=pick,
+        kept_later=kept_later,
+        later_version=later_version,
+    )
+    ledger.stable = stable
+    pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], False)
+    at = next((i for i, piece in enumerate(pieces) if piece is SPLICE), None)
+    if at is None:
+        raise NotStable("the table of the stable rows was not merged by rows")
+    before = "".join(pieces[:at])
+    return _result(ledger, before + "".join(pieces[at + 1 :])), len(before)
+
+
+def _merged(ledger: Ledger, documents: list[Document], archive: bool) -> list[str]:
+    """The merged text in pieces: the BOM, if any, then the lines."""
+    stable = ledger.stable
+    versions = [items_of(d, stable.header if stable else None) for d in documents]
+    ledger.ending = _ending(documents[1:], stable)
     # Renumbered IDs go past every ID of all three versions: the same numbers whichever side
     # is ours (docs/decisions.md#merge-renumbering).
     ledger.see(row.id for items in versions for row in _rows(items))
     ledger.see(ledger.reserved)
+    for prefix, number in (stable.highest if stable else {}).items():
+        ledger.highest[prefix] = max(ledger.highest.get(prefix, 0), number)
     merger = _Merge(ledger)
-    archives = [read_archive(items) for items in versions] if archive else []
-    if archives and all(archives):
-        lines = merge_archive(ledger, [a for a in archives if a], merger.items)
+    if archive:
+        from legion_memory.gitops.archive_merge import merge_archive, read_archive
+
+        archives = [read_archive(items) for items in versions]
+        if all(archives):
+            lines = merge_archive(ledger, [a for a in archives if a], merger.items)
+        else:
+            lines = merger.items(*versions)
     else:
         lines = merger.items(*versions)
     bom = _pick(*(document.bom for document in documents))
-    text = (BOM if bom else "") + "".join([*closed(lines[:-1], ending), *lines[-1:]])
+    return [BOM if bom else "", *closed(lines[:-1], ledger.ending), *lines[-1:]]
+
+
+def _ending(documents: list[Document], stable: "StableRun | None") -> str:
+    """The dominant line ending of the first side that has lines: new lines copy it."""
+    document = next((d for d in documents if d.lines), None)
+    if document is None:
+        return "\n"
+    if stable is None:
+        return document.dominant_ending()
+    crlf = sum(1 for line in document.lines if line.endswith("\r\n")) + stable.crlf
+    lf = sum(1 for line in document.lines if line.endswith("\n")) - crlf + stable.crlf + stable.lf
+    return "\r\n" if crlf > lf else "\n"
+
+
+def _result(ledger: Ledger, text: str) -> MergeResult:
     return MergeResult(
         text=text,
         conflicts=tuple(ledger.conflicts),
@@ -116,13 +187,14 @@ def _taken(
     return {key: frozenset() for key in reserved}
 
 
-def _pick(base: _T, ours: _T, theirs: _T) -> _T:
+def _pick(base: "_T", ours: "_T", theirs: "_T") -> "_T":
     """The 3-way choice for one value: the side that changed it (ours when both did)."""
     return theirs if ours == base else ours
 
 
-def items_of(document: Document) -> list[Item]:
-    """The document as lines outside tables and one `Block` per table."""
+def items_of(document: Document, stable_header: int | None = None) -> list[Item]:
+    """The document as lines outside tables and one `Block` per table (a `StableBlock` for the
+    table whose header is line `stable_header`)."""
     items: list[Item] = []
     position = 0
     ranks: dict[str, int] = {}
@@ -130,7 +202,8 @@ def items_of(document: Document) -> list[Item]:
         items.extend(document.lines[position : table.header])
         heading = table.heading.casefold()
         ranks[heading] = ranks.get(heading, -1) + 1
-        items.append(_block(document, table, (heading, ranks[heading])))
+        block = _block(document, table, (heading, ranks[heading]))
+        items.append(StableBlock(*block) if table.header == stable_header else block)
         position = table.end
     items.extend(document.lines[position:])
     return items
@@ -139,22 +212,13 @@ def items_of(document: Document) -> list[Item]:
 def _block(document: Document, table: Table, key: tuple[str, int]) -> Block:
     columns = tuple(column_key(name) for name in table.columns)
     id_index = columns.index("id") if "id" in columns else None
-    rows = []
     seen: dict[str, int] = {}
-    for index in table.rows:
-        raw = document.lines[index]
-        record_id = cell(raw, id_index) if id_index is not None else ""
-        row_key = record_id or "text:" + strip_ending(raw).strip()
-        seen[row_key] = seen.get(row_key, 0) + 1
-        if seen[row_key] > 1:  # a file that already holds an ID twice still needs one key per row
-            row_key = f"{row_key}#{seen[row_key]}"
-        values = tuple(zip(columns, line_cells(raw), strict=False)) if id_index is not None else ()
-        rows.append(Row(row_key, record_id, raw, values))
+    rows = [table_row(document.lines[index], columns, id_index, seen) for index in table.rows]
     head = tuple(document.lines[table.header : table.header + 2])
     return Block(key, head, columns, tuple(rows))
 
 
-def _rows(items: Iterable[Item]) -> list[Row]:
+def _rows(items: Iterable[Item]) -> "list[Row]":
     return [row for item in items if isinstance(item, Block) for row in item.rows]
 
 
@@ -167,6 +231,10 @@ def _lines(items: Sequence[Item]) -> list[str]:
 
 
 def _matches(base: list[object], other: list[object]) -> list[tuple[int, int, int]]:
+    if base == other:  # what SequenceMatcher finds, without importing difflib: one whole match
+        return [(0, 0, len(base))] if base else []
+    from difflib import SequenceMatcher
+
     matcher = SequenceMatcher(None, base, other, autojunk=False)
     return [(m.a, m.b, m.size) for m in matcher.get_matching_blocks() if m.size]
 
@@ -242,6 +310,8 @@ class _Merge:
         prunes that each create `## Archived Errors` give one section. Prose both sides happen to
         share (a blank line) is not a reason to interleave two different inserted blocks.
         """
+        from difflib import SequenceMatcher
+
         matcher = SequenceMatcher(None, [_key(i) for i in ours], [_key(i) for i in theirs])
         out: list[str] = []
         o_done = t_done = 0

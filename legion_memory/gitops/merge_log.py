@@ -11,9 +11,9 @@ aborted merge cannot change anything.
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.gitops.row_merge import Incoming
+from legion_memory.named_tuple import NamedTuple
 
 LOG_NAME = "legion-memory-merges.jsonl"
 

@@ -13,21 +13,35 @@ from collections.abc import Sequence
 from legion_memory.markdown.document import cell_count, parse, split_lines, strip_ending
 
 # Opening and closing markers only: a line of `=` alone is also a setext heading's underline.
-_MARKER = re.compile(r"^(?:<{7,}|>{7,})(?: |$)")
-_SURROGATES = re.compile("[\udc80-\udcff]")
+# Both patterns are compiled only for a text that may hold what they look for.
+_MARKER = r"^(?:<{7,}|>{7,})(?: |$)"
+_SURROGATES = "[\udc80-\udcff]"
 
 
 def unmergeable(text: str) -> str | None:
     """Why a version cannot be merged by rows, or None when it can."""
-    if _SURROGATES.search(text):
+    if _holds_surrogates(text):
         return "is not UTF-8 text"
     if "\0" in text:
         return "is binary or UTF-16, not UTF-8 text"
-    lines = split_lines(text)
-    marked = next((i for i, line in enumerate(lines) if _MARKER.match(strip_ending(line))), None)
-    if marked is not None:
-        return f"already holds a conflict marker at line {marked + 1}"
+    if "<" * 7 in text or ">" * 7 in text:
+        lines = split_lines(text)
+        marker = re.compile(_MARKER)
+        marked = next((i for i, line in enumerate(lines) if marker.match(strip_ending(line))), None)
+        if marked is not None:
+            return f"already holds a conflict marker at line {marked + 1}"
     return _ragged(text)
+
+
+def _holds_surrogates(text: str) -> bool:
+    """Whether the text holds a byte that was not UTF-8 (decoded as a lone surrogate)."""
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # some surrogate: one of those bytes?
+        return re.search(_SURROGATES, text) is not None
+    return False
 
 
 def _ragged(text: str) -> str | None:

@@ -19,19 +19,25 @@ is still the same record (docs/decisions.md#record-identity):
   both directions give the same bytes.
 """
 
-from typing import NamedTuple
-
 from legion_memory.gitops.row_merge import (
+    SPLICE,
     Block,
     Incoming,
     Ledger,
+    NotStable,
     Row,
+    StableBlock,
+    StableRun,
     cell,
     fit,
+    record_key,
     set_cell,
     split_id,
+    table_key,
+    wanted,
 )
 from legion_memory.markdown.document import strip_ending
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.identity import (
     REFERENCE_KEYS,
     history_text,
@@ -64,13 +70,17 @@ def merge_rows(
 ) -> list[str]:
     """The merged lines of one table: header, then rows (with markers around conflicting rows);
     nothing when both sides removed the table (each emptied an archive section)."""
+    stable = [block for block in (base, ours, theirs) if isinstance(block, StableBlock)]
+    if stable and len(stable) < 3:
+        raise NotStable("the table of the stable rows is merged with a side's other table")
     if ours is None and theirs is None:
         return []
     chosen = _head(base, ours, theirs)
     if chosen is None:
         mine, other = ours.lines() if ours else [], theirs.lines() if theirs else []
         return ledger.markers("the table header changed differently on both sides", mine, other)
-    return [*chosen.head, *_TableMerge(ledger, chosen.columns, base, ours, theirs).merged()]
+    rows = _TableMerge(ledger, chosen.columns, base, ours, theirs).merged()
+    return [*chosen.head, SPLICE, *rows] if stable else [*chosen.head, *rows]
 
 
 def _own(row: Row) -> dict[str, str]:
@@ -102,10 +112,13 @@ class _TableMerge:
         self.blocks = {"base": base, "ours": ours, "theirs": theirs}
         present = [set(block.columns) for block in (base, ours, theirs) if block]
         self.shared = set.intersection(*present) if present else set()
-        self.base_rows = self.keyed(base)
+        keyed = [self.keyed(block) for block in (base, ours, theirs)]
+        if ledger.stable is not None and isinstance(base, StableBlock):
+            self.apart(ledger.stable, keyed)
+        self.base_rows = keyed[0]
         self.base_ids = {row.id: key for key, row in self.base_rows.items() if row.id}
-        self.our_rows = self.edits_kept(self.keyed(ours))
-        self.their_rows = self.edits_kept(self.keyed(theirs))
+        self.our_rows = self.edits_kept(keyed[1])
+        self.their_rows = self.edits_kept(keyed[2])
         self.emitted: dict[str, set[str]] = {}  # base record -> the IDs it has in the result
 
     def keyed(self, block: Block | None) -> dict[str, Row]:
@@ -118,6 +131,20 @@ class _TableMerge:
                 key = f"{self.key_of(row)}#{count}"
             rows[key] = row
         return rows
+
+    def apart(self, stable: StableRun, keyed: list[dict[str, Row]]) -> None:
+        """Make sure no other row of the table is matched with a row of the stable run, takes
+        its ID or its key, or is numbered past one: only then are those rows, kept as they are
+        on every side, no part of the rest of the merge (docs/decisions.md#stable-rows)."""
+        keys = [(row, [key, self.key_of(row)]) for rows in keyed for key, row in rows.items()]
+        found = stable.cells(wanted(key for _, pair in keys for key in pair))
+        for row, pair in keys:
+            if any(stable.may_hold(key, found) for key in pair):
+                raise NotStable(f"a row's key may be a stable row's: {pair[0]}")
+            if table_key(row) in stable.ids:
+                raise NotStable(f"a row's ID is a stable row's: {row.id}")
+        if any(record_id in stable.ids for record_id in self.ledger.reserved):
+            raise NotStable("another memory file holds the ID of a stable row")
 
     def edits_kept(self, rows: dict[str, Row]) -> dict[str, Row]:
         """A side's rows, an edited record matched to base by its ID: a row whose identity base
@@ -142,11 +169,7 @@ class _TableMerge:
         return any(mine in holders for holders in self.ledger.reserved.values())
 
     def key_of(self, row: Row) -> str:
-        kind = kind_of_prefix(row.id) if row.id and "id" in self.columns else None
-        if kind is None:
-            return row.key
-        values = {key: value for key, value in row.values if key in self.shared}
-        return "record:" + "\x1f".join(identity(kind, values))
+        return record_key(row, self.columns, self.shared)
 
     def id_of(self, line: str) -> str:
         return cell(line, self.columns.index("id")) if "id" in self.columns else ""

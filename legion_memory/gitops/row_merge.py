@@ -6,11 +6,18 @@ renumberings) and hands out free ID numbers for the whole file.
 """
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from legion_memory.markdown.document import RowStyle, cell_at, split_cells, strip_ending, unescape
-from legion_memory.schema.identity import Identity
+from legion_memory.markdown.document import (
+    RowStyle,
+    cell_at,
+    line_cells,
+    split_cells,
+    strip_ending,
+    unescape,
+)
+from legion_memory.named_tuple import NamedTuple
+from legion_memory.schema.identity import Identity, identity, kind_of_prefix
 
 _ID = re.compile(r"^([A-Za-z]+)-(\d+)$")
 _PIPES = re.compile(r"(?<!\\)\|")
@@ -49,6 +56,78 @@ class Block(NamedTuple):
         return tuple(strip_ending(line) for line in self.head)
 
 
+class StableRun(NamedTuple):
+    """Rows at the start of one table's body that all three versions hold alike, left out of the
+    merge (`stable_rows`), and what the merge must still know of them: their IDs, the highest
+    number of each ID prefix, how many end in CRLF and in LF alone, and `cells`: which of some
+    cell values (cleaned, without white space, in UTF-8) a cell of theirs holds, read again from
+    the file when asked."""
+
+    header: int
+    ids: frozenset[str]
+    highest: dict[str, int]
+    crlf: int
+    lf: int
+    cells: Callable[[set[bytes]], set[bytes]]
+
+    def may_hold(self, key: str, found: set[bytes]) -> bool:
+        """Whether a row of the run may have this record key (`record_key`), given the values
+        of `wanted` that its cells hold: False only when none can. A key told apart by a number
+        (`k#2`) may also be one a run row was given, when two rows of the run have key `k`."""
+        numbered = _NUMBERED.search(key)
+        if numbered and self.may_hold(key[: numbered.start()], found):
+            return True
+        if not key.startswith("record:"):
+            return key in self.ids
+        return all(piece in found for piece in _values(key))
+
+
+def wanted(keys: Iterable[str]) -> set[bytes]:
+    """The cell values `StableRun.may_hold` asks about for these keys."""
+    values: set[bytes] = set()
+    for key in keys:
+        rest = key
+        while rest:
+            values.update(_values(rest))
+            numbered = _NUMBERED.search(rest)
+            rest = rest[: numbered.start()] if numbered else ""
+    return values
+
+
+def _values(key: str) -> list[bytes]:
+    if not key.startswith("record:"):
+        return []
+    values = key.removeprefix("record:").split("\x1f")[1:]
+    cells = ["".join(value.split()).encode("utf-8", "surrogateescape") for value in values]
+    # A value holding a pipe spans pieces of the flattened rows (`stable_rows`): each must be one.
+    return [piece for cell in cells for piece in cell.split(b"|") if piece]
+
+
+_NUMBERED = re.compile(r"#\d+$")
+
+
+class NotStable(Exception):
+    """The merge would treat the stable run otherwise than as rows kept where they are: the
+    whole files are merged instead (docs/decisions.md#stable-rows)."""
+
+
+class StableBlock(Block):
+    """The table of the stable run, without it: only the row merge may take it, as a whole."""
+
+    __slots__ = ()
+
+    def lines(self) -> list[str]:
+        raise NotStable("the table of the stable rows is merged line by line")
+
+
+class _Splice(str):
+    __slots__ = ()
+
+
+SPLICE = _Splice("\n")
+"""Where the stable run goes back in the merged lines: told apart from every line by identity."""
+
+
 class Incoming(NamedTuple):
     """A new row of one side, as it stands in the result (after any renumbering)."""
 
@@ -84,6 +163,7 @@ class Ledger:
         self.keep_ours = keep_ours
         self.ending = ending
         self.reserved: Mapping[str, frozenset[Identity]] = reserved or {}
+        self.stable: StableRun | None = None
         self.conflicts: list[str] = []
         self.incoming: list[Incoming] = []
         self.ours_added = 0
@@ -129,6 +209,35 @@ def _never(line: str, side: str) -> bool:
 
 def _untold(ours: str, theirs: str) -> str | None:
     return None
+
+
+def table_row(
+    raw: str, columns: tuple[str, ...], id_index: int | None, seen: dict[str, int]
+) -> Row:
+    """Row `raw` of a table with these column keys; `seen` counts the keys given so far, so that
+    a table that already holds an ID twice still has one key per row."""
+    record_id = cell(raw, id_index) if id_index is not None else ""
+    row_key = record_id or "text:" + strip_ending(raw).strip()
+    seen[row_key] = seen.get(row_key, 0) + 1
+    if seen[row_key] > 1:
+        row_key = f"{row_key}#{seen[row_key]}"
+    values = tuple(zip(columns, line_cells(raw), strict=False)) if id_index is not None else ()
+    return Row(row_key, record_id, raw, values)
+
+
+def table_key(row: Row) -> str:
+    """The row's key in its table before a repeated one is told apart (`table_row`)."""
+    return row.id or "text:" + row.content.strip()
+
+
+def record_key(row: Row, columns: tuple[str, ...], shared: Collection[str]) -> str:
+    """The key matching the row across versions: its record identity over the columns every
+    version has, or its key in its table when it holds no ID of a kind."""
+    kind = kind_of_prefix(row.id) if row.id and "id" in columns else None
+    if kind is None:
+        return row.key
+    values = {key: value for key, value in row.values if key in shared}
+    return "record:" + "\x1f".join(identity(kind, values))
 
 
 def closed(lines: Iterable[str], ending: str) -> list[str]:

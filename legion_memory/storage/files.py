@@ -14,6 +14,7 @@ from legion_memory.storage.confinement import require_inside
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import BinaryIO
 
 TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
@@ -129,14 +130,23 @@ def atomic_write(
         pieces: tuple[bytes | memoryview, ...] = (text.encode("utf-8", errors),)
     else:
         pieces = (text,) if isinstance(text, bytes) else text
+
+    def write(handle: BinaryIO) -> None:
+        for piece in pieces:
+            handle.write(piece)
+
+    replace_with(path, write)
+
+
+def replace_with(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """`atomic_write` of what `write` writes to the temporary file."""
     require_inside(path)
     temp: Path | None = None
     try:
         mode = _mode_for(path)
         fd, temp = _create_temp(path.parent)
         with os.fdopen(fd, "wb") as handle:
-            for piece in pieces:
-                handle.write(piece)
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, mode)

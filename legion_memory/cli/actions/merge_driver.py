@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.errors import LegionMemoryError
 from legion_memory.gitops.companions import companion_names, taken_ids, theirs_commits
-from legion_memory.gitops.file_merge import describe, merge
+from legion_memory.gitops.file_merge import MergeResult, describe, merge, merge_around
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.record_history import (
@@ -25,8 +26,9 @@ from legion_memory.gitops.record_history import (
 )
 from legion_memory.gitops.repository import find_git_dir
 from legion_memory.gitops.row_merge import Incoming
+from legion_memory.gitops.stable_rows import Source, split_versions
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, PATTERN
-from legion_memory.storage import files, reading
+from legion_memory.storage import files, reading, versions
 
 
 def merge_driver(
@@ -37,8 +39,14 @@ def merge_driver(
 
 
 def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: str) -> int:
-    texts = [files.read_version(Path(name)) for name in (base, ours, theirs)]
     shown = path or ours
+    if Path(shown).name.upper() not in _CITING:
+        done = _merged_around_stable_rows(
+            [Path(base), Path(ours), Path(theirs)], marker_size, shown
+        )
+        if done is not None:
+            return done
+    texts = [files.read_version(Path(name)) for name in (base, ours, theirs)]
     refused = _refusal(texts)
     if refused:
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
@@ -60,15 +68,46 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
     if not result.conflicts and Path(shown).name.upper() in _CITING:
         text = _references_followed(Path(shown), texts, text)
     files.write_version(Path(ours), text)
+    return _reported(result, shown, followed=text != result.text)
+
+
+_CITING = {PATTERN.filename.upper(), ARCHIVE_FILENAME.upper()}
+_SOURCE = Source(versions.shared_start, versions.read_range, versions.line_chunks)
+
+
+def _reported(result: MergeResult, shown: str, followed: bool = False) -> int:
+    """Say what the merge did, log its arrivals; the exit code git expects."""
     for line in describe(result, shown):
         print(line, file=sys.stderr)
-    if text != result.text:
+    if followed:
         print(f"legion-memory: {shown}: Source references follow their outcomes", file=sys.stderr)
     _log(Path(shown).name, result.incoming, result.rekeyed)
     return 1 if result.conflicts else 0
 
 
-_CITING = {PATTERN.filename.upper(), ARCHIVE_FILENAME.upper()}
+def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) -> int | None:
+    """The merge of a file whose versions share a stable run of rows, merged without it and
+    written with it copied back as bytes (docs/decisions.md#stable-rows); None when the whole
+    files must be merged instead (no run, a side to refuse, rows the run would interact with)."""
+    try:
+        split = split_versions(paths, _SOURCE)
+        if split is None or _refusal(split.texts):
+            return None
+        commits = theirs_commits(os.environ)
+        result, at = merge_around(
+            *split.texts,
+            split.run,
+            marker_size=marker_size,
+            reserved=taken_ids(Path(shown), _ours_companions(Path(shown)), os.environ, _logged()),
+            pick=not commits,
+            kept_later=_kept_later(Path(shown), commits),
+            later_version=_later_version(Path(shown), commits),
+        )
+    except Exception:  # the whole files' merge then answers, its failure included
+        return None
+    stable: versions.Copied = (paths[1], split.start, split.end)
+    versions.write_pieces(paths[1], [result.text[:at], stable, result.text[at:]])
+    return _reported(result, shown)
 
 
 def _kept_later(path: Path, commits: list[str]) -> KeptLater | None:
@@ -107,7 +146,7 @@ def _references_followed(path: Path, versions: list[str], text: str) -> str:
         return text
 
 
-def _refusal(texts: list[str]) -> str | None:
+def _refusal(texts: Sequence[str]) -> str | None:
     for side, text in zip(("base", "ours", "theirs"), texts, strict=True):
         why = unmergeable(text)
         if why:
