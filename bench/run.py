@@ -231,8 +231,10 @@ def comparison_rows(
                 return None
             return counted[(name, rows)] / counted[(floor, rows)]
 
-        table.append(_comparison(f"{HOOK} vs pass", rows, ratio(HOOK, PASS_FLOOR),
-                                 counted_ratio(HOOK, PASS_FLOOR), HOOK_TARGET))  # fmt: skip
+        hook_ratio = _comparison(f"{HOOK} vs pass", rows, ratio(HOOK, PASS_FLOOR),
+                                 counted_ratio(HOOK, PASS_FLOOR), HOOK_TARGET)  # fmt: skip
+        # The hook's target is set at the smallest size; larger ones are shown for scale.
+        table.append(hook_ratio if rows == smallest else [*hook_ratio[:4], "", ""])
         for name, lean in AGAINST_LEAN.items():
             table.append(_comparison(f"{name} vs {lean}", rows, ratio(name, lean),
                                      counted_ratio(name, lean), LEAN_TARGET))  # fmt: skip
