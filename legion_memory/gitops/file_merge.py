@@ -87,13 +87,7 @@ def merge(
     one commit replayed onto ours (rebase, cherry-pick), whose colliding rows alone renumber;
     `kept_later`: whether a side keeping a record the other removed holds its later state;
     `later_version`: which side holds the later of two versions of one record."""
-    ledger = Ledger(
-        marker_size=marker_size,
-        reserved=_taken(reserved),
-        keep_ours=pick,
-        kept_later=kept_later,
-        later_version=later_version,
-    )
+    ledger = _ledger(marker_size, reserved, pick, kept_later, later_version)
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], archive)
     return _result(ledger, "".join(pieces))
 
@@ -113,13 +107,7 @@ def merge_around(
     """`merge` of three versions of a file that all held the stable run of rows `stable`, given
     without it: the result without it, and where in the text it goes back. NotStable when the
     merge of the whole files could treat those rows otherwise (docs/decisions.md#stable-rows)."""
-    ledger = Ledger(
-        marker_size=marker_size,
-        reserved=_taken(reserved),
-        keep_ours=pick,
-        kept_later=kept_later,
-        later_version=later_version,
-    )
+    ledger = _ledger(marker_size, reserved, pick, kept_later, later_version)
     ledger.stable = stable
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], False)
     at = next((i for i, piece in enumerate(pieces) if piece is SPLICE), None)
@@ -127,6 +115,22 @@ def merge_around(
         raise NotStable("the table of the stable rows was not merged by rows")
     before = "".join(pieces[:at])
     return _result(ledger, before + "".join(pieces[at + 1 :])), len(before)
+
+
+def _ledger(
+    marker_size: int,
+    reserved: Reserved,
+    pick: bool,
+    kept_later: KeptLater | None,
+    later_version: LaterVersion | None,
+) -> Ledger:
+    return Ledger(
+        marker_size=marker_size,
+        reserved=_taken(reserved),
+        keep_ours=pick,
+        kept_later=kept_later,
+        later_version=later_version,
+    )
 
 
 def _merged(ledger: Ledger, documents: list[Document], archive: bool) -> list[str]:
