@@ -312,15 +312,21 @@ def test_a_refused_write_echoes_the_record_on_both_paths(
 def test_ctrl_c_is_one_line_and_exit_130(project: Path) -> None:
     before = read_bytes_of(project)
     env = {**os.environ, **ENV, "PYTHONPATH": str(REPO_ROOT)}
-    waiting = subprocess.Popen(  # `import json -` waits for standard input
-        [sys.executable, "-m", "legion_memory", "import", "json", "-"],
-        cwd=project,
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    # A shell running the suite in the background ignores SIGINT, and a process inherits that,
+    # Python then installing no handler: the command starts with the disposition a user's has.
+    previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        waiting = subprocess.Popen(  # `import json -` waits for standard input
+            [sys.executable, "-m", "legion_memory", "import", "json", "-"],
+            cwd=project,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     time.sleep(1.5)  # long enough for the interpreter to start and block on the read
     waiting.send_signal(signal.SIGINT)
     out, err = waiting.communicate(timeout=30)
