@@ -11,7 +11,8 @@ is still the same record (docs/decisions.md#record-identity):
   numbering of one outcome, so the copy with the lower text is kept and its reference follows
   after the merge);
 - a record new on both sides is kept once: under the lower of its two IDs when only the ID
-  differs, as the resolved copy when one side resolved an error the other did not, otherwise a
+  differs, as the resolved copy when one side resolved an error the other did not, as the side's
+  copy whose history replaced the other's version (docs/decisions.md#later-version), otherwise a
   conflict (two people really recorded it differently);
 - new records keep their IDs unless taken; colliding ones are numbered in an order both clones
   compute alike whichever way they merge (date, branch, content:
@@ -19,6 +20,14 @@ is still the same record (docs/decisions.md#record-identity):
   both directions give the same bytes.
 """
 
+from legion_memory.gitops.record_versions import (
+    body_of,
+    merged_id,
+    number_of,
+    own_values,
+    same_record,
+    values_of,
+)
 from legion_memory.gitops.row_merge import (
     SPLICE,
     Block,
@@ -39,7 +48,6 @@ from legion_memory.gitops.row_merge import (
 from legion_memory.markdown.document import strip_ending
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.identity import (
-    REFERENCE_KEYS,
     history_text,
     identity,
     kind_of_prefix,
@@ -81,21 +89,6 @@ def merge_rows(
         return ledger.markers("the table header changed differently on both sides", mine, other)
     rows = _TableMerge(ledger, chosen.columns, base, ours, theirs).merged()
     return [*chosen.head, SPLICE, *rows] if stable else [*chosen.head, *rows]
-
-
-def _own(row: Row) -> dict[str, str]:
-    """The body without the cells citing other records: a Source a renumbering rewrote is no
-    change of the record's own, so it never keeps alive a row the other side removed."""
-    return {key: value for key, value in _body(row).items() if key not in REFERENCE_KEYS}
-
-
-def _values(row: Row) -> dict[str, str]:
-    return dict(row.values)
-
-
-def _body(row: Row) -> dict[str, str]:
-    """The row's values apart from its ID, compared without surrounding spaces."""
-    return {key: " ".join(value.split()) for key, value in row.values if key != "id"}
 
 
 class _TableMerge:
@@ -165,7 +158,7 @@ class _TableMerge:
         kind = kind_of_prefix(row.id)
         if kind is None:
             return False
-        mine = identity(kind, _values(row))
+        mine = identity(kind, values_of(row))
         return any(mine in holders for holders in self.ledger.reserved.values())
 
     def key_of(self, row: Row) -> str:
@@ -206,9 +199,9 @@ class _TableMerge:
     def three_way(self, old: Row, mine: Row, other: Row | None) -> list[str]:
         name = mine.id or mine.content.strip()[:40]
         if other is None:
-            if _own(mine) == _own(old) and not self.kept_later(mine, "ours"):
+            if own_values(mine) == own_values(old) and not self.kept_later(mine, "ours"):
                 return []  # removed (or moved to ARCHIVE) by theirs
-            if _own(mine) == _own(old):  # ours restored it after the forget theirs holds
+            if own_values(mine) == own_values(old):  # restored after the forget theirs holds
                 return [self.fit(mine, "ours")]
             what = f"row {name} changed on ours, removed on theirs"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [])
@@ -216,18 +209,18 @@ class _TableMerge:
             chosen, side = mine, "ours"
         elif mine.content == old.content:
             chosen, side = other, "theirs"
-        elif _body(other) in (_body(mine), _body(old)):  # theirs changed at most the ID
+        elif body_of(other) in (body_of(mine), body_of(old)):  # theirs changed at most the ID
             chosen, side = mine, "ours"
-        elif _body(mine) == _body(old):  # ours changed at most the ID
+        elif body_of(mine) == body_of(old):  # ours changed at most the ID
             chosen, side = other, "theirs"
-        elif _own(mine) == _own(other):  # each side renumbered what it cites: the same record
+        elif own_values(mine) == own_values(other):  # each side renumbered what it cites
             chosen, side = min((mine, "ours"), (other, "theirs"), key=lambda pair: pair[0].content)
         elif (later := self.later_of(mine, other)) is not None:
             chosen, side = later, "ours" if later is mine else "theirs"
         else:
             what = f"row {name} changed differently on both sides"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
-        final = _merged_id(old.id, mine.id, other.id)
+        final = merged_id(old.id, mine.id, other.id)
         self.rekey(mine, final, "ours")
         self.rekey(other, final, "theirs")
         raw = self.fit(chosen, side)
@@ -263,7 +256,7 @@ class _TableMerge:
             other = self.their_rows.get(key)
             if key in self.our_rows or other is None:
                 continue
-            if _own(other) == _own(old):
+            if own_values(other) == own_values(old):
                 if self.kept_later(other, "theirs"):  # restored after ours's forget
                     out.append(self.fit(other, "theirs"))
                 continue
@@ -287,7 +280,7 @@ class _TableMerge:
                 new.append(self.new_of(row, "theirs"))
                 continue
             free = [r for r in (mine, row) if holders[r.id] == {key} and r.id not in self.base_ids]
-            chosen = _same_record(mine, row, free[0] if len(free) == 1 else None)
+            chosen = same_record(mine, row, free[0] if len(free) == 1 else None)
             chosen = chosen or self.later_of(mine, row)
             if chosen is None:
                 what = f"record {mine.id} recorded differently on both sides"
@@ -347,7 +340,7 @@ class _TableMerge:
         if holders is None:
             return False
         kind = kind_of_prefix(item.row.id)
-        mine = identity(kind, _values(item.row)) if kind else None
+        mine = identity(kind, values_of(item.row)) if kind else None
         return not holders or any(other != mine for other in holders)
 
     def collides(self, item: _New, final: str, used: set[str]) -> bool:
@@ -366,7 +359,7 @@ class _TableMerge:
         kind = kind_of_prefix(item.row.id)
         if kind is None or "id" not in self.columns:
             return None
-        mine = identity(kind, _values(item.row))
+        mine = identity(kind, values_of(item.row))
         ids = [key for key, holders in self.ledger.reserved.items() if holders == {mine}]
         return ids[0] if len(ids) == 1 and ids[0] not in used else None
 
@@ -395,36 +388,7 @@ def _record(key: str) -> bool:
     return key.startswith("record:")
 
 
-def _merged_id(base: str, ours: str, theirs: str) -> str:
-    """A record's ID after the merge: the side that changed it wins; when both did, the lower
-    one, on every clone."""
-    if theirs in (ours, base):
-        return ours
-    if ours == base:
-        return theirs
-    return min(ours, theirs, key=lambda record_id: split_id(record_id) or (record_id, 0))
-
-
-def _number(row: Row) -> tuple[str, int]:
-    return split_id(row.id) or (row.id, 0)
-
-
 def _ordering(item: _New) -> tuple[tuple[str, ...], tuple[str, int], str]:
     kind = kind_of_prefix(item.row.id)
-    key = order_key(kind, _values(item.row)) if kind else ()
-    return key, _number(item.row), item.row.content
-
-
-def _same_record(mine: Row, other: Row, free: Row | None) -> Row | None:
-    """The copy to keep of a record both sides added, None when they really differ: the one
-    whose ID no other record holds, else the lower ID. Copies that differ only in the IDs their
-    Source cites (each side's numbering of one outcome) are one record: the reference is made to
-    follow after the merge (docs/decisions.md#references-by-identity)."""
-    if _body(mine) == _body(other):
-        return free or min(mine, other, key=_number)
-    if _own(mine) == _own(other):
-        return free or min(mine, other, key=lambda row: (_number(row), row.content))
-    settled = [row for row in (mine, other) if _values(row).get("resolved", "") == "true"]
-    if len(settled) == 1 and _body(mine).keys() == _body(other).keys():
-        return settled[0]  # an error one side resolved: the update wins over the stale copy
-    return None
+    key = order_key(kind, values_of(item.row)) if kind else ()
+    return key, number_of(item.row), item.row.content
