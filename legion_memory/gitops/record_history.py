@@ -62,13 +62,11 @@ def kept_later_in_merge(start: Path, archive: Path, theirs: str) -> KeptLater:
     moved it more often since the sides parted than the side that removed it. Git is asked only
     when a merge has such a record."""
     revs = {"ours": "HEAD", "theirs": theirs}
-    bases: list[str | None] = []
+    base_of = _parting_once(start, revs)
 
     def kept_later(text: str, side: str) -> bool:
-        if not bases:
-            bases.append(parting(start, list(revs.values())))
-        base = bases[0]
-        if not text or base is None:
+        base = base_of() if text else None
+        if base is None:
             return False
         return most_moved(start, base, list(revs.values()), archive, text) == {revs[side]}
 
@@ -81,16 +79,27 @@ def later_version_in_merge(start: Path, path: Path, theirs: str) -> LaterVersion
     in `path` (it saw that version and changed it since), when only one side did. Git is asked
     only when a merge has such a record."""
     revs = {"ours": "HEAD", "theirs": theirs}
-    bases: list[str | None] = []
+    base_of = _parting_once(start, revs)
 
     def later(ours_text: str, theirs_text: str) -> str | None:
-        if not bases:
-            bases.append(parting(start, list(revs.values())))
-        base = bases[0]
-        if base is None or not ours_text or not theirs_text:
+        base = base_of() if ours_text and theirs_text else None
+        if base is None:
             return None
         other = {"ours": theirs_text, "theirs": ours_text}
         seen = [side for side in revs if moves_since(start, base, revs[side], path, other[side])]
         return seen[0] if len(seen) == 1 else None
 
     return later
+
+
+def _parting_once(start: Path, revs: dict[str, str]) -> Callable[[], str | None]:
+    """Where the merge's sides parted, asked of git at the first call only (a merge with no
+    record to weigh asks nothing)."""
+    found: list[str | None] = []
+
+    def base() -> str | None:
+        if not found:
+            found.append(parting(start, list(revs.values())))
+        return found[0]
+
+    return base
