@@ -192,3 +192,58 @@ def test_the_diff_from_lines_is_the_diff_of_every_record(
     labels = ("v1", "working tree")
     _same(compare(old, new, labels, "m"), reference_compare(old, new, labels, "m"))
     _same(compare(new, old, labels, "m"), reference_compare(new, old, labels, "m"))
+
+
+def test_unchanged_lines_a_move_both_ways_a_renumbering_and_a_new_layout_exactly() -> None:
+    """CRLF alone changes no record; a row that left the live file for the archive is archived,
+    one that came back restored, one under another ID renumbered; the same error fix line under
+    a header whose Fix and Agent changed places is an update of both."""
+    from support.gitrepos import error_row, outcome_row
+
+    from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, archive_template
+
+    rows = [outcome_row(1, "one"), outcome_row(2, "two"), outcome_row(3, "three")]
+    swapped = ERROR_FIX.template().replace("| Fix | Agent |", "| Agent | Fix |")
+    old = {
+        "OUTCOMES.md": OUTCOME.template() + "".join(rows),
+        "ERRORS.md": ERROR_FIX.template() + error_row(1, "boom", "retry"),
+        "ARCHIVE.md": archive_template() + outcome_row(5, "five"),
+    }
+    live = OUTCOME.template() + rows[0] + outcome_row(5, "five") + outcome_row(4, "three")
+    new = {
+        "OUTCOMES.md": live.replace("\n", "\r\n"),
+        "ERRORS.md": swapped + error_row(1, "boom", "retry"),
+        "ARCHIVE.md": archive_template() + outcome_row(2, "two"),
+    }
+    header = (
+        "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
+        "| Summary |\n|----|------|--------|-------|------|-------|-----------|---------|"
+        "------------|------|---------|\n"
+    )
+    assert render_markdown(compare(old, new, ("v1", "v2"), "m")) == (
+        "## Memory changes: `v1` → `v2`\n\n### OUTCOMES.md\n\n"
+        "**Renumbered (1)**\n\n- O-003 → O-004\n\n"
+        f"**Archived (1)**\n\n{header}"
+        "| O-002 | 2026-03-01 | main | 1 | 01-01 | coder | workflow | success | 2 | git | two |\n\n"
+        f"**Restored from the archive (1)**\n\n{header}"
+        "| O-005 | 2026-03-01 | main | 1 | 01-01 | coder | workflow | success | 2 | git | five |"
+        "\n\n"
+        "### ERRORS.md\n\n**Updated (1)**\n\n"
+        "- E-001: Fix `retry` → `coder`; Agent `coder` → `retry`\n\n"
+        "### Validation\n\nNo problems found.\n"
+    )
+    assert render_markdown(reference_compare(old, new, ("v1", "v2"), "m")) == render_markdown(
+        compare(old, new, ("v1", "v2"), "m")
+    )
+
+
+def test_a_kind_whose_files_are_unchanged_is_not_parsed() -> None:
+    """Both of a kind's files byte-identical: no change, and its table is never read (a file no
+    table could be read from would otherwise be)."""
+    from legion_memory.gitops.memory_diff import compare_kind
+    from legion_memory.gitops.memory_diff_rows import RowReader
+
+    texts = {"PATTERNS.md": "| not | a | table", "ARCHIVE.md": None}
+    reader = RowReader()
+    assert not compare_kind(texts, dict(texts), KINDS["patterns"], reader)
+    assert reader.documents == {}

@@ -12,9 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.gitops.memory_diff_rows import KindRows, RowReader
+from legion_memory.gitops.memory_diff_rows import KindRows, RowKey, RowReader
 from legion_memory.markdown.document import escape
-from legion_memory.schema.identity import Identity
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 from legion_memory.schema.records import Record
 from legion_memory.schema.validation import ERROR, NOTE, Problem, validate_document
@@ -133,7 +132,7 @@ def _removed(
     old_live: KindRows,
     old_archive: KindRows,
     new: tuple[KindRows, KindRows],
-    edited: dict[Identity, Record],
+    edited: dict[RowKey, Record],
 ) -> list[Record]:
     """The old records, archived ones first, whose identity the new version holds nowhere and
     that no edited row continues (a record live and archived at once is read as the live one)."""
@@ -151,7 +150,7 @@ def _removed(
     return found
 
 
-def _edited(old: KindRows, new: KindRows) -> dict[Identity, Record]:
+def _edited(old: KindRows, new: KindRows) -> dict[RowKey, Record]:
     """New identities that are an old record edited: same ID, the old identity gone."""
     gone: dict[str, Record] = {}
     for key, index in old.first.items():

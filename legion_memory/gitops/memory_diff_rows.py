@@ -3,17 +3,23 @@ identity, worked out from the row lines, with a record built only for a row the 
 compares (docs/decisions.md#diff-from-lines)."""
 
 from collections.abc import Mapping
+from itertools import repeat
 from operator import itemgetter
 
 from legion_memory.markdown.document import Document, line_cells, parse
-from legion_memory.schema.identity import Identity, identity, identity_keys
+from legion_memory.schema.identity import identity, identity_keys
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import Record, column_key, records_table
 
+RowKey = str | tuple[str, ...]
+"""A row's identity as one key: its values joined by " | " when none holds a pipe (then the join
+can be split back, so equal joins are equal identities), else the identity itself; the kind's
+prefix, the same for every row of a table, left out."""
+
 
 class Identities:
-    """The identity of each row line of one table layout, each distinct line read once: the two
-    versions of a table share most of their lines."""
+    """The identity key of each row line of one table layout, each distinct line read once: the
+    two versions of a table share most of their lines."""
 
     __slots__ = ("keys", "kind", "known", "pick", "width")
 
@@ -22,27 +28,32 @@ class Identities:
         self.keys = keys
         self.width = len(keys)
         # A record keeps the last of repeated columns; a column the table lacks reads empty: the
-        # position past the row's cells, where an empty cell is put (picked last, so that one key
-        # too gives a tuple).
-        last = {key: position for position, key in enumerate(keys)}
-        positions = [last.get(key, self.width) for key in identity_keys(kind)]
-        self.pick = itemgetter(*positions, self.width)
-        self.known: dict[str, Identity] = {}
+        # piece past the line's pieces (an opening pipe's, the cells', the closing one's), where
+        # an empty one is put. The pieces are picked by position after the opening pipe's.
+        last = {key: position + 1 for position, key in enumerate(keys)}
+        positions = [last.get(key, self.width + 2) for key in identity_keys(kind)]
+        self.pick = itemgetter(*positions, self.width + 2)
+        self.known: dict[str, RowKey] = {}
 
-    def of_lines(self, lines: list[str]) -> list[Identity]:
+    def of_lines(self, lines: list[str]) -> list[RowKey]:
         known = self.known
         for line in set(lines).difference(known):
             known[line] = self._of(line)
         return list(map(known.__getitem__, lines))
 
-    def _of(self, line: str) -> Identity:
-        """`identity` of the row's record, without building the record."""
-        cells = line_cells(line)
-        if len(cells) != self.width:  # a ragged row: its record is read as `read_records` reads it
-            return identity(self.kind, dict(zip(self.keys, cells, strict=False)))
-        picked = self.pick([*cells, ""])[:-1]
-        # `clean` of each value (its whitespace runs made single spaces), from C.
-        return (self.kind.prefix, *map(" ".join, map(str.split, picked)))
+    def _of(self, line: str) -> RowKey:
+        """The key of `identity` of the row's record, without building the record. A row with
+        nothing escaped, an opening and a closing pipe and the header's cells is split once: its
+        cells are the pieces between its pipes, none holding a pipe."""
+        pieces = line.split("|")
+        plain = len(pieces) == self.width + 2 and "\\" not in line and "<" not in line
+        edges = pieces[0], pieces[-1]
+        if plain and all(not edge or edge.isspace() for edge in edges):
+            pieces.append("")
+            # `clean` of each value (its whitespace runs made single spaces), from C.
+            return " | ".join(map(" ".join, map(str.split, self.pick(pieces)[:-1])))
+        values = identity(self.kind, dict(zip(self.keys, line_cells(line), strict=False)))[1:]
+        return values if any(map(str.__contains__, values, repeat("|"))) else " | ".join(values)
 
 
 class KindRows:
@@ -64,7 +75,7 @@ class KindRows:
         self.lines = lines or []
         self.first_line = first_line
         self.read: dict[int, Record] = {}
-        self.first: dict[Identity, int] = {}
+        self.first: dict[RowKey, int] = {}
         if identities is not None and self.lines:
             self.first = _first_of_each(identities.of_lines(self.lines))
 
@@ -83,7 +94,7 @@ class KindRows:
         return self.keys == other.keys and self.lines[index] == other.lines[other_index]
 
 
-def _first_of_each(identities: list[Identity]) -> dict[Identity, int]:
+def _first_of_each(identities: list[RowKey]) -> dict[RowKey, int]:
     """Each identity's first row index, in the order of first rows."""
     count = len(identities)
     if len(set(identities)) == count:
