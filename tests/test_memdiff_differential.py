@@ -11,7 +11,10 @@ from legion_memory.gitops.memory_diff import KindChanges, MemoryDiff, compare, r
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 
 # Few values per column, so that rows of one kind often share an identity, an ID or a line.
-_VALUES = ("a", "b", "c d", "c  d", " a", "x \\| y", "p<br>q", "2026-03-01", "2026-03-02", "")
+_VALUES = (
+    *("a", "b", "c d", "c  d", " a", "x \\| y", "p<br>q", "2026-03-01", "2026-03-02", ""),
+    *("é", "é\u3000f", "b\u00a0", "a\tb"),
+)
 _IDS = (1, 2, 3, 4, 7)
 _KINDS = list(KINDS.values())
 
@@ -36,6 +39,10 @@ def _line(cells: list[str], style: int) -> str:
         return "| " + " | ".join(cells[:-1]) + " |\n"
     if style == 3:
         return "| " + " | ".join(cells) + " |\r\n"
+    if style == 4:
+        return "|" + "|".join(cells) + "|\n"
+    if style == 5:  # a space before each pipe, none after
+        return "| " + " |".join(cells) + " |\n"
     return "| " + " | ".join(cells) + " |\n"
 
 
@@ -52,7 +59,7 @@ def _table(draw: st.DrawFn, kind: Kind) -> tuple[list[str], list[list[str]], lis
         names = [*names[:-2], names[-1], names[-2]]
     rows = draw(st.lists(_row(kind), max_size=6))
     styles = draw(
-        st.lists(st.sampled_from((0, 0, 0, 1, 2, 3)), min_size=len(rows), max_size=len(rows))
+        st.lists(st.sampled_from((0, 0, 0, 1, 2, 3, 4, 5)), min_size=len(rows), max_size=len(rows))
     )
     return names, rows, styles
 
@@ -92,7 +99,7 @@ def _edited(
             rows.insert(to, rows.pop(at))
             styles.insert(to, styles.pop(at))
         elif action == 5:
-            styles[at] = draw(st.sampled_from((0, 1, 2, 3)))
+            styles[at] = draw(st.sampled_from((0, 1, 2, 3, 4, 5)))
         else:
             rows.insert(at, list(rows[at]))  # held twice
             styles.insert(at, styles[at])
@@ -247,3 +254,37 @@ def test_a_kind_whose_files_are_unchanged_is_not_parsed() -> None:
     reader = RowReader()
     assert not compare_kind(texts, dict(texts), KINDS["patterns"], reader)
     assert reader.documents == {}
+
+
+def test_a_row_written_another_way_is_the_same_record_live_or_archived() -> None:
+    """Padding and pipes without spaces change no record: restyled, it is nothing; restyled and
+    renumbered, a renumbering; restyled into the archive, archived (not removed)."""
+    from support.gitrepos import outcome_row
+
+    from legion_memory.schema.kinds import OUTCOME, archive_template
+
+    def spaced_before(row: str) -> str:
+        return row.replace(" | ", " |")
+
+    def tight(row: str) -> str:
+        return row.replace(" | ", "|").replace("| ", "|").replace(" |", "|")
+
+    rows = [outcome_row(1, "one"), outcome_row(2, "two"), outcome_row(3, "three")]
+    old = {"OUTCOMES.md": OUTCOME.template() + "".join(rows), "ARCHIVE.md": None}
+    live = spaced_before(rows[0]) + tight(outcome_row(4, "three"))
+    new = {
+        "OUTCOMES.md": OUTCOME.template() + live,
+        "ARCHIVE.md": archive_template() + spaced_before(rows[1]),
+    }
+    header = (
+        "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
+        "| Summary |\n|----|------|--------|-------|------|-------|-----------|---------|"
+        "------------|------|---------|\n"
+    )
+    assert render_markdown(compare(old, new, ("v1", "v2"), "m")) == (
+        "## Memory changes: `v1` → `v2`\n\n### OUTCOMES.md\n\n"
+        "**Renumbered (1)**\n\n- O-003 → O-004\n\n"
+        f"**Archived (1)**\n\n{header}"
+        "| O-002 | 2026-03-01 | main | 1 | 01-01 | coder | workflow | success | 2 | git | two |\n\n"
+        "### Validation\n\nNo problems found.\n"
+    )

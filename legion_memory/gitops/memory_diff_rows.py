@@ -10,6 +10,7 @@ from legion_memory.markdown.document import Document, line_cells, parse
 from legion_memory.schema.identity import identity, identity_keys
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import Record, column_key, records_table
+from legion_memory.schema.twin_hashes import clean_text
 
 RowKey = str | tuple[str, ...]
 """A row's identity as one key: its values joined by " | " when none holds a pipe (then the join
@@ -21,18 +22,21 @@ class Identities:
     """The identity key of each row line of one table layout, each distinct line read once: the
     two versions of a table share most of their lines."""
 
-    __slots__ = ("keys", "kind", "known", "pick", "width")
+    __slots__ = ("keys", "kind", "known", "pick", "tail", "width")
 
     def __init__(self, kind: Kind, keys: tuple[str, ...]) -> None:
         self.kind = kind
         self.keys = keys
         self.width = len(keys)
         # A record keeps the last of repeated columns; a column the table lacks reads empty: the
-        # piece past the line's pieces (an opening pipe's, the cells', the closing one's), where
-        # an empty one is put. The pieces are picked by position after the opening pipe's.
-        last = {key: position + 1 for position, key in enumerate(keys)}
-        positions = [last.get(key, self.width + 2) for key in identity_keys(kind)]
-        self.pick = itemgetter(*positions, self.width + 2)
+        # position past the row's cells, where an empty cell is put (picked last, so that one key
+        # too gives a tuple).
+        last = {key: position for position, key in enumerate(keys)}
+        positions = [last.get(key, self.width) for key in identity_keys(kind)]
+        self.pick = itemgetter(*positions, self.width)
+        # The ID first and the identity every other cell, in order (an outcome's): a row as the
+        # tool writes it holds its key as it lies, after its ID cell.
+        self.tail = last.get("id") == 0 and positions == list(range(1, self.width))
         self.known: dict[str, RowKey] = {}
 
     def of_lines(self, lines: list[str]) -> list[RowKey]:
@@ -42,18 +46,32 @@ class Identities:
         return list(map(known.__getitem__, lines))
 
     def _of(self, line: str) -> RowKey:
-        """The key of `identity` of the row's record, without building the record. A row with
-        nothing escaped, an opening and a closing pipe and the header's cells is split once: its
-        cells are the pieces between its pipes, none holding a pipe."""
-        pieces = line.split("|")
-        plain = len(pieces) == self.width + 2 and "\\" not in line and "<" not in line
-        edges = pieces[0], pieces[-1]
-        if plain and all(not edge or edge.isspace() for edge in edges):
-            pieces.append("")
+        """The key of `identity` of the row's record, without building the record."""
+        if self.tail:
+            written = _key_as_written(line, self.width)
+            if written is not None:
+                return written
+        cells = line_cells(line)
+        if len(cells) != self.width:  # a ragged row: its record is read as `read_records` reads it
+            values = identity(self.kind, dict(zip(self.keys, cells, strict=False)))[1:]
+        else:
             # `clean` of each value (its whitespace runs made single spaces), from C.
-            return " | ".join(map(" ".join, map(str.split, self.pick(pieces)[:-1])))
-        values = identity(self.kind, dict(zip(self.keys, line_cells(line), strict=False)))[1:]
+            values = tuple(map(" ".join, map(str.split, self.pick([*cells, ""])[:-1])))
         return values if any(map(str.__contains__, values, repeat("|"))) else " | ".join(values)
+
+
+def _key_as_written(line: str, width: int) -> str | None:
+    """The cells after the ID cell of a row written as the tool writes rows, `| a | b |`: one
+    space of padding, every cell clean and none empty, nothing escaped, so that they are, as they
+    lie, the row's values joined by " | ". None for any other line."""
+    end = len(line) - (2 if line.endswith("\r\n") else 1 if line.endswith("\n") else 0)
+    if width < 2 or not (line.startswith("| ") and line.endswith(" |", 0, end)):
+        return None
+    if line.count("|") != width + 1 or line.count(" | ") != width - 1:
+        return None  # then every pipe is an edge or a separator with one space each side
+    if "\\" in line or "<" in line or not clean_text(line):
+        return None
+    return line[line.find(" | ") + 3 : end - 2]
 
 
 class KindRows:
