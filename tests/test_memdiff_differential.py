@@ -17,6 +17,11 @@ _VALUES = (
 )
 _IDS = (1, 2, 3, 4, 7)
 _KINDS = list(KINDS.values())
+_OUTCOME_HEADER = (
+    "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
+    "| Summary |\n|----|------|--------|-------|------|-------|-----------|---------|"
+    "------------|------|---------|\n"
+)
 
 
 @st.composite
@@ -222,17 +227,12 @@ def test_unchanged_lines_a_move_both_ways_a_renumbering_and_a_new_layout_exactly
         "ERRORS.md": swapped + error_row(1, "boom", "retry"),
         "ARCHIVE.md": archive_template() + outcome_row(2, "two"),
     }
-    header = (
-        "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
-        "| Summary |\n|----|------|--------|-------|------|-------|-----------|---------|"
-        "------------|------|---------|\n"
-    )
     assert render_markdown(compare(old, new, ("v1", "v2"), "m")) == (
         "## Memory changes: `v1` → `v2`\n\n### OUTCOMES.md\n\n"
         "**Renumbered (1)**\n\n- O-003 → O-004\n\n"
-        f"**Archived (1)**\n\n{header}"
+        f"**Archived (1)**\n\n{_OUTCOME_HEADER}"
         "| O-002 | 2026-03-01 | main | 1 | 01-01 | coder | workflow | success | 2 | git | two |\n\n"
-        f"**Restored from the archive (1)**\n\n{header}"
+        f"**Restored from the archive (1)**\n\n{_OUTCOME_HEADER}"
         "| O-005 | 2026-03-01 | main | 1 | 01-01 | coder | workflow | success | 2 | git | five |"
         "\n\n"
         "### ERRORS.md\n\n**Updated (1)**\n\n"
@@ -276,15 +276,10 @@ def test_a_row_written_another_way_is_the_same_record_live_or_archived() -> None
         "OUTCOMES.md": OUTCOME.template() + live,
         "ARCHIVE.md": archive_template() + spaced_before(rows[1]),
     }
-    header = (
-        "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
-        "| Summary |\n|----|------|--------|-------|------|-------|-----------|---------|"
-        "------------|------|---------|\n"
-    )
     assert render_markdown(compare(old, new, ("v1", "v2"), "m")) == (
         "## Memory changes: `v1` → `v2`\n\n### OUTCOMES.md\n\n"
         "**Renumbered (1)**\n\n- O-003 → O-004\n\n"
-        f"**Archived (1)**\n\n{header}"
+        f"**Archived (1)**\n\n{_OUTCOME_HEADER}"
         "| O-002 | 2026-03-01 | main | 1 | 01-01 | coder | workflow | success | 2 | git | two |\n\n"
         "### Validation\n\nNo problems found.\n"
     )

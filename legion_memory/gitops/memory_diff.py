@@ -40,6 +40,10 @@ class Update(NamedTuple):
         ]
 
 
+def _without_id(record: Record) -> dict[str, str]:
+    return {key: value for key, value in record.values.items() if key != "id"}
+
+
 class KindChanges:
     # A slotted class, not a NamedTuple: filled in as rows are compared, and false when nothing
     # changed (a tuple's truth would be its length).
@@ -53,6 +57,17 @@ class KindChanges:
         self.archived: list[Record] = []
         self.restored: list[Record] = []
         self.removed: list[Record] = []
+
+    def note(self, before: Record | None, record: Record, *, was_archived: bool) -> None:
+        """Notes a record of the new live file against its old version `before`: with none, new
+        (restored when it `was_archived`), else renumbered, updated, both or neither."""
+        if before is None:
+            (self.restored if was_archived else self.added).append(record)
+            return
+        if before.id != record.id:
+            self.renumbered.append(Update(before, record))
+        if _without_id(before) != _without_id(record):
+            self.updated.append(Update(before, record))
 
     def __bool__(self) -> bool:
         changed = (self.added, self.updated, self.renumbered, self.archived, self.restored)
@@ -109,16 +124,8 @@ def compare_kind(
         at = old_live.first.get(key)
         if at is not None and old_live.same_row(at, new_live, index):
             continue
-        record = new_live.record(index)
         before = old_live.record(at) if at is not None else edited.get(key)
-        if before is None:
-            target = changes.restored if key in old_archive.first else changes.added
-            target.append(record)
-            continue
-        if before.id != record.id:
-            changes.renumbered.append(Update(before, record))
-        if _without_id(before) != _without_id(record):
-            changes.updated.append(Update(before, record))
+        changes.note(before, new_live.record(index), was_archived=key in old_archive.first)
     changes.archived += [
         new_archive.record(index)
         for key, index in new_archive.first.items()
@@ -167,10 +174,6 @@ def _edited(old: KindRows, new: KindRows) -> dict[RowKey, Record]:
             if record_id in gone:
                 found[key] = gone[record_id]
     return found
-
-
-def _without_id(record: Record) -> dict[str, str]:
-    return {key: value for key, value in record.values.items() if key != "id"}
 
 
 def problems_of(texts: Texts, directory: str, reader: RowReader | None = None) -> list[Problem]:

@@ -10,7 +10,6 @@ from legion_memory.gitops.memory_diff import (
     KindChanges,
     MemoryDiff,
     Texts,
-    Update,
 )
 from legion_memory.markdown.document import parse
 from legion_memory.schema.identity import Identity, identity
@@ -41,14 +40,7 @@ def compare_kind(old: Texts, new: Texts, kind: Kind) -> KindChanges:
     edited = _edited(old_live, new_live)
     for key, record in new_live.items():
         before = old_live.get(key) or edited.get(key)
-        if before is None:
-            target = changes.restored if key in old_archive else changes.added
-            target.append(record)
-            continue
-        if before.id != record.id:
-            changes.renumbered.append(Update(before, record))
-        if _without_id(before) != _without_id(record):
-            changes.updated.append(Update(before, record))
+        changes.note(before, record, was_archived=key in old_archive)
     for key, record in new_archive.items():
         if key not in old_archive:
             changes.archived.append(record)
@@ -64,10 +56,6 @@ def _edited(old: dict[Identity, Record], new: dict[Identity, Record]) -> dict[Id
     return {
         key: gone[record.id] for key, record in new.items() if key not in old and record.id in gone
     }
-
-
-def _without_id(record: Record) -> dict[str, str]:
-    return {key: value for key, value in record.values.items() if key != "id"}
 
 
 def problems_of(texts: Texts, directory: str) -> list[Problem]:
