@@ -13,7 +13,7 @@ from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 # Few values per column, so that rows of one kind often share an identity, an ID or a line.
 _VALUES = (
     *("a", "b", "c d", "c  d", " a", "x \\| y", "p<br>q", "2026-03-01", "2026-03-02", ""),
-    *("é", "é\u3000f", "b\u00a0", "a\tb"),
+    *("é", "é\u3000f", "b\u00a0", "a\tb", "a\u200bb", "a\u2028b"),
 )
 _IDS = (1, 2, 3, 4, 7)
 _KINDS = list(KINDS.values())
@@ -126,7 +126,10 @@ def _moved(
         source, target = (live, archive) if draw(st.booleans()) else (archive, live)
         if source[1]:
             at = draw(st.integers(0, len(source[1]) - 1))
-            target[1].append(source[1].pop(at))
+            cells = source[1].pop(at)
+            if draw(st.booleans()):  # written again with its whitespace as `clean` leaves it
+                cells = [" ".join(cell.split()) for cell in cells]
+            target[1].append(cells)
             target[2].append(source[2].pop(at))
 
 
@@ -281,5 +284,38 @@ def test_a_row_written_another_way_is_the_same_record_live_or_archived() -> None
         "**Renumbered (1)**\n\n- O-003 → O-004\n\n"
         f"**Archived (1)**\n\n{_OUTCOME_HEADER}"
         "| O-002 | 2026-03-01 | main | 1 | 01-01 | coder | workflow | success | 2 | git | two |\n\n"
+        "### Validation\n\nNo problems found.\n"
+    )
+
+
+def test_every_whitespace_character_but_the_space_is_unprintable() -> None:
+    """What the key of a row written as the tool writes rows rests on: a printable line holds no
+    whitespace `str.split` would take but spaces."""
+    import sys
+
+    spaces = [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()]
+    assert [char for char in spaces if char.isprintable()] == [" "]
+
+
+def test_a_record_archived_with_its_whitespace_cleaned_is_archived_not_removed() -> None:
+    """Whitespace runs, tabs and wide spaces are no part of a record's identity: a row archived
+    with them made single spaces is archived, and nothing is removed."""
+    from support.gitrepos import outcome_row
+
+    from legion_memory.schema.kinds import OUTCOME, archive_template
+
+    words = ("one", "two", "three", "four")
+    spaces = ("  ", "\t", "\u00a0", "\u3000")
+    written = [f"{word}{space}b" for word, space in zip(words, spaces, strict=True)]
+    old = {
+        "OUTCOMES.md": OUTCOME.template()
+        + "".join(outcome_row(n, summary) for n, summary in enumerate(written, start=1)),
+        "ARCHIVE.md": None,
+    }
+    rows = "".join(outcome_row(n, f"{word} b") for n, word in enumerate(words, start=1))
+    new = {"OUTCOMES.md": OUTCOME.template(), "ARCHIVE.md": archive_template() + rows}
+    assert render_markdown(compare(old, new, ("v1", "v2"), "m")) == (
+        "## Memory changes: `v1` → `v2`\n\n### OUTCOMES.md\n\n"
+        f"**Archived (4)**\n\n{_OUTCOME_HEADER}{rows}\n"
         "### Validation\n\nNo problems found.\n"
     )

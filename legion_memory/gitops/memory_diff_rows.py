@@ -10,7 +10,6 @@ from legion_memory.markdown.document import Document, line_cells, parse
 from legion_memory.schema.identity import identity, identity_keys
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import Record, column_key, records_table
-from legion_memory.schema.twin_hashes import clean_text
 
 RowKey = str | tuple[str, ...]
 """A row's identity as one key: its values joined by " | " when none holds a pipe (then the join
@@ -64,14 +63,20 @@ def _key_as_written(line: str, width: int) -> str | None:
     """The cells after the ID cell of a row written as the tool writes rows, `| a | b |`: one
     space of padding, every cell clean and none empty, nothing escaped, so that they are, as they
     lie, the row's values joined by " | ". None for any other line."""
+    if "\\" in line or "<" in line or "  " in line or width < 2:
+        return None
     end = len(line) - (2 if line.endswith("\r\n") else 1 if line.endswith("\n") else 0)
-    if width < 2 or not (line.startswith("| ") and line.endswith(" |", 0, end)):
+    if not (line.startswith("| ") and line.endswith(" |", 0, end)):
         return None
     if line.count("|") != width + 1 or line.count(" | ") != width - 1:
         return None  # then every pipe is an edge or a separator with one space each side
-    if "\\" in line or "<" in line or not clean_text(line):
+    body = line[:end]
+    # Every whitespace character `str.split` knows but the space is unprintable (as are the
+    # other control and format characters): a printable line without two spaces in a row has
+    # every cell as `clean` leaves it.
+    if not body.isprintable():
         return None
-    return line[line.find(" | ") + 3 : end - 2]
+    return body[body.find(" | ") + 3 : -2]
 
 
 class KindRows:

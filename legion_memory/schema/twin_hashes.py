@@ -63,7 +63,7 @@ class RowHasher:
         picked = self.getter([*cells, ""])
         # An escaped pipe unescapes to a pipe, a `<br>` to a line break: only the latter adds
         # whitespace to what the line holds.
-        if "<" in line or not clean_text(line):
+        if "<" in line or not _clean_text(line):
             return hash(_JOIN.join(map(clean, picked[:-1])))
         return hash(_JOIN.join(picked[:-1]))
 
@@ -91,13 +91,13 @@ def _as_written(line: str, width: int) -> tuple[str, str] | None:
         return None
     if line.count("|") != width + 1 or line.count(_JOIN) != width - 1:
         return None  # then every pipe is an edge or a separator with one space each side
-    if "\\" in line or "<" in line or not line.isascii() or not clean_text(line):
+    if "\\" in line or "<" in line or not line.isascii() or not _clean_text(line):
         return None
     first = line.find(_JOIN)
     return line[2:first], line[first + 3 : end - 2]
 
 
-def clean_text(line: str) -> bool:
+def _clean_text(line: str) -> bool:
     """Whether the line's whitespace is single spaces, its CRLF ending's CR aside: then each cell
     of it is already as `clean` makes it."""
     if any(map(line.__contains__, _SPACES if line.isascii() else _ANY_SPACES)):
