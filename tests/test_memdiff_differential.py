@@ -13,7 +13,7 @@ from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 # Few values per column, so that rows of one kind often share an identity, an ID or a line.
 _VALUES = (
     *("a", "b", "c d", "c  d", " a", "x \\| y", "p<br>q", "2026-03-01", "2026-03-02", ""),
-    *("é", "é\u3000f", "b\u00a0", "a\tb", "a\u200bb", "a\u2028b"),
+    *("é", "é\u3000f", "b\u00a0", "a\tb", "a\u200bb", "a\u2028b", "c:\\dir"),
 )
 _IDS = (1, 2, 3, 4, 7)
 _KINDS = list(KINDS.values())
@@ -130,7 +130,8 @@ def _moved(
             if draw(st.booleans()):  # written again with its whitespace as `clean` leaves it
                 cells = [" ".join(cell.split()) for cell in cells]
             target[1].append(cells)
-            target[2].append(source[2].pop(at))
+            style = source[2].pop(at)
+            target[2].append(draw(st.sampled_from((style, 0, 1, 3, 4, 5))))
 
 
 def _texts(
@@ -317,5 +318,22 @@ def test_a_record_archived_with_its_whitespace_cleaned_is_archived_not_removed()
     assert render_markdown(compare(old, new, ("v1", "v2"), "m")) == (
         "## Memory changes: `v1` → `v2`\n\n### OUTCOMES.md\n\n"
         f"**Archived (4)**\n\n{_OUTCOME_HEADER}{rows}\n"
+        "### Validation\n\nNo problems found.\n"
+    )
+
+
+def test_a_record_with_an_escaped_pipe_archived_padded_is_archived_not_removed() -> None:
+    """An escaped pipe is the value's pipe however the row is padded."""
+    from support.gitrepos import outcome_row
+
+    from legion_memory.schema.kinds import OUTCOME, archive_template
+
+    row = outcome_row(1, "exit 1 \\| exit 2")
+    old = {"OUTCOMES.md": OUTCOME.template() + row, "ARCHIVE.md": None}
+    padded = row.replace(" | ", "  |  ")
+    new = {"OUTCOMES.md": OUTCOME.template(), "ARCHIVE.md": archive_template() + padded}
+    assert render_markdown(compare(old, new, ("v1", "v2"), "m")) == (
+        "## Memory changes: `v1` → `v2`\n\n### OUTCOMES.md\n\n"
+        f"**Archived (1)**\n\n{_OUTCOME_HEADER}{row}\n"
         "### Validation\n\nNo problems found.\n"
     )

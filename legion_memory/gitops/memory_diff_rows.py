@@ -59,24 +59,33 @@ class Identities:
         return values if any(map(str.__contains__, values, repeat("|"))) else " | ".join(values)
 
 
-def _key_as_written(line: str, width: int) -> str | None:
-    """The cells after the ID cell of a row written as the tool writes rows, `| a | b |`: one
-    space of padding, every cell clean and none empty, nothing escaped, so that they are, as they
-    lie, the row's values joined by " | ". None for any other line."""
-    if "\\" in line or "<" in line or "  " in line or width < 2:
+def _key_as_written(line: str, width: int) -> RowKey | None:
+    """The key of a row written as the tool writes rows, `| a | b |`: one space of padding, every
+    cell clean and none empty, nothing escaped but pipes (`\\|`), read from the cells after its
+    ID cell as they lie. None for any other line."""
+    if "<" in line or "  " in line or width < 2:
         return None
+    escaped = 0
+    if "\\" in line:
+        escaped = line.count("\\|")
+        if escaped != line.count("\\"):
+            return None  # a backslash that escapes no pipe
     end = len(line) - (2 if line.endswith("\r\n") else 1 if line.endswith("\n") else 0)
     if not (line.startswith("| ") and line.endswith(" |", 0, end)):
         return None
-    if line.count("|") != width + 1 or line.count(" | ") != width - 1:
-        return None  # then every pipe is an edge or a separator with one space each side
+    if line.count("|") - escaped != width + 1 or line.count(" | ") != width - 1:
+        return None  # then every unescaped pipe is an edge or a separator with a space each side
     body = line[:end]
     # Every whitespace character `str.split` knows but the space is unprintable (as are the
     # other control and format characters): a printable line without two spaces in a row has
     # every cell as `clean` leaves it.
     if not body.isprintable():
         return None
-    return body[body.find(" | ") + 3 : -2]
+    cells = body[body.find(" | ") + 3 : -2]
+    if not escaped:
+        return cells
+    # An escaped pipe has a backslash before it: no separator (" | ") holds one.
+    return tuple(cell.replace("\\|", "|") for cell in cells.split(" | "))
 
 
 class KindRows:
