@@ -326,6 +326,10 @@ class Simulation:
         branch = clone.branch
         self.integrations[kind] += 1
         if clone.git(*args).returncode:
+            stopped = (clone.path / ".git" / "sequencer").exists()
+            if stopped and not self.in_progress(clone):
+                self.violations["stuck integration"] += 1  # picks stopped, none in progress
+                return False
             if not self.in_progress(clone):
                 self.conflicts[f"{kind} refused by git"] += 1  # nothing changed (octopus)
                 return False
@@ -348,8 +352,9 @@ class Simulation:
                 # git stops a pick whose change the branch already holds (the record arrived
                 # before under another ID); a user skips it. Not a conflict: nothing to resolve.
                 self.integrations["cherry-pick already applied"] += 1
-                if clone.git("cherry-pick", "--skip").returncode:
-                    return False
+                skipped = clone.git("cherry-pick", "--skip")
+                if skipped.returncode and not self.in_progress(clone):
+                    return False  # the next pick stopping too (empty again) is the loop's
                 if not self.in_progress(clone):
                     return True
                 continue
