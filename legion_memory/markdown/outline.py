@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from legion_memory.markdown.line_blocks import plain_tokens
 from legion_memory.named_tuple import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
@@ -95,12 +94,18 @@ class Section:
 
 def outline(markdown: str) -> list[Section]:
     """The sections of a markdown text (front-matter already removed), in document order."""
+    # Imported here: the commands that import the outline's types but read no markdown do not
+    # compile the line reader's patterns.
+    from legion_memory.markdown.line_blocks import plain_tokens
+
     tokens = plain_tokens(markdown)
     return sections_of(mistune_tokens(markdown) if tokens is None else tokens)
 
 
 def line_outline(markdown: str) -> list[Section] | None:
     """The sections as the line reader reads them; None when it leaves the text to mistune."""
+    from legion_memory.markdown.line_blocks import plain_tokens
+
     tokens = plain_tokens(markdown)
     return None if tokens is None else sections_of(tokens)
 
