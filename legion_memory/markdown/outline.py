@@ -92,6 +92,22 @@ class Section:
         return (block for block in self.blocks if isinstance(block, TableBlock))
 
 
+class LazyOutline:
+    """A body's sections, read the first time they are asked for: those of a PLAN seldom are
+    (its readers want its front-matter), and reading is most of what a document costs."""
+
+    __slots__ = ("_body", "_sections")
+
+    def __init__(self, body: str) -> None:
+        self._body = body
+        self._sections: tuple[Section, ...] | None = None
+
+    def sections(self) -> tuple[Section, ...]:
+        if self._sections is None:
+            self._sections = tuple(outline(self._body))
+        return self._sections
+
+
 def outline(markdown: str) -> list[Section]:
     """The sections of a markdown text (front-matter already removed), in document order."""
     # Imported here: the commands that import the outline's types but read no markdown do not
