@@ -18,7 +18,7 @@ LEGION = REPO_ROOT.parent / "shared" / "legion"
 
 def compact_and_check(cli: CLI, project: Path, numbers: list[str]) -> list[tuple[Result, ...]]:
     """For each phase: the check of no COMPACTED.md yet, `compact --force`, and its check."""
-    runs = []
+    runs: list[tuple[Result, ...]] = []
     for number in numbers:
         runs.append((
             cli("--root", str(project), "compact", "--check", number),

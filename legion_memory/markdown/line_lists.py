@@ -33,6 +33,14 @@ class Marker(NamedTuple):
     text: str
 
 
+class ItemRules(NamedTuple):
+    """What ends one item's lines: the next item of its list, or a block that interrupts it."""
+
+    sibling: re.Pattern[str]
+    breaks: re.Pattern[str]
+    dispatch: Dispatch
+
+
 class ItemLines(NamedTuple):
     src: str
     following: Marker | None = None
@@ -77,7 +85,7 @@ def _item(
         rf"^(?P<listitem_1> {{0,{min(leading, 3)}}})(?P<listitem_2>{bullet})"
         r"(?P<listitem_3>[ \t]*|[ \t][^\n]+)$"
     )
-    lines = _lines(sibling, item_breaks(leading), state, text, width, dispatch)
+    lines = _lines(ItemRules(sibling, item_breaks(leading), dispatch), state, text, width)
     child = state.__class__(_item_source(text, lines.src, width), state.depth + 1)
     parse(child, tables=False)
     token["children"].append({"type": "list_item", "children": child.tokens})
@@ -93,14 +101,7 @@ def _first_line(text: str, leading: int) -> tuple[str, int]:
     return text[width:] + "\n", leading + width
 
 
-def _lines(
-    sibling: re.Pattern[str],
-    breaks: re.Pattern[str],
-    state: BlockState,
-    text: str,
-    width: int,
-    dispatch: Dispatch,
-) -> ItemLines:
+def _lines(rules: ItemRules, state: BlockState, text: str, width: int) -> ItemLines:
     src = ""
     blank_before = False
     while state.cursor < len(state.src):
@@ -112,7 +113,7 @@ def _lines(
                 break  # an item may begin with one blank line at most
             src, blank_before = src + line, False
         else:
-            ended = _ending(sibling, breaks, state, line, dispatch)
+            ended = _ending(rules, state, line)
             if ended is not None:
                 return ended._replace(src=src)
             if blank_before:
@@ -122,18 +123,12 @@ def _lines(
     return ItemLines(src)
 
 
-def _ending(
-    sibling: re.Pattern[str],
-    breaks: re.Pattern[str],
-    state: BlockState,
-    line: str,
-    dispatch: Dispatch,
-) -> ItemLines | None:
+def _ending(rules: ItemRules, state: BlockState, line: str) -> ItemLines | None:
     """How an unindented line ends the item: as the next item, as the end of the list (a list
     of another kind), or as a block that interrupts it; None when it does not."""
-    interrupting = breaks.match(state.src, state.cursor)
+    interrupting = rules.breaks.match(state.src, state.cursor)
     if interrupting is None or interrupting.lastgroup != "thematic_break":
-        following = sibling.match(line)
+        following = rules.sibling.match(line)
         if following is not None:
             state.cursor += len(line)
             return ItemLines("", Marker(*following.group("listitem_1", "listitem_2", "listitem_3")))
@@ -142,7 +137,7 @@ def _ending(
     if interrupting is None:
         return None
     index = len(state.tokens)
-    end = dispatch(interrupting, state)
+    end = rules.dispatch(interrupting, state)
     return ItemLines("", placed=(index, end)) if end else None
 
 

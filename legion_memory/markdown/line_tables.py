@@ -10,6 +10,8 @@ from legion_memory.markdown.line_rules import Token, line_at
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from legion_memory.markdown.line_blocks import BlockState
 
 _DELIMITER = re.compile(r"^ *(?::-+:|:-+|-+:|-+) *$")
@@ -17,56 +19,63 @@ _DELIMITER = re.compile(r"^ *(?::-+:|:-+|-+:|-+) *$")
 
 def read_table(found: re.Match[str], state: BlockState) -> int | None:
     """A table of `| a |` rows; where it ends, or None when the line is paragraph text."""
-    pos = found.end()
-    header = _piped(found.group())
-    delimiter_line = line_at(state.src, pos)
-    delimiter = _piped(delimiter_line)
-    if header is None or delimiter is None:
+    head = _head(found, state, _piped)
+    if head is None:
         return None
-    pos += len(delimiter_line)
-    width = _width(header, delimiter)
+    header, width, pos = head
     if width is None:
         return _not_a_table(state, pos)
-    rows: list[list[str]] = []
-    while pos < len(state.src):
-        line = line_at(state.src, pos)
-        text = _piped(line)
-        if text is None:
-            break
-        pos += len(line)
-        cells = split_cells(text)
-        if len(cells) != width:
-            return _not_a_table(state, pos)
-        rows.append(cells)
+    rows, pos, fit = _rows(state, pos, _piped, width)
+    if not fit:
+        return _not_a_table(state, pos)
     state.tokens.append(_table(split_cells(header), rows))
     return pos
 
 
 def read_nptable(found: re.Match[str], state: BlockState) -> int | None:
     """A table whose rows have no edge pipes; None (paragraph text) unless every row fits."""
-    pos = found.end()
-    header = _trimmed(found.group())
-    delimiter_line = line_at(state.src, pos)
-    delimiter = _trimmed(delimiter_line)
-    if header is None or delimiter is None:
+    head = _head(found, state, _trimmed)
+    if head is None or head[1] is None:
         return None
-    width = _width(header, delimiter)
-    if width is None:
+    header, width, pos = head
+    rows, pos, fit = _rows(state, pos, _trimmed, width)
+    if not fit:
         return None
-    pos += len(delimiter_line)
+    state.tokens.append(_table(split_cells(header), rows))
+    return pos
+
+
+def _rows(
+    state: BlockState, pos: int, row: Callable[[str], str | None], width: int | None
+) -> tuple[list[list[str]], int, bool]:
+    """The rows from `pos` on, where they end (just past a row of another width) and whether
+    every row had the header's width."""
     rows: list[list[str]] = []
     while pos < len(state.src):
         line = line_at(state.src, pos)
-        text = _trimmed(line)
+        text = row(line)
         if text is None:
             break
+        pos += len(line)
         cells = split_cells(text)
         if len(cells) != width:
-            return None
+            return rows, pos, False
         rows.append(cells)
-        pos += len(line)
-    state.tokens.append(_table(split_cells(header), rows))
-    return pos
+    return rows, pos, True
+
+
+def _head(
+    found: re.Match[str], state: BlockState, row: Callable[[str], str | None]
+) -> tuple[str, int | None, int] | None:
+    """The header row's text, the number of columns (None: no valid delimiter row under it) and
+    where the rows start; None when the two lines are no table rows at all."""
+    pos = found.end()
+    header = row(found.group())
+    delimiter_line = line_at(state.src, pos)
+    delimiter = row(delimiter_line)
+    if header is None or delimiter is None:
+        return None
+    return header, _width(header, delimiter), pos + len(delimiter_line)
 
 
 def _width(header: str, delimiter: str) -> int | None:
