@@ -16,7 +16,6 @@ from legion_memory.markdown.line_inline import Doubtful, inline_text
 from legion_memory.markdown.line_lists import read_list
 from legion_memory.markdown.line_rules import (
     ATX_TRIM,
-    BLANK_LINE,
     BLOCK_RULES,
     LIST_RULES,
     SETEXT_FALLBACK,
@@ -97,7 +96,7 @@ def dispatch(found: re.Match[str], state: BlockState) -> int | None:
     """Read the block rule `found` matched; where it ends, or None when it is paragraph text."""
     kind = found.lastgroup
     if kind == "fenced_code":
-        return fenced_code(found, state)
+        return _fenced_code(found, state)
     if kind == "atx_heading":
         return _atx_heading(found, state)
     if kind == "setex_heading":
@@ -122,7 +121,7 @@ def _indented_code_line(line: str) -> bool:
     return len(text) > 4 and text.startswith("    ")
 
 
-def fenced_code(found: re.Match[str], state: BlockState) -> int | None:
+def _fenced_code(found: re.Match[str], state: BlockState) -> int | None:
     spaces, marker, info = found.group("fenced_1", "fenced_2", "fenced_3")
     fence = marker[0]
     if info and fence == "`" and fence in info:
@@ -165,6 +164,3 @@ def resolve(token: Token) -> Token:
             {"type": "text", "raw": inline_text(token.pop("text").strip(" \r\n\t\f"))}
         ]
     return token
-
-
-__all__ = ["BLANK_LINE", "BlockState", "fenced_code", "parse", "plain_tokens"]
