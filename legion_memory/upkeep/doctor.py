@@ -19,6 +19,7 @@ from legion_memory.gitops.repository import (
     find_git_dir,
     integration_sources,
     merge_sides,
+    replay_of_picks,
     replay_of_rebase,
 )
 from legion_memory.markdown.document import parse
@@ -286,9 +287,11 @@ def repair_replayed(memory: Memory) -> list[str]:
 
 
 def _stale_replays(memory: Memory) -> list[Stale]:
-    """Records a rebase just done left archived or live only by replaying changes its upstream
-    had already made and since undone; nothing outside the post-rewrite hook of a rebase."""
-    replay = replay_of_rebase(memory.directory, memory.directory)
+    """Records a rebase or pick just done left archived or live only by replaying changes its
+    upstream had already made and since undone; nothing outside the hooks that name them."""
+    replay = replay_of_rebase(memory.directory, memory.directory) or replay_of_picks(
+        memory.directory, memory.directory
+    )
     if replay is None:
         return []
     pairs = [(f"{rev}^", rev) for rev in (*replay.picked, *replay.upstream)]
