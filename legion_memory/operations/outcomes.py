@@ -178,7 +178,7 @@ def _history(
         return seen, (), columns
     live: Iterable[Record] = ()
     if seen is not None:
-        live = read_records(seen.document, seen.table, OUTCOME, mentioning=agents)
+        live = read_records(seen.document, seen.table, OUTCOME, mentioning=agents, data=seen.data)
     return seen, chain(live, reading.load_archived(memory, OUTCOME, mentioning=agents)), columns
 
 
