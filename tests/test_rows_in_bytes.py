@@ -1,7 +1,7 @@
-"""What a store looks for in the file's bytes rather than line by line: an agent's history, found
-by `bytes.find` (the records a test of every row's line finds, whatever the file's shape, and the
-same importance through the command where a plain substring would mislead: a name inside
-another, an escaped pipe, CRLF endings), and conflict markers (the same refusal)."""
+"""The rows a store reads for an agent's history, found by `bytes.find` over the file's bytes: the
+same records a test of every row's line finds, whatever the file's shape, and the same importance
+through the command, where a plain substring would mislead (a name inside another, an escaped
+pipe, CRLF endings)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support.processes import CLI, FIXTURES
 
-from legion_memory.errors import ParseError
 from legion_memory.markdown.document import escape, parse
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import read_records, records_table
-from legion_memory.storage.reading import require_no_conflict_markers
 
 CATALOG = FIXTURES / "catalog" / "CATALOG.md"
 OUTCOMES = Path(".planning") / "memory" / "OUTCOMES.md"
-PATH = Path("OUTCOMES.md")
 HEADER = (
     "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
     "| Summary |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
@@ -125,26 +122,3 @@ def test_only_the_tables_rows_are_history(cli: CLI, repo: Path) -> None:
     stored = _store(cli, repo, "lsp-index-engineer")
     assert (stored["task_type"], stored["importance"]) == ("lsp", 3)
 
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.sampled_from(["a", "|", "\n", "\r\n", "<<<<<<<", ">>>>>>>", "|||||||", " ", "日"]),
-         max_size=8).map("".join),
-    st.sampled_from(["", "\ufeff"]),
-)  # fmt: skip
-@example("<<<<<<< ours\n", "\ufeff")
-@example("a <<<<<<<\n", "")
-def test_markers_looked_for_in_the_bytes_are_refused_as_in_the_lines(text: str, bom: str) -> None:
-    """A store looks for conflict markers in the file's bytes first: a file is refused exactly
-    when its lines are, with the same error."""
-    document = parse(bom + text)
-    data = (bom + text).encode("utf-8")
-
-    def refusal(given: bytes | None) -> str | None:
-        try:
-            require_no_conflict_markers(PATH, document, given)
-        except ParseError as error:
-            return error.line()
-        return None
-
-    assert refusal(data) == refusal(None)

@@ -278,23 +278,13 @@ def archived_in(
 
 
 _MARKERS = ("<<<<<<<", ">>>>>>>", "|||||||")
-_MARKER_BYTES = tuple(marker.encode("ascii") for marker in _MARKERS)
 _MARKER_LINE = r"(?:<{7}|>{7}|\|{7})(?:[ \t]|\r?\n?$)"  # compiled by `re` on first use
 
 
-def require_no_conflict_markers(
-    path: Path, document: Document | None, data: bytes | None = None
-) -> None:
+def require_no_conflict_markers(path: Path, document: Document | None) -> None:
     """ParseError when a file holds a git conflict: its rows on either side are both half of the
-    truth, and an ID computed from the rows above the marker may already be used below it.
-    `data`, the bytes `document` was parsed from, is searched first where given: a line starts
-    with a marker only where the bytes hold one after a newline or at their start."""
+    truth, and an ID computed from the rows above the marker may already be used below it."""
     if document is None:
-        return
-    if data is not None and not any(
-        data.startswith(marker, 3 if document.bom else 0) or b"\n" + marker in data
-        for marker in _MARKER_BYTES
-    ):
         return
     _refuse_marker(path, document.lines)
 
@@ -344,7 +334,7 @@ def max_id_number(
     require_no_conflict_markers(memory.archive, archive)
     numbers = [record.number for record in archived_in(memory.archive, archive, kind)]
     if live is not None:
-        require_no_conflict_markers(memory.path(kind), live, data)
+        require_no_conflict_markers(memory.path(kind), live)
         table = checked or require_table(memory.path(kind), live, kind)
         numbers.append(highest_id_number(live, table, kind, data))
     return max(numbers, default=0)
