@@ -121,4 +121,3 @@ def test_only_the_tables_rows_are_history(cli: CLI, repo: Path) -> None:
     )
     stored = _store(cli, repo, "lsp-index-engineer")
     assert (stored["task_type"], stored["importance"]) == ("lsp", 3)
-

@@ -16,7 +16,8 @@ from legion_memory.named_tuple import NamedTuple
 BOM = "\ufeff"
 _PIPE_SPLIT = r"(?<!\\)\|"  # compiled by `re` on first use, as the patterns below
 _FENCE_OPEN = r"^ {0,3}(`{3,}|~{3,})"
-_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+# What `atx_heading` reads without compiling it (a property test holds the two equal).
+ATX_HEADING = r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$"
 # Compiled by `re` on first use: a command that never meets what they read does not pay for them.
 _LINE = r"[^\n]*\n|[^\n]+"
 _BR = r"(?i)<br\s*/?>"
@@ -137,8 +138,8 @@ def scan_tables(lines: Sequence[str]) -> Iterator[Table]:
         opened = ("```" in text or "~~~" in text) and re.match(_FENCE_OPEN, text)
         if opened:
             fence = opened.group(1)
-        elif text.lstrip(" ").startswith("#") and (match := _ATX_HEADING.match(text)):
-            heading = (match.group(1) or "").strip()
+        elif text.lstrip(" ").startswith("#") and (found := atx_heading(text)) is not None:
+            heading = found.strip()
         elif "|" in text and index + 1 < count and _starts_table(text, lines[index + 1]):
             end = _rows_end(lines, index + 2)
             columns = tuple(unescape(cell) for cell in split_cells(text))
@@ -146,6 +147,29 @@ def scan_tables(lines: Sequence[str]) -> Iterator[Table]:
             index = end
             continue
         index += 1
+
+
+def atx_heading(text: str) -> str | None:
+    """The text of an ATX heading line (without its ending), unstripped, as `ATX_HEADING`'s
+    group reads it ("" for none); None when the line is no heading. By string methods: every
+    read of a memory file meets its headings, and compiling the pattern cost more than a
+    1,000-row store reading them."""
+    body = text.lstrip(" ")
+    rest = body.lstrip("#")
+    if len(text) - len(body) > 3 or not 0 < len(body) - len(rest) <= 6:
+        return None  # a seventh `#` is no space: the pattern cannot match with fewer either
+    if not rest:
+        return ""
+    if rest[0] not in " \t":
+        return None
+    content = rest.lstrip(" \t")
+    # The lazy content ends where a closing run of `#` (after a blank) and blanks begin, or else
+    # where the trailing blanks do; it is never empty unless nothing follows the blanks.
+    end = len(content.rstrip(" \t"))
+    opened = content[:end].rstrip("#")
+    if len(opened) < end and opened[-1:] in (" ", "\t") and opened.rstrip(" \t"):
+        end = len(opened.rstrip(" \t"))
+    return content[:end]
 
 
 def _closes_fence(text: str, fence: str) -> bool:
