@@ -299,7 +299,9 @@ def _highest_in_bytes(document: Document, table: Table, kind: Kind, data: bytes)
         # From the newline that ends the delimiter line: every row is matched after its newline.
         found = re.compile(plain).findall(data, start - 1, stop)
         if len(found) == rows:
-            return max(map(int, found))
+            # Padded to one width, the numbers order as their bytes do: one `int` instead of one
+            # a row.
+            return int(max(map(bytes.rjust, found, repeat(MAX_ID_DIGITS), repeat(b"0"))))
     return max(id_numbers(document, table, kind), default=0)
 
 
