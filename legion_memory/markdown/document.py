@@ -203,10 +203,13 @@ def _delimiter_cell(cell: str) -> bool:
 
 def _rows_end(lines: Sequence[str], start: int) -> int:
     """The index of the first line from `start` that is not a table row (`is_row`, inlined: every
-    row of every parse comes here). A line ending holds no pipe and no backslash, so no
-    strip_ending is needed."""
+    row of every parse comes here). A line opening with a pipe is a row whatever follows (that
+    pipe has nothing before it to escape it), which one slice tells; a line ending holds no pipe
+    and no backslash, so no strip_ending is needed."""
     for index in range(start, len(lines)):
         line = lines[index]
+        if line[:1] == "|":
+            continue
         if "|" not in line or ("\\" in line and not _unescaped_pipe(line)):
             return index
     return len(lines)
@@ -281,20 +284,20 @@ def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
     that have `width` cells in the plainest way, an opening and a closing pipe right at the line's
     edges and `width + 1` pipes, once any escaped ones (a summary's `\\|`) are taken away from a
     row with a backslash, whose closing pipe must not be escaped. One loop, the tests in the
-    cheapest order: the pipes counted first (every row needs it), the usual row's ending told by
-    a slice, which a call of `endswith` with the three endings costs several times over."""
+    cheapest order: the pipes counted first (every row needs it), the usual row's ending (`|` and
+    a newline, no backslash before it) told by slices, which a call of `endswith` with the three
+    endings costs several times over."""
     pipes = width + 1
     for offset, row in enumerate(rows):
         found = row.count("|")
-        if found == pipes and "\\" not in row:
-            if row[:1] == "|" and (row[-2:] == "|\n" or row.endswith(_CLOSED)):
+        if row[:1] != "|":
+            pass
+        elif "\\" not in row:
+            if found == pipes and (row[-2:] == "|\n" or row.endswith(_CLOSED)):
                 continue
-        elif (
-            "\\" in row
-            and row[:1] == "|"
-            and row.endswith(_CLOSED)
-            and found - row.count("\\|") == pipes
-            and not row.endswith(_CLOSED_ESCAPED)
+        elif found - row.count("\\|") == pipes and (
+            (row[-2:] == "|\n" and row[-3:-2] != "\\")
+            or (row.endswith(_CLOSED) and not row.endswith(_CLOSED_ESCAPED))
         ):
             continue
         yield offset
