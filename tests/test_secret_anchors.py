@@ -211,3 +211,11 @@ def test_a_run_is_found_where_its_pattern_finds_one(text: str) -> None:
 def test_a_bare_aws_secret_key_holds_its_run(key: str, around: str) -> None:
     characters, length = RUNS["AWS secret access key"]
     assert secrets.has_run(around + key + around, characters, length)
+
+
+@SETTINGS
+@given(st.text(st.sampled_from(["|", "\\", "\\|", "a", " ", "\r", "日"]), max_size=12))
+def test_pipe_marks_are_the_runs_the_split_pattern_finds(text: str) -> None:
+    """A text whose only marks are pipes has its runs found without compiling the pattern."""
+    expected = [mark.span() for mark in re.finditer(secrets._MARKS, text)]
+    assert list(secrets._pipe_runs(text)) == expected

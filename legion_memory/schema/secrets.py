@@ -123,12 +123,28 @@ def _joined(text: str) -> str:
     Found run by run from C, instead of trying the split's lookarounds at every character."""
     pieces = []
     last = 0
-    for mark in split_marks().finditer(text):
-        start, end = mark.span()
+    marks = _pipe_runs(text) if "<" not in text and "\n" not in text else None
+    if marks is None:  # a `<br>` or a line break may be a mark: the pattern finds them
+        marks = (mark.span() for mark in split_marks().finditer(text))
+    for start, end in marks:
         if (start and text[start - 1] in _TOKEN_SET) or text[end : end + 1] in _TOKEN_SET:
             pieces.append(text[last:start])
             last = end
     return "".join([*pieces, text[last:]]) if pieces else text
+
+
+def _pipe_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The spans `split_marks` finds in a text whose only marks are (escaped) pipes: each run of
+    `|` and `\\|`, a run opening at a pipe or at the backslash just before it. Without compiling
+    the pattern: a summary holding a pipe is common, and its check is a store's."""
+    at = text.find("|")
+    while at >= 0:
+        start = at - 1 if at and text[at - 1] == "\\" else at
+        end = at + 1
+        while text[end : end + 1] == "|" or text[end : end + 2] == "\\|":
+            end += 1 if text[end] == "|" else 2
+        yield start, end
+        at = text.find("|", end)
 
 
 _TOKEN_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.~-")
