@@ -214,8 +214,9 @@ def test_a_bare_aws_secret_key_holds_its_run(key: str, around: str) -> None:
 
 
 @SETTINGS
-@given(st.text(st.sampled_from(["|", "\\", "\\|", "a", " ", "\r", "日"]), max_size=12))
-def test_pipe_marks_are_the_runs_the_split_pattern_finds(text: str) -> None:
+@given(st.lists(st.sampled_from(["|", "\\", "\\|", "a", " ", "\r", "日"]), max_size=12))
+def test_pipe_marks_are_the_runs_the_split_pattern_finds(pieces: list[str]) -> None:
     """A text whose only marks are pipes has its runs found without compiling the pattern."""
+    text = "".join(pieces)
     expected = [mark.span() for mark in re.finditer(secrets._MARKS, text)]
     assert list(secrets._pipe_runs(text)) == expected
