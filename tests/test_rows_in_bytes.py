@@ -1,7 +1,8 @@
-"""The rows a store reads for an agent's history, found by `bytes.find` over the file's bytes: the
-same records a test of every row's line finds, whatever the file's shape, and the same importance
-through the command, where a plain substring would mislead (a name inside another, an escaped
-pipe, CRLF endings)."""
+"""What a store reads without a test of every row: an agent's history, found by `bytes.find` over
+the file's bytes (the records a test of every row's line finds, whatever the file's shape, and
+the same importance through the command where a plain substring would mislead: a name inside
+another, an escaped pipe, CRLF endings), and conflict markers, looked for among the rows the
+structural check counted (the same refusal)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,15 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support.processes import CLI, FIXTURES
 
-from legion_memory.markdown.document import escape, parse
+from legion_memory.errors import ParseError
+from legion_memory.markdown.document import Table, escape, parse
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import read_records, records_table
+from legion_memory.storage.reading import require_no_conflict_markers, sound_table
 
 CATALOG = FIXTURES / "catalog" / "CATALOG.md"
 OUTCOMES = Path(".planning") / "memory" / "OUTCOMES.md"
+PATH = Path("OUTCOMES.md")
 HEADER = (
     "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
     "| Summary |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
@@ -121,3 +125,56 @@ def test_only_the_tables_rows_are_history(cli: CLI, repo: Path) -> None:
     )
     stored = _store(cli, repo, "lsp-index-engineer")
     assert (stored["task_type"], stored["importance"]) == ("lsp", 3)
+
+
+MARKED = ["<<<<<<< ours", ">>>>>>> theirs", "||||||| base", "|||||||", "||| O-9 | x |", "=======",
+          "| O-7 | <<<<<<< |", "| O-8 | x |"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(files(), st.lists(st.tuples(st.integers(0, 14), st.sampled_from(MARKED)), max_size=3))
+@example("## Records\n\n| ID | Summary |\n|---|---|\n| O-001 | a |\n", [(5, "||||||| base")])
+def test_markers_looked_for_among_the_counted_rows_are_every_marker(
+    text: str, inserted: list[tuple[int, str]]
+) -> None:
+    """A store looks for conflict markers only outside the table's rows and among the rows the
+    structural check counted one by one: a file is refused exactly when all its lines are
+    looked at, with the same error (the same line)."""
+    lines = text.splitlines()
+    for at, line in inserted:
+        lines.insert(min(at, len(lines)), line)
+    document = parse("\n".join(lines) + "\n")
+    if records_table(document, OUTCOME) is None:
+        return
+    try:
+        sound = sound_table(PATH, document, OUTCOME)
+    except ParseError:
+        return  # a ragged row: the store stops before it looks for markers
+
+    def refusal(given: tuple[Table, tuple[int, ...]] | None) -> str | None:
+        try:
+            require_no_conflict_markers(PATH, document, given)
+        except ParseError as error:
+            return error.line()
+        return None
+
+    assert refusal(sound) == refusal(None)
+
+
+def test_a_diff3_base_marker_that_is_a_sound_row_is_refused(cli: CLI, repo: Path) -> None:
+    """`|||||||` and five cells more make a row of the header's width: still a marker."""
+    _write(repo, [
+        "| O-001 | 2026-03-01 | main | 1 | 01-01 | testing-api-tester | backend | success | 2 |  "
+        "| a |",
+        "||||||| base | b | c | d | e |",
+    ])  # fmt: skip
+    before = (repo / OUTCOMES).read_bytes()
+    args = ["--root", str(repo), "--today", "2026-03-31", "--catalog", str(CATALOG)]
+    result = cli(*args, "store", "outcome", "--phase", "5", "--plan", "05-01", "--agent",
+                 "testing-api-tester", "--outcome", "success", "--summary", "s")  # fmt: skip
+    assert (result.code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: {repo / OUTCOMES}:6: the file has unresolved git conflict markers "
+        "(run `legion-memory doctor --fix` first)\n"
+    )
+    assert (repo / OUTCOMES).read_bytes() == before
