@@ -4,10 +4,10 @@ Two clones of one origin, each with its own feature branches, store outcomes, pa
 outcomes and error fixes, update fixes, forget and restore their own records, and integrate by
 merge, `--no-ff`, `merge --no-commit` then commit, rebase, `pull --rebase`, `pull`, push,
 cherry-pick (one commit, or a branch's every commit with the hooks' repairs among them),
-`merge --squash` and octopus merges. After every step the checked-out branch's memory is checked
-against the truth (`collab_model`); at the end each clone merges the other's main, and the two
-results must be the same bytes. Real git, the real driver and hooks (of the code under `--code`,
-this checkout by default), fixed seeds.
+`merge --squash` (committed with git's own message) and octopus merges. After every step the
+checked-out branch's memory is checked against the truth (`collab_model`); at the end each clone
+merges the other's main, and the two results must be the same bytes. Real git, the real driver
+and hooks (of the code under `--code`, this checkout by default), fixed seeds.
 
     python -m bench.collab_sim --seeds 20 [--rounds 30] [--more-kinds] [--code /path/to/checkout]
 """
@@ -265,7 +265,7 @@ class Simulation:
                 clone, kind, ["merge", "-q", "--squash", other], [clone.models[other]]
             )
             if squashed and clone.git("diff", "--cached", "--quiet").returncode:
-                clone.must("commit", "-q", "--no-verify", "-m", f"squash {other}")
+                clone.must("commit", "-q", "--no-verify", "--no-edit")  # git's own message
         elif kind == "octopus" and len(branches) >= 2:
             pair = self.rng.sample(branches, 2)
             self.run(
@@ -326,6 +326,10 @@ class Simulation:
         branch = clone.branch
         self.integrations[kind] += 1
         if clone.git(*args).returncode:
+            stopped = (clone.path / ".git" / "sequencer").exists()
+            if stopped and not self.in_progress(clone):
+                self.violations["stuck integration"] += 1  # picks stopped, none in progress
+                return False
             if not self.in_progress(clone):
                 self.conflicts[f"{kind} refused by git"] += 1  # nothing changed (octopus)
                 return False
@@ -348,8 +352,9 @@ class Simulation:
                 # git stops a pick whose change the branch already holds (the record arrived
                 # before under another ID); a user skips it. Not a conflict: nothing to resolve.
                 self.integrations["cherry-pick already applied"] += 1
-                if clone.git("cherry-pick", "--skip").returncode:
-                    return False
+                skipped = clone.git("cherry-pick", "--skip")
+                if skipped.returncode and not self.in_progress(clone):
+                    return False  # the next pick stopping too (empty again) is the loop's
                 if not self.in_progress(clone):
                     return True
                 continue

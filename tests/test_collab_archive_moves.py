@@ -261,3 +261,73 @@ def test_merging_a_forget_when_ours_forgot_and_restored_and_did_nothing_else_kee
     assert {name: text_of(repo, name) for name in restored} == restored
     assert rows(repo) == [("O-001", "main", "alpha")]
     assert_healthy(repo)
+
+
+def _main_picked_a_forget_and_restored_it(repo: Path) -> tuple[str, str]:
+    """feature stores alpha, forgets it and stores beta; main picks the store and the forget,
+    then restores alpha. The names of feature's forget and of its store of beta."""
+    _feature_storing_alpha(repo)
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    add_outcome(repo, "beta", "feature")
+    commit(repo, "store beta")
+    forgotten, beta = git(repo, "rev-list", "-2", "feature").split()[::-1]
+    _on_main_pick_and_restore(repo, "main..feature~1")
+    commit(repo, "restore alpha")
+    return forgotten, beta
+
+
+@pytest.mark.parametrize("pick_beta", [False, True], ids=["one pick", "two picks at once"])
+def test_picking_a_forget_main_already_picked_and_undid_keeps_the_restore(
+    repo: Path, pick_beta: bool
+) -> None:
+    """Picked again (with the rest of the branch, say), the old forget archives the record a
+    second time; the post-commit hook sets it back, as the upstream holds it."""
+    forgotten, beta = _main_picked_a_forget_and_restored_it(repo)
+
+    picked = run_git(repo, "cherry-pick", forgotten, *([beta] if pick_beta else []))
+
+    assert picked.returncode == 0, picked.stderr
+    stores = ["store beta"] if pick_beta else []
+    assert _subjects(repo, 3 + len(stores)) == [
+        "Repair .planning/memory after post-commit (legion-memory doctor --fix)",
+        *stores,
+        "forget alpha",
+        "restore alpha",
+    ]
+    live = [("O-001", "feature", "alpha")] + ([("O-002", "feature", "beta")] if pick_beta else [])
+    assert rows(repo) == live
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)
+
+
+def test_rebasing_onto_a_squash_that_holds_the_restore_of_a_copied_forget_keeps_it_live(
+    repo: Path,
+) -> None:
+    """later is started from feature's forget of alpha; feature then restores alpha and is
+    squashed into main with git's own message, which names the squashed commits. Rebased onto
+    main, later replays the forget over the squash: the post-rewrite hook sets it back."""
+    _feature_storing_alpha(repo)
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "branch", "later")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--squash", "feature").returncode == 0
+    git(repo, "commit", "-q", "--no-edit")
+    git(repo, "checkout", "-q", "later")
+    add_outcome(repo, "beta", "later")
+    commit(repo, "store beta")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert _subjects(repo, 3) == [
+        "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)",
+        "store beta",
+        "forget alpha",
+    ]
+    assert rows(repo) == [("O-001", "feature", "alpha"), ("O-002", "later", "beta")]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)

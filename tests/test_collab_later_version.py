@@ -76,3 +76,41 @@ def test_two_fixes_neither_side_saw_still_conflict(repo: Path) -> None:
     done = run_git(repo, "merge", "--no-edit", "main")
     assert done.returncode == 1
     assert "conflict: record E-001 recorded differently on both sides" in done.stderr
+
+
+def _main_picked_the_update_and_forgot_the_fix(repo: Path) -> None:
+    """main stores the fix; feature updates it; main picks that update, then forgets the fix."""
+    init_memory(repo, driver=True)
+    _store_error(repo, "retry the server")
+    git(repo, "checkout", "-q", "-b", "feature")
+    _store_error(repo, "free port 3000 first")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main's own work", "main")
+    commit(repo, "main's own work")
+    assert run_git(repo, "cherry-pick", "feature").returncode == 0
+    run_process("forget", "E-001", cwd=repo, check=True)
+    commit(repo, "forget the fix")
+
+
+@pytest.mark.parametrize(
+    ("into", "how"),
+    [("main", "merge"), ("feature", "merge"), ("main", "merge --squash")],
+)
+def test_a_fix_archived_in_the_version_the_other_side_updated_it_to_stays_archived(
+    repo: Path, into: str, how: str
+) -> None:
+    """One side updated the fix, the other archived it after picking that very update: not two
+    people changing one record, but a stale live copy (docs/decisions.md#archived-version)."""
+    _main_picked_the_update_and_forgot_the_fix(repo)
+    archived = text_of(repo, "ARCHIVE.md")
+    other = "feature" if into == "main" else "main"
+    git(repo, "checkout", "-q", into)
+
+    done = run_git(repo, *how.split(), *(["--no-edit"] if how == "merge" else []), other)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "conflict" not in done.stderr
+    assert rows(repo, "errors") == []  # a squash then brings nothing to commit
+    assert text_of(repo, "ARCHIVE.md") == archived
+    assert archived.count("| free port 3000 first |") == 1
+    assert_healthy(repo)

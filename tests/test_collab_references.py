@@ -339,16 +339,9 @@ def test_a_pattern_picked_without_its_outcome_follows_it_when_the_branch_arrives
     assert_healthy(repo)
 
 
-@pytest.mark.parametrize("concluded", [False, True])
-def test_a_merge_git_makes_of_whole_files_from_each_side_follows_the_references(
-    repo: Path, concluded: bool
-) -> None:
+def _b_cites_its_outcome_that_a_renumbered(repo: Path) -> None:
     """`b` stores an outcome; `a` stores three earlier ones and merges `b` (its outcome becomes
-    O-004 there); `b` then stores a pattern citing its outcome as O-001 and merges `a`. Since
-    their base, ours changed only PATTERNS.md and theirs only OUTCOMES.md: git takes each file
-    whole without the driver, and the pattern would cite `a`'s O-001. The hook after the merge
-    commit (post-merge, or post-commit when a `--no-commit` merge is concluded) follows the
-    reference by what it meant on its side and commits the repair."""
+    O-004 there); `b` then stores a pattern citing its outcome as O-001. On `b`."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "b")
     add_outcome(repo, "b's outcome", "b", date="2026-03-03")
@@ -362,6 +355,19 @@ def test_a_merge_git_makes_of_whole_files_from_each_side_follows_the_references(
     git(repo, "checkout", "-q", "b")
     add_pattern(repo, "b's pattern", "O-001", "b")
     commit(repo, "b's pattern")
+
+
+@pytest.mark.parametrize("concluded", [False, True])
+def test_a_merge_git_makes_of_whole_files_from_each_side_follows_the_references(
+    repo: Path, concluded: bool
+) -> None:
+    """`b` stores an outcome; `a` stores three earlier ones and merges `b` (its outcome becomes
+    O-004 there); `b` then stores a pattern citing its outcome as O-001 and merges `a`. Since
+    their base, ours changed only PATTERNS.md and theirs only OUTCOMES.md: git takes each file
+    whole without the driver, and the pattern would cite `a`'s O-001. The hook after the merge
+    commit (post-merge, or post-commit when a `--no-commit` merge is concluded) follows the
+    reference by what it meant on its side and commits the repair."""
+    _b_cites_its_outcome_that_a_renumbered(repo)
     flags = ["--no-commit", "--no-ff"] if concluded else []
     done = run_git(repo, "merge", "--no-edit", *flags, "a")
     assert done.returncode == 0, done.stderr
@@ -376,4 +382,22 @@ def test_a_merge_git_makes_of_whole_files_from_each_side_follows_the_references(
     hook = "post-commit" if concluded else "post-merge"
     assert git(repo, "log", "-1", "--format=%s").strip() == REPAIR.replace("post-merge", hook)
     assert len(git(repo, "log", "-1", "--format=%P", "HEAD~1").split()) == 2
+    assert_healthy(repo)
+
+
+def test_a_squash_git_makes_of_whole_files_from_each_side_follows_the_references(
+    repo: Path,
+) -> None:
+    """The same sides squashed: the post-merge hook of `merge --squash` knows them as HEAD and
+    the newest commit git lists in its message, follows the reference and stages the repair."""
+    _b_cites_its_outcome_that_a_renumbered(repo)
+
+    done = run_git(repo, "merge", "--squash", "a")
+
+    assert done.returncode == 0, done.stderr
+    assert "the repair is staged with your squash" in done.stderr
+    git(repo, "commit", "-q", "--no-edit")
+    assert _ids(repo) == {"a one": "O-001", "a two": "O-002", "a three": "O-003",
+                          "b's outcome": "O-004"}  # fmt: skip
+    assert sources(repo) == {"b's pattern": "O-004"}
     assert_healthy(repo)

@@ -21,8 +21,13 @@ LONG_ROUNDS = 60
 # fix whose store and update were picked, then updated again (805).
 MORE_SEEDS = (4, 24, 805)
 # A hundred rounds: an octopus merge concluded by a commit, one of whose sides cited an outcome
-# the other had renumbered, then both sides' restores emptying one archive section (1109).
-HUNDRED_ROUND_SEEDS = (1109,)
+# the other had renumbered, then both sides' restores emptying one archive section (1109); a
+# branch started from another's forget, rebased onto that branch's squash holding the restore
+# (1126).
+HUNDRED_ROUND_SEEDS = (1109, 1126)
+# A hundred rounds with whole branches picked: a branch's old forget picked again onto main,
+# which had picked it before and restored the record since (1207).
+HUNDRED_ROUND_MORE_SEEDS = (1207,)
 
 
 @pytest.mark.slow
@@ -31,7 +36,8 @@ HUNDRED_ROUND_SEEDS = (1109,)
     [(seed, ROUNDS, INTEGRATIONS) for seed in SEEDS]
     + [(seed, LONG_ROUNDS, INTEGRATIONS) for seed in LONG_SEEDS]
     + [(seed, LONG_ROUNDS, MORE_INTEGRATIONS) for seed in MORE_SEEDS]
-    + [(seed, 100, INTEGRATIONS) for seed in HUNDRED_ROUND_SEEDS],
+    + [(seed, 100, INTEGRATIONS) for seed in HUNDRED_ROUND_SEEDS]
+    + [(seed, 100, MORE_INTEGRATIONS) for seed in HUNDRED_ROUND_MORE_SEEDS],
 )
 def test_every_record_once_every_reference_right_and_the_clones_converge(
     seed: int, rounds: int, kinds: tuple[str, ...]

@@ -210,6 +210,11 @@ def test_diff_imports_nothing_heavy(cli: CLI, project: Path) -> None:
 # The commands whose modules hold no `typing` import at run time, with their exact output.
 WITHOUT_TYPING_WORKFLOW = {
     "validate": (("validate",), "5 files checked, 0 errors, 0 other\n"),
+    "compact --list-uncompacted": (
+        ("compact", "--list-uncompacted"),
+        "No completed phase has uncompacted summaries.\n",
+    ),
+    "phase-context": (("phase-context", "1"), ""),
     "detect-edits": (
         ("detect-edits", "--phase", "1"),
         "No manual edits to files modified by phase 1's agents.\n",
@@ -218,7 +223,9 @@ WITHOUT_TYPING_WORKFLOW = {
 
 
 @pytest.mark.parametrize("name", sorted(WITHOUT_TYPING_WORKFLOW))
-def test_validate_and_detect_edits_import_no_typing(cli: CLI, project: Path, name: str) -> None:
+def test_validate_and_the_phase_commands_import_no_typing(
+    cli: CLI, project: Path, name: str
+) -> None:
     (project / PHASE_DIR).mkdir(parents=True)
     assert cli(*TODAY, *STORE, *FIRST, cwd=project).code == 0
     args, expected = WITHOUT_TYPING_WORKFLOW[name]
@@ -239,3 +246,112 @@ def test_batch_imports_nothing_heavy(project: Path) -> None:
     ]  # fmt: skip
     assert "legion_memory.cli.actions.batch" in modules
     assert sorted(modules.intersection(HEAVY)) == []
+
+
+# A finished phase as agents write it: a SUMMARY of plain markdown, a PLAN of XML-like blocks
+# (HTML to markdown: the line reader leaves such a body to mistune, and no reader of a PLAN asks
+# for its body) (docs/decisions.md#outline-without-mistune).
+SUMMARY = """---
+phase: 01-setup
+plan: 01
+requirements: [SET-01]
+---
+
+# Phase 1 Plan 01: Setup Summary
+
+**One-liner:** the `setup` command and its config file
+
+## Status: Complete
+
+## Files Modified
+
+- `src/setup.py` - the command (new)
+- `config/setup.toml` - its defaults
+
+| File | Purpose |
+|------|---------|
+| `tests/test_setup.py` | the command's tests \\| exact output |
+
+## Verification
+
+```
+pytest -q tests/test_setup.py
+12 passed
+```
+"""
+PLAN = """---
+phase: 01-setup
+plan: 01
+files_modified: [src/setup.py]
+---
+
+<objective>
+Write the `setup` command.
+</objective>
+"""
+COMPACTED = """---
+phase: 01-setup
+compacted: 2026-03-10
+original_summaries: [01-01-SUMMARY.md]
+requirements_satisfied: [SET-01]
+---
+
+# Phase 1: Setup — Compacted Summary
+
+## Deliverables
+
+- 01-01 Setup: the `setup` command and its config file
+
+## Decisions
+
+- None recorded.
+
+## Files Modified
+
+| File | Change |
+|------|--------|
+| src/setup.py | 01-01: modified — the command (new) |
+| config/setup.toml | 01-01: modified — its defaults |
+| tests/test_setup.py | 01-01: modified — the command's tests \\| exact output |
+
+## Verification
+
+- SET-01: pass — 01-01
+- 01-01: pass — Complete; 12 passed
+
+## Agents
+
+- (not recorded): 01-01
+"""
+CHECKED = (
+    "checked .planning/phases/01-setup/01-COMPACTED.md\n"
+    "requirement IDs: 1/1 present\n"
+    "file paths: 3/3 present\n"
+    "length: {percent}% of the original summaries ({compacted} of {original} characters)\n"
+    "warning: length is {percent}% of the originals (target 30-50%)\n"
+    "check passed\n"
+)
+
+
+@pytest.mark.parametrize("quoted", [False, True], ids=["plain summary", "summary with a quote"])
+def test_compact_check_reads_plain_planning_files_without_mistune(
+    cli: CLI, project: Path, quoted: bool
+) -> None:
+    phase = project / PHASE_DIR
+    phase.mkdir(parents=True)
+    summary = SUMMARY + ("\n> A block quote: mistune reads this summary.\n" if quoted else "")
+    (phase / "01-01-SUMMARY.md").write_text(summary, encoding="utf-8")
+    (phase / "01-01-PLAN.md").write_text(PLAN, encoding="utf-8")
+    assert cli(*TODAY, "compact", "--force", "1", cwd=project).code == 0
+    assert (phase / "01-COMPACTED.md").read_text(encoding="utf-8") == COMPACTED
+    result, modules = probe(*TODAY, "compact", "--check", "1", cwd=project)
+    original = len(summary)
+    percent = round(100 * len(COMPACTED) / original)
+    shown = {"percent": percent, "compacted": len(COMPACTED), "original": original}
+    assert (result.code, result.stdout) == (0, CHECKED.format(**shown))
+    assert "legion_memory.cli.actions.phases" in modules  # run by the lean dispatcher
+    if quoted:
+        assert "mistune" in modules  # the line reader left that summary to mistune
+    else:
+        assert sorted(modules.intersection(HEAVY)) == []
+        assert "typing" not in modules  # docs/decisions.md#hot-paths-without-typing

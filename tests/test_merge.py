@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from support.gitrepos import error_row, outcome_row, pattern_row
 
 from legion_memory.gitops.companions import taken_ids
@@ -137,6 +138,32 @@ def test_a_row_changed_on_one_side_and_removed_on_the_other_is_a_conflict() -> N
         + ">>>>>>> theirs\n"
     )
     assert result.conflicts == ("row O-002 removed on ours, changed on theirs",)
+
+
+@pytest.mark.parametrize("archiver", ["ours", "theirs"])
+def test_a_fix_one_side_archived_in_the_version_the_other_updated_it_to_stays_removed(
+    archiver: str,
+) -> None:
+    """docs/decisions.md#archived-version: the side that removed the row holds that very
+    version in its ARCHIVE.md, so the other's live copy is stale; any other version conflicts."""
+    errors = ERROR_FIX.template()
+    base = errors + error_row(1, "EADDRINUSE") + error_row(2, "ENOENT")
+    updated = errors + error_row(1, "EADDRINUSE", "free the port") + error_row(2, "ENOENT")
+    removed = errors + error_row(2, "ENOENT")
+    asked: list[tuple[str, str]] = []
+
+    def archived_as(text: str, side: str) -> bool:
+        asked.append((text, side))
+        return text == error_row(1, "EADDRINUSE", "free the port").strip()[8:]
+
+    ours, theirs = (removed, updated) if archiver == "ours" else (updated, removed)
+    result = merge(base, ours, theirs, archived_as=archived_as)
+    assert result.text == removed
+    assert result.conflicts == ()
+    assert asked == [(error_row(1, "EADDRINUSE", "free the port").strip()[8:], archiver)]
+
+    result = merge(base, ours, theirs, archived_as=lambda text, side: False)
+    assert len(result.conflicts) == 1
 
 
 def test_the_same_change_on_both_sides_is_no_conflict() -> None:

@@ -21,6 +21,7 @@ markers around just those lines. Untouched lines come out byte-identical.
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from legion_memory.gitops.archived_versions import ArchivedAs
 from legion_memory.gitops.record_history import KeptLater, LaterVersion
 from legion_memory.gitops.record_merge import merge_rows
 from legion_memory.gitops.row_merge import (
@@ -80,14 +81,16 @@ def merge(
     pick: bool = False,
     kept_later: KeptLater | None = None,
     later_version: LaterVersion | None = None,
+    archived_as: ArchivedAs | None = None,
 ) -> MergeResult:
     """Merge three versions of a memory file. `reserved`: IDs taken in the other memory files,
     each with the identities holding it (`companions`; a bare ID: taken by some other record);
     `archive`: the file is ARCHIVE.md, merged per kind table (`archive_merge`); `pick`: theirs is
     one commit replayed onto ours (rebase, cherry-pick), whose colliding rows alone renumber;
     `kept_later`: whether a side keeping a record the other removed holds its later state;
-    `later_version`: which side holds the later of two versions of one record."""
-    ledger = _ledger(marker_size, reserved, pick, kept_later, later_version)
+    `later_version`: which side holds the later of two versions of one record; `archived_as`:
+    whether a side's ARCHIVE.md holds a row's very version."""
+    ledger = _ledger(marker_size, reserved, pick, kept_later, later_version, archived_as)
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], archive)
     return _result(ledger, "".join(pieces))
 
@@ -103,11 +106,12 @@ def merge_around(
     pick: bool = False,
     kept_later: KeptLater | None = None,
     later_version: LaterVersion | None = None,
+    archived_as: ArchivedAs | None = None,
 ) -> tuple[MergeResult, int]:
     """`merge` of three versions of a file that all held the stable run of rows `stable`, given
     without it: the result without it, and where in the text it goes back. NotStable when the
     merge of the whole files could treat those rows otherwise (docs/decisions.md#stable-rows)."""
-    ledger = _ledger(marker_size, reserved, pick, kept_later, later_version)
+    ledger = _ledger(marker_size, reserved, pick, kept_later, later_version, archived_as)
     ledger.stable = stable
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], False)
     at = next((i for i, piece in enumerate(pieces) if piece is SPLICE), None)
@@ -123,6 +127,7 @@ def _ledger(
     pick: bool,
     kept_later: KeptLater | None,
     later_version: LaterVersion | None,
+    archived_as: ArchivedAs | None,
 ) -> Ledger:
     return Ledger(
         marker_size=marker_size,
@@ -130,6 +135,7 @@ def _ledger(
         keep_ours=pick,
         kept_later=kept_later,
         later_version=later_version,
+        archived_as=archived_as,
     )
 
 

@@ -51,18 +51,26 @@ fi
 # forget undone by a restore), had its files taken whole by git, unweighed: doctor weighs them.
 # When both sides changed memory, git may have taken one file whole from each without calling the
 # driver (patterns from ours, outcomes from theirs), or merged them as text (octopus): doctor
-# follows each side's references. The same after the commit that concludes a stopped merge.
+# follows each side's references. The same after the commit that concludes a stopped merge, and
+# after a squash (not yet committed: its sides are HEAD and the newest commit git lists).
+sides=""
 if [ "{name}" = post-merge -o "{name}" = post-commit ] &&
     git rev-parse -q --verify HEAD^2 >/dev/null 2>&1; then
-    base=$(git merge-base HEAD^1 HEAD^2 2>/dev/null)
+    sides="HEAD^1 HEAD^2"
+elif [ "{name}" = post-merge ] && [ "$1" = 1 ]; then
+    squashed=$(sed -n 's/^commit \([0-9a-f]*\)$/\1/p' "$(git rev-parse --git-path SQUASH_MSG)" 2>/dev/null | head -n 1)
+    [ -n "$squashed" ] && sides="HEAD $squashed"
+fi
+if [ -n "$sides" ]; then
+    base=$(git merge-base $sides 2>/dev/null)
     changed=0
-    for side in HEAD^1 HEAD^2; do
+    for side in $sides; do
         if [ -z "$base" ]; then
             continue
         elif ! git diff --quiet "$base" "$side" -- .planning/memory 2>/dev/null; then
             changed=$((changed + 1))
         elif [ -n "$(git rev-list -1 "$base..$side" -- .planning/memory 2>/dev/null)" ]; then
-            LEGION_MEMORY_RECHECK=1
+            LEGION_MEMORY_RECHECK="$sides"
             export LEGION_MEMORY_RECHECK
         fi
     done

@@ -34,6 +34,38 @@ def archive_moves(start: Path, revs: str, path: Path, row_text: str) -> int | No
     return None if listed is None else len(listed.split())
 
 
+def any_changed(start: Path, commits: Sequence[str], path: Path) -> bool:
+    """Whether one of `commits` changed the file `path` (True when git cannot say)."""
+    if not commits:
+        return False
+    listed = run_git(
+        ["log", "--no-walk=unsorted", "--format=%H", *commits, "--", path.resolve().as_posix()],
+        start,
+    )
+    return listed is None or bool(listed.split())
+
+
+def commits_changing(
+    start: Path, commits: Sequence[str], row_texts: Sequence[str], directory: Path
+) -> list[str]:
+    """Of `commits`, in their order, those that changed how often one of `row_texts` occurs in
+    a file of `directory` (a merge: against either parent), one pickaxe call per text: the only
+    commits whose versions can hold a change of those records. All of them when git cannot say."""
+    if not commits or not row_texts:
+        return []
+    found: set[str] = set()
+    for text in row_texts:
+        listed = run_git(
+            ["log", "--no-walk=unsorted", "-m", "--format=%H", f"-S{text}", *commits, "--",
+             directory.resolve().as_posix()],
+            start,
+        )  # fmt: skip
+        if listed is None:
+            return list(commits)
+        found.update(listed.split())
+    return [commit for commit in commits if commit in found]
+
+
 def parting(start: Path, sides: Sequence[str]) -> str | None:
     """The commit where the sides parted (their merge base), None when git knows none."""
     found = run_git(["merge-base", "--octopus", *sides], start)

@@ -203,6 +203,8 @@ class _TableMerge:
                 return []  # removed (or moved to ARCHIVE) by theirs
             if own_values(mine) == own_values(old):  # restored after the forget theirs holds
                 return [self.fit(mine, "ours")]
+            if self.archived_as(mine, "ours", "theirs"):
+                return []  # theirs archived this very version: ours's copy is stale
             what = f"row {name} changed on ours, removed on theirs"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [])
         if other.content in (mine.content, old.content):
@@ -234,6 +236,12 @@ class _TableMerge:
         text = history_text(row.raw, block.columns) if block else ""
         return bool(text) and self.ledger.kept_later(text, side)
 
+    def archived_as(self, row: Row, side: str, archiver: str) -> bool:
+        """Whether `archiver` removed `side`'s changed row by archiving that very version."""
+        block = self.blocks[side]
+        text = history_text(row.raw, block.columns) if block else ""
+        return bool(text) and self.ledger.archived_as(text, archiver)
+
     def later_of(self, mine: Row, other: Row) -> Row | None:
         """Of two versions of one record, the side's whose history replaced the other's
         (docs/decisions.md#later-version); None when the history does not say."""
@@ -260,6 +268,8 @@ class _TableMerge:
                 if self.kept_later(other, "theirs"):  # restored after ours's forget
                     out.append(self.fit(other, "theirs"))
                 continue
+            if self.archived_as(other, "theirs", "ours"):
+                continue  # ours archived this very version: theirs's copy is stale
             name = other.id or other.content.strip()[:40]
             what = f"row {name} removed on ours, changed on theirs"
             out += self.ledger.markers(what, [], [self.fit(other, "theirs")])

@@ -155,8 +155,9 @@ REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
 PICKED_ENV = "LEGION_MEMORY_PICKED"
 """The commit a cherry-pick just replayed onto HEAD^, set by the post-commit hook."""
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
-"""Set by the post-merge hook when a side's memory files ended as the base had them though its
-history changed them: git then took the other side's files whole, unweighed."""
+"""Set by the post-merge hook, to the merge's two sides (`HEAD^1 HEAD^2`, or HEAD and the newest
+commit of a squash), when a side's memory files ended as the base had them though its history
+changed them: git then took the other side's files whole, unweighed."""
 BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
 """Set by the post-merge hook when both parents changed memory since their base: git may have
 taken one file whole from each (the driver never ran), a pattern from one side still citing an
@@ -167,9 +168,9 @@ _UPSTREAM_LIMIT = 500  # upstream commits read for the changes it already made, 
 
 
 class Replay(NamedTuple):
-    """A rebase just done: each replayed commit and each commit of the upstream it was replayed
-    onto that changed `directory` (newest first, at most `_UPSTREAM_LIMIT`), as revisions whose
-    parent `<rev>^` is the version before."""
+    """A rebase or pick just done: each replayed commit (a rebase's old commits, a pick's new
+    ones) and each commit of the upstream it was replayed onto that changed `directory` (newest
+    first, at most `_UPSTREAM_LIMIT`), as revisions whose parent `<rev>^` is the version before."""
 
     onto: str
     picked: tuple[str, ...]
@@ -188,9 +189,46 @@ def replay_of_rebase(
     onto = run_git(["rev-parse", "-q", "--verify", f"{new[0]}^"], start)
     if onto is None:
         return None
+    return Replay(onto.strip(), tuple(old), _upstream(start, onto.strip(), old, directory))
+
+
+def replay_of_picks(
+    start: Path, directory: Path, env: Mapping[str, str] | None = None
+) -> Replay | None:
+    """The cherry-pick (one commit, or several at once) the post-commit hook names, as a replay:
+    the commits it wrote since where it started, and the commits of that start the picked commit
+    does not reach (docs/decisions.md#replays-upstream-holds). None when it names none."""
+    env = os.environ if env is None else env
+    picked = env.get(PICKED_ENV, "").split()
+    started = env.get(PICKED_ONTO_ENV, "").split() or ["HEAD^"]
+    onto = run_git(["rev-parse", "-q", "--verify", f"{started[0]}^{{commit}}"], start)
+    if not picked or onto is None:
+        return None
+    written = run_git(["rev-list", "--reverse", "--no-merges", f"{onto.strip()}..HEAD"], start)
+    upstream = _upstream(start, onto.strip(), picked, directory)
+    return Replay(onto.strip(), tuple((written or "").split()), upstream)
+
+
+_SQUASHED = "Squashed commit of the following:"
+
+
+def _upstream(start: Path, onto: str, replayed: list[str], directory: Path) -> tuple[str, ...]:
+    """The commits of `onto` that changed `directory` and `replayed` do not reach, newest first,
+    and the commits a squash among them names: `git merge --squash` lists them (`commit <sha>`
+    lines under "Squashed commit of the following:") in the message `git commit` then takes, so
+    a squash's folded changes (a forget, and the restore that undid it) count as the upstream's."""
     limit = f"--max-count={_UPSTREAM_LIMIT}"
-    listed = run_git(["rev-list", limit, onto.strip(), "--not", *old, "--", str(directory)], start)
-    return Replay(onto.strip(), tuple(old), tuple((listed or "").split()))
+    listed = run_git(["rev-list", limit, onto, "--not", *replayed, "--", str(directory)], start)
+    commits = (listed or "").split()
+    if not commits:
+        return ()
+    shown = run_git(["show", "-s", "--format=%B%x00", *commits], start) or ""
+    named = []
+    for message in shown.split("\0"):
+        if _SQUASHED in message:
+            lines = message.partition(_SQUASHED)[2].splitlines()
+            named += [line[7:].strip() for line in lines if line.startswith("commit ")]
+    return (*commits, *(sha for sha in named if len(sha) == 40 and sha.isalnum()))
 
 
 def octopus_in_progress(start: Path) -> bool:

@@ -150,8 +150,12 @@ class Ledger:
         keep_ours: bool = False,
         kept_later: Callable[[str, str], bool] | None = None,
         later_version: Callable[[str, str], str | None] | None = None,
+        archived_as: Callable[[str, str], bool] | None = None,
     ) -> None:
         self.marker_size = marker_size
+        # (row text, side) -> whether that side's ARCHIVE.md holds the record in this very
+        # version (docs/decisions.md#archived-version); None: never asked.
+        self.archived_as = archived_as or _never
         # (row line, side keeping it) -> whether that side's state of the record is later than
         # the other side's removal (`gitops.record_history`); None: never (base decides).
         self.kept_later = kept_later or _never

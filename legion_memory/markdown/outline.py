@@ -3,7 +3,9 @@
 SUMMARY and PLAN files are free-form markdown written by agents in many styles. mistune reads them
 into an AST (so tables, nested lists and code fences are understood the way GitHub renders them),
 and this module flattens that AST into sections whose blocks keep their inline markup as markdown
-text (`code`, **bold**), which is what the readers of these files look for.
+text (`code`, **bold**), which is what the readers of these files look for. A plain document is
+read into the same AST line by line without importing mistune (`line_blocks`), and only a
+document that reader doubts is given to mistune (docs/decisions.md#outline-without-mistune).
 """
 
 from __future__ import annotations
@@ -90,15 +92,58 @@ class Section:
         return (block for block in self.blocks if isinstance(block, TableBlock))
 
 
+class LazyOutline:
+    """A body's sections, read the first time they are asked for: those of a PLAN seldom are
+    (its readers want its front-matter), and reading is most of what a document costs."""
+
+    __slots__ = ("_body", "_sections")
+
+    def __init__(self, body: str) -> None:
+        self._body = body
+        self._sections: tuple[Section, ...] | None = None
+
+    def sections(self) -> tuple[Section, ...]:
+        if self._sections is None:
+            self._sections = tuple(outline(self._body))
+        return self._sections
+
+
 def outline(markdown: str) -> list[Section]:
     """The sections of a markdown text (front-matter already removed), in document order."""
-    import mistune  # lazily: never on a hot path
+    # Imported here: the commands that import the outline's types but read no markdown do not
+    # compile the line reader's patterns.
+    from legion_memory.markdown.line_blocks import plain_tokens
+
+    tokens = plain_tokens(markdown)
+    return sections_of(mistune_tokens(markdown) if tokens is None else tokens)
+
+
+def line_outline(markdown: str) -> list[Section] | None:
+    """The sections as the line reader reads them; None when it leaves the text to mistune."""
+    from legion_memory.markdown.line_blocks import plain_tokens
+
+    tokens = plain_tokens(markdown)
+    return None if tokens is None else sections_of(tokens)
+
+
+def mistune_outline(markdown: str) -> list[Section]:
+    """The sections as mistune reads them, whatever the text."""
+    return sections_of(mistune_tokens(markdown))
+
+
+def mistune_tokens(markdown: str) -> list[Token]:
+    import mistune  # lazily: only for what the line reader doubts
 
     parse = mistune.create_markdown(renderer=None, plugins=["table"])
     # Emphasis stays literal text: mistune (like GitHub) would read the underscores of
     # `src/__init__.py` as bold markers and lose them, and readers want `**x**` as written anyway.
     parse.inline.rules.remove("emphasis")
     tokens: list[Token] = parse(markdown)  # type: ignore[assignment]
+    return tokens
+
+
+def sections_of(tokens: list[Token]) -> list[Section]:
+    """mistune's tokens (`renderer=None`) as sections."""
     sections = [Section("", 0)]
     for token in tokens:
         if token["type"] == "heading":

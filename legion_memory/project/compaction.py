@@ -10,10 +10,10 @@ for lost requirement IDs and file paths.
 import datetime as dt
 import re
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError, WriteError
 from legion_memory.markdown.document import escape
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.catalog import Catalog
 from legion_memory.project.compaction_check import CheckReport, check_text
 from legion_memory.project.phase_files import FileChange

@@ -5,10 +5,10 @@ the front-matter complete, each passed plan's requirement IDs in `requirements_s
 
 import re
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError
 from legion_memory.markdown.frontmatter import Value, split_front_matter, strings
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.catalog import Catalog
 from legion_memory.project.phase_files import clean_path, front_matter_files
 from legion_memory.project.phase_reading import PhaseFacts, gather

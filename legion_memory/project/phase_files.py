@@ -9,10 +9,10 @@ and a PLAN's `files_modified`. Tables without such a column (agent metadata, sco
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
 
 from legion_memory.markdown.frontmatter import Value, strings
 from legion_memory.markdown.outline import Item, Section, TableBlock, plain
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.phases import PLAN, PlanDocument
 
 CREATED = "created"

@@ -2,8 +2,8 @@
 reader `summary_facts`), its ROADMAP entry, requirement IDs and the files its agents changed."""
 
 from pathlib import Path
-from typing import NamedTuple
 
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.catalog import Catalog
 from legion_memory.project.phase_files import FileChange
 from legion_memory.project.phases import (

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from legion_memory.errors import InputError, LegionMemoryError, ParseError
 from legion_memory.markdown.frontmatter import Value, split_front_matter, strings
-from legion_memory.markdown.outline import Section, outline, plain
+from legion_memory.markdown.outline import LazyOutline, Section, plain
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.root import confine
 
@@ -208,7 +208,12 @@ class PlanDocument(NamedTuple):
     path: Path
     text: str
     front: dict[str, Value]
-    sections: tuple[Section, ...]
+    body: LazyOutline
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """The body's sections, read when first asked for."""
+        return self.body.sections()
 
     def value(self, *keys: str) -> Value | None:
         """The first front-matter value present under any of `keys`."""
@@ -221,7 +226,7 @@ def read_document(path: Path, plan: str, kind: str) -> PlanDocument:
 
 def document_of(text: str, path: Path, plan: str, kind: str) -> PlanDocument:
     front, body = split_front_matter(text)
-    return PlanDocument(plan, kind, path, text, front, tuple(outline(body)))
+    return PlanDocument(plan, kind, path, text, front, LazyOutline(body))
 
 
 def summaries(phase: Phase) -> list[PlanDocument]:

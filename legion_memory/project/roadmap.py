@@ -9,9 +9,9 @@ checkbox lists, and an archived milestone whose head says it is complete.
 
 import re
 from pathlib import Path
-from typing import NamedTuple
 
 from legion_memory.markdown.document import parse, row_cells
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.phases import REQUIREMENT_ID, read_planning_file
 
 ROADMAP_FILE = Path(".planning") / "ROADMAP.md"

@@ -10,10 +10,10 @@ Self-Check). Each reader below looks in every place a style puts the fact, most 
 
 import re
 from collections.abc import Mapping
-from typing import NamedTuple
 
 from legion_memory.markdown.frontmatter import Value, strings
 from legion_memory.markdown.outline import CodeBlock, Item, Section, plain
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.phase_files import FileChange, agent_files, merged_changes
 from legion_memory.project.phases import PlanDocument, plan_agents, requirement_claims
 from legion_memory.project.verdict import FAIL, PASS, UNKNOWN, outcome, outcome_of_status, verdict

@@ -8,10 +8,10 @@ Flags given on the command line win over what the file says (`--event plan-parti
 import re
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
 
 from legion_memory.errors import InputError
 from legion_memory.markdown.frontmatter import Value
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.catalog import Catalog
 from legion_memory.project.phase_reading import known_agents
 from legion_memory.project.phases import PLAN, SUMMARY, PlanDocument, document_of, read_document

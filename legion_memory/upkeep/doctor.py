@@ -13,12 +13,14 @@ from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError, RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
+from legion_memory.gitops.record_history import any_changed, commits_changing
 from legion_memory.gitops.repository import (
     BOTH_SIDES_ENV,
     files_of_commits,
     find_git_dir,
     integration_sources,
     merge_sides,
+    replay_of_picks,
     replay_of_rebase,
 )
 from legion_memory.markdown.document import parse
@@ -44,7 +46,15 @@ from legion_memory.upkeep.renumbering import (
     merged_moves,
     verify_nothing_lost,
 )
-from legion_memory.upkeep.replayed_changes import Stale, stale_records, states
+from legion_memory.upkeep.replayed_changes import (
+    Key,
+    Stale,
+    State,
+    replayed_changes,
+    stale_records,
+    states,
+    suspects,
+)
 from legion_memory.upkeep.source_references import resolved_references, source_versions
 from legion_memory.upkeep.twin_repair import twin_plan, verify_identities_kept
 from legion_memory.upkeep.undone_moves import find_undone, repair_undone
@@ -286,26 +296,41 @@ def repair_replayed(memory: Memory) -> list[str]:
 
 
 def _stale_replays(memory: Memory) -> list[Stale]:
-    """Records a rebase just done left archived or live only by replaying changes its upstream
-    had already made and since undone; nothing outside the post-rewrite hook of a rebase."""
-    replay = replay_of_rebase(memory.directory, memory.directory)
-    if replay is None:
+    """Records a rebase or pick just done left archived or live only by replaying changes its
+    upstream had already made and since undone; nothing outside the hooks that name them."""
+    replay = replay_of_rebase(memory.directory, memory.directory) or replay_of_picks(
+        memory.directory, memory.directory
+    )
+    # A record changes between live and archived only by a commit that changes ARCHIVE.md.
+    if replay is None or not any_changed(memory.directory, replay.picked, memory.archive):
         return []
-    pairs = [(f"{rev}^", rev) for rev in (*replay.picked, *replay.upstream)]
-    revs = [replay.onto, *(rev for pair in pairs for rev in pair)]
+    revs = [replay.onto, *(rev for pick in replay.picked for rev in (f"{pick}^", pick))]
+    found = _versions(memory, revs)
+    if found is None:
+        return []
+    now, onto = states(memory, _current(memory)), found[0]
+    replayed = replayed_changes(list(zip(found[1::2], found[2::2], strict=True)))
+    suspected = suspects(now, onto, replayed)
+    if not suspected:
+        return []  # the usual case: the upstream's history is not read at all
+    texts = {v[key].text() for v in (now, *found) for key in suspected if key in v}
+    texts.discard("")
+    commits = commits_changing(memory.directory, replay.upstream, sorted(texts), memory.directory)
+    upstream = _versions(memory, [rev for commit in commits for rev in (f"{commit}^", commit)])
+    if upstream is None:
+        return []
+    steps = list(zip(upstream[0::2], upstream[1::2], strict=True))
+    return stale_records(now, onto, replayed, steps)
+
+
+def _versions(memory: Memory, revs: list[str]) -> list[dict[Key, State]] | None:
+    """Every record of the memory files at each revision (one `git cat-file --batch`); None
+    when git cannot read them all."""
     paths = {path.name: path for path in memory_files(memory)}
     found = files_of_commits(memory.directory, memory.directory, revs, list(paths), keep_empty=True)
     if len(found) != len(revs):
-        return []
-    versions = [
-        states(memory, {paths[name]: text for name, text in files.items()}) for files in found
-    ]
-    steps = list(zip(versions[1::2], versions[2::2], strict=True))
-    picked, upstream = steps[: len(replay.picked)], steps[len(replay.picked) :]
-    stale = stale_records(states(memory, _current(memory)), versions[0], picked, upstream)
-    # Only a record the upstream holds with the same cells is set back: anything else is a
-    # person's to judge.
-    return [s for s in stale if s.upstream is not None and s.upstream.body == s.now.body]
+        return None
+    return [states(memory, {paths[name]: text for name, text in files.items()}) for files in found]
 
 
 def _where(memory: Memory, stale: Stale) -> str:

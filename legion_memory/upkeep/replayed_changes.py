@@ -14,7 +14,7 @@ is stale: it must be as the upstream's tip (`onto`) holds it.
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from legion_memory.schema.identity import Identity, identity_of_cells
+from legion_memory.schema.identity import Identity, history_text, identity_of_cells
 from legion_memory.schema.kinds import KINDS
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.renumbering import Texts, occurrences
@@ -24,6 +24,12 @@ class State(NamedTuple):
     archived: bool
     body: tuple[str, ...]
     id: str
+    raw: str
+    columns: tuple[str, ...]
+
+    def text(self) -> str:
+        """The row after its ID as written (`history_text`): what git's pickaxe looks for."""
+        return history_text(self.raw, self.columns)
 
 
 Key = tuple[str, Identity]
@@ -34,7 +40,7 @@ class Stale(NamedTuple):
     """A record the rebase left otherwise than its upstream holds it, by changes already made."""
 
     now: State
-    upstream: State | None
+    upstream: State
 
 
 def states(memory: Memory, texts: Texts) -> dict[Key, State]:
@@ -43,7 +49,8 @@ def states(memory: Memory, texts: Texts) -> dict[Key, State]:
     for kind in KINDS.values():
         for row in occurrences(memory, texts, kind):
             key = (kind.name, identity_of_cells(kind, row.columns, row.cells))
-            state = State(row.path == memory.archive, row.body(), row["id"])
+            archived = row.path == memory.archive
+            state = State(archived, row.body(), row["id"], row.raw, row.columns)
             found.setdefault(key, state)
     return found
 
@@ -60,24 +67,45 @@ def _content(state: State | None) -> tuple[bool, tuple[str, ...]] | None:
     return None if state is None else (state.archived, state.body)
 
 
-def stale_records(
-    now: dict[Key, State],
-    onto: dict[Key, State],
+def replayed_changes(
     picked: Sequence[tuple[dict[Key, State], dict[Key, State]]],
-    upstream: Sequence[tuple[dict[Key, State], dict[Key, State]]],
-) -> list[Stale]:
-    """Records whose every replayed change (of `picked`, each commit as its versions before and
-    after) one of `upstream`'s commits already made, and which now differ from `onto`."""
-    made = {change for before, after in upstream for change in changes(before, after)}
+) -> dict[Key, list[Change]]:
+    """Each record the replayed commits (each as its versions before and after) changed, with
+    every change they made to it."""
     replayed: dict[Key, list[Change]] = {}
     for before, after in picked:
         for change in changes(before, after):
             replayed.setdefault(change[0], []).append(change)
+    return replayed
+
+
+def suspects(
+    now: dict[Key, State], onto: dict[Key, State], replayed: dict[Key, list[Change]]
+) -> list[Key]:
+    """Records the replay changed that it left archived where the upstream's tip holds them live
+    with the same cells, or the other way round: the only ones that may be set back (anything
+    else is a person's to judge), and the only ones the upstream's history is read for."""
+    return [
+        key
+        for key in replayed
+        if key in now
+        and key in onto
+        and now[key].body == onto[key].body
+        and now[key].archived != onto[key].archived
+    ]
+
+
+def stale_records(
+    now: dict[Key, State],
+    onto: dict[Key, State],
+    replayed: dict[Key, list[Change]],
+    upstream: Sequence[tuple[dict[Key, State], dict[Key, State]]],
+) -> list[Stale]:
+    """Suspects (above) whose every replayed change one of `upstream`'s commits (each as its
+    versions before and after) already made."""
+    made = {change for before, after in upstream for change in changes(before, after)}
     found = []
-    for key, done in replayed.items():
-        held = now.get(key)
-        if held is None or not all(change in made for change in done):
-            continue
-        if _content(held) != _content(onto.get(key)):
-            found.append(Stale(held, onto.get(key)))
+    for key in suspects(now, onto, replayed):
+        if all(change in made for change in replayed[key]):
+            found.append(Stale(now[key], onto[key]))
     return found

@@ -24,7 +24,7 @@ from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.forgetting import forget, restore
 from legion_memory.upkeep.renumbering import Texts, memory_files, occurrences
 
-_PARENTS = ("HEAD^1", "HEAD^2")
+_PARENTS = ("HEAD^1", "HEAD^2")  # a merge at HEAD; the hook names a squash's two sides
 
 
 class Undone(NamedTuple):
@@ -57,20 +57,22 @@ def _message(item: Undone) -> str:
 
 
 def _undone(memory: Memory) -> list[Undone]:
-    if not os.environ.get(RECHECK_ENV, "").strip():
+    named = tuple(os.environ.get(RECHECK_ENV, "").split())
+    if not named:
         return []
-    base = parting(memory.directory, list(_PARENTS))
+    parents = named if len(named) == 2 else _PARENTS
+    base = parting(memory.directory, list(parents))
     paths = {path.name: path for path in memory_files(memory)}
     found = files_of_commits(
-        memory.directory, memory.directory, _PARENTS, list(paths), keep_empty=True
+        memory.directory, memory.directory, parents, list(paths), keep_empty=True
     )
-    if base is None or len(found) != len(_PARENTS):
+    if base is None or len(found) != len(parents):
         return []
     sides = [_states(memory, {paths[n]: text for n, text in files.items()}) for files in found]
     now = _states(memory, {path: reading.read_text(path) for path in paths.values()})
     undone = []
     for key, (ours, theirs) in _disagreeing(sides[0], sides[1]).items():
-        later = _later(memory, base, ours, theirs)
+        later = _later(memory, base, parents, ours, theirs)
         held = now.get(key)
         if later is not None and held is not None and held.archived != later:
             undone.append(Undone(held.record_id, held.where, held.archived))
@@ -104,12 +106,14 @@ def _disagreeing(
     }
 
 
-def _later(memory: Memory, base: str, ours: _Held, theirs: _Held) -> bool | None:
+def _later(
+    memory: Memory, base: str, parents: tuple[str, ...], ours: _Held, theirs: _Held
+) -> bool | None:
     """Whether the record's later state is archived; None when the histories tie."""
     text = ours.text or theirs.text
     if not text:
         return None
-    later = most_moved(memory.directory, base, _PARENTS, memory.archive, text)
+    later = most_moved(memory.directory, base, parents, memory.archive, text)
     if later is None or len(later) != 1:
         return None
-    return ours.archived if later == {_PARENTS[0]} else theirs.archived
+    return ours.archived if later == {parents[0]} else theirs.archived

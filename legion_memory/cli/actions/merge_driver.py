@@ -14,6 +14,7 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.errors import LegionMemoryError
+from legion_memory.gitops.archived_versions import ArchivedAs, archived_in
 from legion_memory.gitops.companions import companion_names, taken_ids, theirs_commits
 from legion_memory.gitops.file_merge import MergeResult, describe, merge, merge_around
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
@@ -24,7 +25,7 @@ from legion_memory.gitops.record_history import (
     kept_later_in_merge,
     later_version_in_merge,
 )
-from legion_memory.gitops.repository import find_git_dir
+from legion_memory.gitops.repository import find_git_dir, run_git
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.gitops.stable_rows import Source, split_versions
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, PATTERN
@@ -53,14 +54,16 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
     try:
         archive = Path(shown).name.upper() == ARCHIVE_FILENAME.upper()
         commits = theirs_commits(os.environ)
+        companions = _ours_companions(Path(shown))
         result = merge(
             *texts,
             marker_size=marker_size,
-            reserved=taken_ids(Path(shown), _ours_companions(Path(shown)), os.environ, _logged()),
+            reserved=taken_ids(Path(shown), companions, os.environ, _logged()),
             archive=archive,
             pick=not commits,
             kept_later=_kept_later(Path(shown), commits),
             later_version=_later_version(Path(shown), commits),
+            archived_as=_archived_as(Path(shown), companions, commits),
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
@@ -94,14 +97,16 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
         if split is None or _refusal(split.texts):
             return None
         commits = theirs_commits(os.environ)
+        companions = _ours_companions(Path(shown))
         result, at = merge_around(
             *split.texts,
             split.run,
             marker_size=marker_size,
-            reserved=taken_ids(Path(shown), _ours_companions(Path(shown)), os.environ, _logged()),
+            reserved=taken_ids(Path(shown), companions, os.environ, _logged()),
             pick=not commits,
             kept_later=_kept_later(Path(shown), commits),
             later_version=_later_version(Path(shown), commits),
+            archived_as=_archived_as(Path(shown), companions, commits),
         )
     except Exception:  # the whole files' merge then answers, its failure included
         return None
@@ -116,6 +121,20 @@ def _kept_later(path: Path, commits: list[str]) -> KeptLater | None:
     if len(commits) != 1:
         return None
     return kept_later_in_merge(Path.cwd(), path.parent / ARCHIVE_FILENAME, commits[0])
+
+
+def _archived_as(path: Path, companions: list[str], commits: list[str]) -> ArchivedAs | None:
+    """For a live file: each side's ARCHIVE.md, ours's among its companions from the work tree,
+    theirs's from the commit git names (docs/decisions.md#archived-version)."""
+    if path.name.upper() == ARCHIVE_FILENAME.upper():
+        return None
+    archive = (path.parent / ARCHIVE_FILENAME).as_posix()
+
+    def theirs() -> str:
+        shown = run_git(["show", f"{commits[0]}:{archive}"], Path.cwd()) if commits else None
+        return shown if shown and len(commits) == 1 else ""
+
+    return archived_in(companions[0] if companions else "", theirs)
 
 
 def _later_version(path: Path, commits: list[str]) -> LaterVersion | None:

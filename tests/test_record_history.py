@@ -1,0 +1,49 @@
+"""git's pickaxe, asked which commits moved or wrote a record's row: the questions doctor asks
+before it reads any version of the memory (docs/decisions.md#replays-upstream-holds)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.gitrepos import add_outcome, commit, init_memory, memory_of
+from support.processes import git
+
+from legion_memory.gitops.record_history import any_changed, commits_changing
+from legion_memory.upkeep.forgetting import forget
+
+ROW_TAIL = "| feature | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
+
+
+def _history(repo: Path) -> list[str]:
+    """Four commits: an unrelated file, alpha stored, beta stored, alpha forgotten; oldest
+    first."""
+    init_memory(repo, driver=False)
+    (repo / "notes.txt").write_text("notes\n", encoding="utf-8")
+    commit(repo, "notes")
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    add_outcome(repo, "beta", "feature")
+    commit(repo, "store beta")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    return git(repo, "rev-list", "--reverse", "-4", "HEAD").split()
+
+
+def test_commits_changing_a_rows_count_are_those_that_stored_or_moved_it(repo: Path) -> None:
+    notes, alpha, beta, forgotten = _history(repo)
+    memory = memory_of(repo)
+    newest_first = [forgotten, beta, alpha, notes]
+    text = f"| 2026-03-02 {ROW_TAIL}"
+
+    assert commits_changing(repo, newest_first, [text], memory.directory) == [forgotten, alpha]
+    assert commits_changing(repo, newest_first, ["| no such row |"], memory.directory) == []
+    assert commits_changing(repo, [], [text], memory.directory) == []
+
+
+def test_any_changed_says_whether_a_commit_touched_the_file(repo: Path) -> None:
+    notes, alpha, beta, forgotten = _history(repo)
+    archive = memory_of(repo).archive
+
+    assert any_changed(repo, [notes, alpha, beta], archive) is False
+    assert any_changed(repo, [beta, forgotten], archive) is True
+    assert any_changed(repo, [], archive) is False
