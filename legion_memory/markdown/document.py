@@ -286,22 +286,24 @@ def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
     row with a backslash, whose closing pipe must not be escaped. A row whose first cell is empty
     (`||`) is counted too: a row not counted opens with a pipe and a cell, so it can be no git
     conflict marker either, which spares a store looking at it for one. One loop, the tests in the
-    cheapest order: the pipes counted first (every row needs it), the usual row's ending (`|` and
-    a newline, no backslash before it) told by slices, which a call of `endswith` with the three
-    endings costs several times over."""
+    cheapest order (a call of `endswith` costs less than a slice; an index, less again)."""
+    if width < 1:
+        yield from range(len(rows))
+        return
     pipes = width + 1
     for offset, row in enumerate(rows):
-        found = row.count("|")
-        if row[:1] != "|" or row[1:2] == "|":
-            pass
-        elif "\\" not in row:
-            if found == pipes and (row[-2:] == "|\n" or row.endswith(_CLOSED)):
+        if row.endswith(_CLOSED) and row[0] == "|":
+            found = row.count("|")
+            # Two pipes or more: the row has a second character.
+            if "\\" not in row:
+                if found == pipes and row[1] != "|":
+                    continue
+            elif (
+                found - row.count("\\|") == pipes
+                and row[1] != "|"
+                and not row.endswith(_CLOSED_ESCAPED)
+            ):
                 continue
-        elif found - row.count("\\|") == pipes and (
-            (row[-2:] == "|\n" and row[-3:-2] != "\\")
-            or (row.endswith(_CLOSED) and not row.endswith(_CLOSED_ESCAPED))
-        ):
-            continue
         yield offset
 
 
