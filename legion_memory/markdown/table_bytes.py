@@ -1,11 +1,13 @@
-"""A table's rows where they lie in the bytes its document was parsed from: their span, and the
-rows holding a string, found by `bytes.find` over the file rather than by a test of every row.
+"""A table's rows where they lie in the bytes its document was parsed from: their span, the rows
+holding a string, found by `bytes.find` over the file rather than by a test of every row, and a
+pattern's group in every row, by one scan.
 
 UTF-8 puts no ASCII byte inside a character, and a character's bytes never start inside another's:
 a newline or a pipe byte is that character, and an encoded string occurs in the bytes exactly where
 the string occurs in the text. No memory meaning here, as in `document`.
 """
 
+import re
 from collections.abc import Iterator, Sequence
 
 from legion_memory.markdown.document import Document, Table
@@ -48,3 +50,14 @@ def rows_holding(
             data.find(needle, end, stop) if 0 <= at < end else at
             for needle, at in zip(encoded, upcoming, strict=True)
         ]
+
+
+def each_row_matching(
+    document: Document, table: Table, data: bytes, pattern: bytes
+) -> list[bytes] | None:
+    """The first group of `pattern` (ASCII, opening with the newline before a row, never matching
+    another) in every body row, by one scan of `data` from the newline that ends the delimiter
+    line; None unless every row matches."""
+    start, stop = rows_span(document, table, data)
+    found: list[bytes] = re.compile(pattern).findall(data, start - 1, stop)
+    return found if len(found) == table.end - table.header - 2 else None

@@ -22,7 +22,7 @@ from legion_memory.markdown.document import (
     row_cells,
     unescape,
 )
-from legion_memory.markdown.table_bytes import rows_holding, rows_span
+from legion_memory.markdown.table_bytes import each_row_matching, rows_holding
 from legion_memory.schema.fields import MAX_ID_DIGITS
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
@@ -286,8 +286,6 @@ def highest_id_number(
 def _highest_in_bytes(document: Document, table: Table, kind: Kind, data: bytes) -> int:
     """`highest_id_number`'s scan, of the table's rows where they lie in `data`. The pattern is
     ASCII and a multi-byte character holds no ASCII byte: each row matches as its text does."""
-    start, stop = rows_span(document, table, data)
-    rows = table.end - table.header - 2
     digits = rb"[0-9]{1,%d}" % MAX_ID_DIGITS
     prefix = re.escape(kind.prefix.encode("ascii"))
     # The first cell as the tool writes it, `| O-123 |`, then the forms a hand may give it. The
@@ -296,11 +294,9 @@ def _highest_in_bytes(document: Document, table: Table, kind: Kind, data: bytes)
         rb"\n\| " + prefix + rb"-(" + digits + rb") \|",
         rb"\n[ \t]*+\|?+[ \t]*+" + prefix + rb"-(" + digits + rb")[ \t]*\|",
     ):
-        # From the newline that ends the delimiter line: every row is matched after its newline.
-        found = re.compile(plain).findall(data, start - 1, stop)
-        if len(found) == rows:
-            # Padded to one width, the numbers order as their bytes do: one `int` instead of one
-            # a row.
+        found = each_row_matching(document, table, data, plain)
+        if found is not None:
+            # Padded to one width, the numbers order as their bytes do: one `int`, not one a row.
             return int(max(map(bytes.rjust, found, repeat(MAX_ID_DIGITS), repeat(b"0"))))
     return max(id_numbers(document, table, kind), default=0)
 
