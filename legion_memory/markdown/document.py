@@ -16,7 +16,8 @@ from legion_memory.named_tuple import NamedTuple
 BOM = "\ufeff"
 _PIPE_SPLIT = r"(?<!\\)\|"  # compiled by `re` on first use, as the patterns below
 _FENCE_OPEN = r"^ {0,3}(`{3,}|~{3,})"
-_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+# What `atx_heading` reads without compiling it (a property test holds the two equal).
+ATX_HEADING = r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$"
 # Compiled by `re` on first use: a command that never meets what they read does not pay for them.
 _LINE = r"[^\n]*\n|[^\n]+"
 _BR = r"(?i)<br\s*/?>"
@@ -137,8 +138,8 @@ def scan_tables(lines: Sequence[str]) -> Iterator[Table]:
         opened = ("```" in text or "~~~" in text) and re.match(_FENCE_OPEN, text)
         if opened:
             fence = opened.group(1)
-        elif text.lstrip(" ").startswith("#") and (match := _ATX_HEADING.match(text)):
-            heading = (match.group(1) or "").strip()
+        elif text.lstrip(" ").startswith("#") and (found := atx_heading(text)) is not None:
+            heading = found.strip()
         elif "|" in text and index + 1 < count and _starts_table(text, lines[index + 1]):
             end = _rows_end(lines, index + 2)
             columns = tuple(unescape(cell) for cell in split_cells(text))
@@ -146,6 +147,29 @@ def scan_tables(lines: Sequence[str]) -> Iterator[Table]:
             index = end
             continue
         index += 1
+
+
+def atx_heading(text: str) -> str | None:
+    """The text of an ATX heading line (without its ending), unstripped, as `ATX_HEADING`'s
+    group reads it ("" for none); None when the line is no heading. By string methods: every
+    read of a memory file meets its headings, and compiling the pattern cost more than a
+    1,000-row store reading them."""
+    body = text.lstrip(" ")
+    rest = body.lstrip("#")
+    if len(text) - len(body) > 3 or not 0 < len(body) - len(rest) <= 6:
+        return None  # a seventh `#` is no space: the pattern cannot match with fewer either
+    if not rest:
+        return ""
+    if rest[0] not in " \t":
+        return None
+    content = rest.lstrip(" \t")
+    # The lazy content ends where a closing run of `#` (after a blank) and blanks begin, or else
+    # where the trailing blanks do; it is never empty unless nothing follows the blanks.
+    end = len(content.rstrip(" \t"))
+    opened = content[:end].rstrip("#")
+    if len(opened) < end and opened[-1:] in (" ", "\t") and opened.rstrip(" \t"):
+        end = len(opened.rstrip(" \t"))
+    return content[:end]
 
 
 def _closes_fence(text: str, fence: str) -> bool:
@@ -179,10 +203,13 @@ def _delimiter_cell(cell: str) -> bool:
 
 def _rows_end(lines: Sequence[str], start: int) -> int:
     """The index of the first line from `start` that is not a table row (`is_row`, inlined: every
-    row of every parse comes here). A line ending holds no pipe and no backslash, so no
-    strip_ending is needed."""
+    row of every parse comes here). A line opening with a pipe is a row whatever follows (that
+    pipe has nothing before it to escape it), which one slice tells; a line ending holds no pipe
+    and no backslash, so no strip_ending is needed."""
     for index in range(start, len(lines)):
         line = lines[index]
+        if line[:1] == "|":
+            continue
         if "|" not in line or ("\\" in line and not _unescaped_pipe(line)):
             return index
     return len(lines)
@@ -256,16 +283,26 @@ def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
     """Offsets of the rows whose cells (`cell_count`) must be counted one by one: all but those
     that have `width` cells in the plainest way, an opening and a closing pipe right at the line's
     edges and `width + 1` pipes, once any escaped ones (a summary's `\\|`) are taken away from a
-    row with a backslash, whose closing pipe must not be escaped. One loop, the tests in the
-    cheapest order: a pass in C for each test cost more than the loop."""
+    row with a backslash, whose closing pipe must not be escaped. A row whose first cell is empty
+    (`||`) is counted too: a row not counted opens with a pipe and a cell, so it can be no git
+    conflict marker either, which spares a store looking at it for one. One loop, the tests in the
+    cheapest order (a call of `endswith` costs less than a slice; an index, less again)."""
+    if width < 1:
+        yield from range(len(rows))
+        return
     pipes = width + 1
     for offset, row in enumerate(rows):
-        if row[:1] == "|" and row.endswith(_CLOSED):
+        if row.endswith(_CLOSED) and row[0] == "|":
             found = row.count("|")
+            # Two pipes or more: the row has a second character.
             if "\\" not in row:
-                if found == pipes:
+                if found == pipes and row[1] != "|":
                     continue
-            elif found - row.count("\\|") == pipes and not row.endswith(_CLOSED_ESCAPED):
+            elif (
+                found - row.count("\\|") == pipes
+                and row[1] != "|"
+                and not row.endswith(_CLOSED_ESCAPED)
+            ):
                 continue
         yield offset
 
