@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from support.processes import CLI, FIXTURES
 
 from legion_memory.errors import ParseError
-from legion_memory.markdown.document import Table, escape, parse
+from legion_memory.markdown.cells import escape
+from legion_memory.markdown.document import Table, parse
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import read_records, records_table
 from legion_memory.storage.reading import require_no_conflict_markers, sound_table

@@ -9,22 +9,24 @@ from pathlib import Path
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from legion_memory.markdown.cells import (
+    cell_at,
+    cell_count,
+    escape,
+    first_cell,
+    line_cells,
+    split_cells,
+    unescape,
+)
 from legion_memory.markdown.document import (
     ATX_HEADING,
     RowStyle,
     _delimiter_cell,
     atx_heading,
-    cell_at,
-    cell_count,
-    escape,
-    first_cell,
     is_row,
-    line_cells,
     parse,
     render,
-    split_cells,
     split_lines,
-    unescape,
 )
 from legion_memory.schema.fields import control_character
 from legion_memory.schema.kinds import OUTCOME, new_record

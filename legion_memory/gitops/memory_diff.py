@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.markdown.document import escape, parse
+from legion_memory.markdown.cells import escape
+from legion_memory.markdown.document import parse
 from legion_memory.schema.identity import Identity, identity
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 from legion_memory.schema.records import Record, read_records, records_table

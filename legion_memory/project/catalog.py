@@ -12,13 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from legion_memory.errors import InputError
-from legion_memory.markdown.document import (
-    scan_tables,
-    split_cells,
-    split_lines,
-    strip_ending,
-    unescape,
-)
+from legion_memory.markdown.cells import split_cells, unescape
+from legion_memory.markdown.document import scan_tables, split_lines, strip_ending
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import GENERAL as GENERAL  # noqa: PLC0414 (re-exported: it was defined here)
 from legion_memory.schema.records import column_key, split_list

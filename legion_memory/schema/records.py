@@ -11,17 +11,15 @@ from itertools import compress, repeat
 from operator import contains, itemgetter
 
 from legion_memory.errors import ParseError
-from legion_memory.markdown.document import (
-    Document,
-    Table,
+from legion_memory.markdown.cells import (
     cell_at,
     cell_count,
     first_cell,
     first_ragged,
     line_cells,
-    row_cells,
     unescape,
 )
+from legion_memory.markdown.document import Document, Table, row_cells
 from legion_memory.markdown.table_bytes import each_row_matching, rows_holding
 from legion_memory.schema.fields import MAX_ID_DIGITS
 

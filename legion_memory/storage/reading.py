@@ -10,17 +10,8 @@ from operator import contains
 from pathlib import Path
 
 from legion_memory.errors import ParseError
-from legion_memory.markdown.document import (
-    Document,
-    Table,
-    cell_count,
-    first_ragged,
-    parse,
-    parse_lines,
-    render,
-    rows_to_count,
-    table_cells,
-)
+from legion_memory.markdown.cells import cell_count, first_ragged, rows_to_count
+from legion_memory.markdown.document import Document, Table, parse, parse_lines, render, table_cells
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import (
