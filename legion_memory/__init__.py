@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     )
     from legion_memory.knowledge.outcomes import OutcomeInput, build_outcome
     from legion_memory.knowledge.scoring import agent_scores, archetype_scores, briefing
-    from legion_memory.markdown.document import Document, Table, escape, parse, render, unescape
+    from legion_memory.markdown.cells import escape, unescape
+    from legion_memory.markdown.document import Document, Table, parse, render
     from legion_memory.operations.common import Recalled
     from legion_memory.operations.knowledge import (
         PreferenceScores,
@@ -98,7 +99,8 @@ _HOMES = {
     "knowledge.scoring": ("agent_scores", "archetype_scores", "briefing"),
     "storage.reading": ("Memory", "load_records"),
     "storage.writing": ("append", "append_or_update", "update"),
-    "markdown.document": ("Document", "Table", "escape", "parse", "render", "unescape"),
+    "markdown.document": ("Document", "Table", "parse", "render"),
+    "markdown.cells": ("escape", "unescape"),
     # One function per operation, as the command line, the MCP server and batch mode call them.
     "operations.project": ("Project",),
     "operations.common": ("Recalled",),

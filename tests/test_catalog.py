@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 from support.processes import FIXTURES, SAMPLES
 
 from legion_memory.errors import InputError
 from legion_memory.project.catalog import (
     CATALOG_IN_PLUGIN,
+    DIVISION,
+    SECTION_2,
     Agent,
     Catalog,
     catalog_path,
+    division_name,
     load_catalog,
+    opens_section_2,
     parse_catalog,
 )
 
@@ -130,3 +137,21 @@ def test_the_real_legion_catalog() -> None:
     assert real.divisions_for("security-testing") == {"Testing"}
     # Section 2 names agents in an intent table: none of its cells become agents.
     assert "harden" not in real.agents
+
+
+HEADING_WORDS = [
+    *["", " ", "\t", "\n", "#", "##", "Section", "SECTION", "Sections", "2", "20", "2:", "_", "x"],
+    *["Division", "division", "DIVISIONs", "日", "\u017f", "\x1c", "\u212a"],
+]
+
+
+@given(st.lists(st.sampled_from(HEADING_WORDS), max_size=7))
+@example(["##", " ", "Section", " ", "2", ":"])
+@example([" ", "Division"])
+@example(["x", "\n", "x", " ", "Division"])  # `.` does not cross the line break
+def test_sections_and_divisions_are_read_as_their_patterns_read_them(words: list[str]) -> None:
+    """An ASCII line is read by string methods, any other by the pattern: the same answers."""
+    text = "".join(words)
+    assert opens_section_2(text) == (re.match(SECTION_2, text) is not None)
+    match = re.match(DIVISION, text)
+    assert division_name(text) == (None if match is None else match.group(1).strip())

@@ -11,7 +11,7 @@ from support.processes import CLI, FIXTURES, read_bytes_of
 
 from legion_memory.cli.lean.dispatcher import dispatch
 from legion_memory.cli.lean.hot_commands import ACTIONS
-from legion_memory.cli.lean.spec import SPEC_PATH, render_spec
+from legion_memory.cli.lean.spec import HELP_PATH, SPEC_PATH, render_help, render_spec
 from legion_memory.cli.routing import run_typer
 from legion_memory.storage import scopes
 
@@ -110,6 +110,7 @@ FALLBACKS = [
 
 def test_the_committed_hot_spec_is_what_the_typer_app_declares() -> None:
     assert SPEC_PATH.read_text(encoding="utf-8") == render_spec()
+    assert HELP_PATH.read_text(encoding="utf-8") == render_help()
 
 
 def test_every_hot_command_has_a_spec_entry_and_an_invocation_here() -> None:

@@ -19,10 +19,12 @@ LEAN_STDLIB = ("urllib", "urllib.parse", "ipaddress", "contextlib", "importlib")
 LEAN_READERS = ("recall outcomes", "briefing", "score agents")
 # What a store does without beside them: JSON (the option spec is a module), dates (today's text
 # is enough), the recall's ranking and helpers, git's repository module (the branch is read by
-# `gitops.branch`) (docs/decisions.md#what-a-store-imports).
+# `gitops.branch`), the recall's filters, the options' help, and `binascii` for values in which
+# the secret detector finds no token to decode (docs/decisions.md#what-a-store-imports).
 STORE_SKIPS = (
     "json", "datetime", "heapq", "legion_memory.knowledge.decay",
-    "legion_memory.operations.common",
+    "legion_memory.operations.common", "legion_memory.knowledge.filters",
+    "legion_memory.operations.option_help", "binascii",
     "legion_memory.gitops.repository",
 )  # fmt: skip
 TODAY = ("--today", "2026-03-10")
@@ -59,6 +61,17 @@ def test_store_outcome_imports_nothing_heavy(project: Path) -> None:
     assert "typing" not in modules  # docs/decisions.md#hot-paths-without-typing
     assert sorted(modules.intersection(LEAN_STDLIB + STORE_SKIPS)) == []
     assert "pathlib" in modules  # imported, without `urllib.parse`
+
+
+def test_recall_outcomes_reads_every_branch_by_default() -> None:
+    """The default of `--branch` is written out where a store imports it, not taken from the
+    recall's filters, which a store does without."""
+    import inspect
+
+    from legion_memory.knowledge.filters import ALL_BRANCHES
+    from legion_memory.operations.outcomes import recall_outcomes
+
+    assert inspect.signature(recall_outcomes).parameters["branch"].default == ALL_BRANCHES
 
 
 # Each command by its name in `hot.ACTIONS`: its arguments and its exact output.

@@ -8,7 +8,8 @@ from pathlib import Path
 from support.interop import INTEROP, MEMORY, TODAY, copy_source, memory_text
 from support.processes import CLI, read_bytes_of
 
-from legion_memory.markdown.document import parse, split_cells
+from legion_memory.markdown.cells import split_cells
+from legion_memory.markdown.document import parse
 from legion_memory.schema.kinds import PATTERN
 
 LEARN = INTEROP / "learn"

@@ -10,7 +10,8 @@ from support.gitrepos import outcome_row
 
 from legion_memory.gitops.file_merge import merge
 from legion_memory.gitops.row_merge import cell
-from legion_memory.markdown.document import parse, split_cells, unescape
+from legion_memory.markdown.cells import split_cells, unescape
+from legion_memory.markdown.document import parse
 from legion_memory.schema.kinds import OUTCOME
 from legion_memory.schema.records import Record, read_records, records_table
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.processes import CLI, FIXTURES, Result, git, read_bytes_of
 
-from legion_memory.markdown.document import split_raw
+from legion_memory.markdown.cells import split_raw
 from legion_memory.schema.kinds import OUTCOME, PATTERN, archive_template
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.migration import new_header, plan_migration

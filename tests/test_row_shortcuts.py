@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from legion_memory.errors import InputError, IntegrityError, ParseError
 from legion_memory.knowledge.decay import rank, rank_rows
-from legion_memory.markdown.document import Document, Table, escape, parse, strip_ending
+from legion_memory.markdown.cells import escape
+from legion_memory.markdown.document import Document, Table, parse, strip_ending
 from legion_memory.schema.kinds import OUTCOME, row_for
 from legion_memory.schema.records import (
     Record,

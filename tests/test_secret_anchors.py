@@ -12,7 +12,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from legion_memory.schema import secrets
-from legion_memory.schema.secret_rules import ANCHORS, CASE_ALIASES, FOLDED_ANCHORS, RULES
+from legion_memory.schema.secret_rules import (
+    ANCHORS,
+    CASE_ALIASES,
+    FOLDED_ANCHORS,
+    PREFILTER_RUN,
+    RULES,
+    RUN_CHARACTERS,
+    RUNS,
+)
 
 UNANCHORED = {"AWS secret access key"}
 ALL_RULES = [(kind, re.compile(pattern)) for kind, pattern in RULES]
@@ -171,3 +179,44 @@ _ENCODED = (
 @given(st.lists(_ENCODED | st.text(max_size=20), max_size=4).map(" ".join))
 def test_tokens_decode_as_the_base64_module_decodes_them(text: str) -> None:
     assert list(secrets._decoded_tokens(text)) == _decoded_by_base64(text), text
+
+
+def _class_chars(pattern: str) -> str:
+    """Every code point below U+3000 (and the case aliases) that one character class matches."""
+    points = [*range(0x3000), *map(ord, CASE_ALIASES)]
+    return "".join(chr(p) for p in points if re.fullmatch(pattern, chr(p)))
+
+
+def test_the_run_characters_are_the_classes_they_stand_for() -> None:
+    """The prefilter's run and a rule's run are marked by `str.translate` from listed
+    characters, not by their patterns: the lists are the patterns' classes."""
+    assert _class_chars(PREFILTER_RUN.rpartition("{")[0]) == "".join(sorted(RUN_CHARACTERS))
+    assert sorted(RUNS) == sorted(UNANCHORED)
+    for kind, (characters, length) in RUNS.items():
+        assert f"[A-Za-z0-9+/]{{{length}}}" in PATTERNS[kind]
+        assert _class_chars("[A-Za-z0-9+/]") == "".join(sorted(characters))
+
+
+@SETTINGS
+@given(st.text(st.sampled_from([*BASE64[::7], "-", "_", "=", ".", "~", " ", "日", "\u212a"])))
+def test_a_run_is_found_where_its_pattern_finds_one(text: str) -> None:
+    for characters, length in [(RUN_CHARACTERS, 16), *RUNS.values()]:
+        pattern = f"[{re.escape(characters)}]{{{length}}}"
+        assert secrets.has_run(text, characters, length) == (re.search(pattern, text) is not None)
+    assert secrets.has_prefilter_run(text) == (re.search(PREFILTER_RUN, text) is not None)
+
+
+@SETTINGS
+@given(_aws_secret(), st.text(st.sampled_from(" -|日"), max_size=4))
+def test_a_bare_aws_secret_key_holds_its_run(key: str, around: str) -> None:
+    characters, length = RUNS["AWS secret access key"]
+    assert secrets.has_run(around + key + around, characters, length)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(["|", "\\", "\\|", "a", " ", "\r", "日"]), max_size=12))
+def test_pipe_marks_are_the_runs_the_split_pattern_finds(pieces: list[str]) -> None:
+    """A text whose only marks are pipes has its runs found without compiling the pattern."""
+    text = "".join(pieces)
+    expected = [mark.span() for mark in re.finditer(secrets._MARKS, text)]
+    assert list(secrets._pipe_runs(text)) == expected

@@ -9,20 +9,24 @@ from pathlib import Path
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from legion_memory.markdown.document import (
-    RowStyle,
-    _delimiter_cell,
+from legion_memory.markdown.cells import (
     cell_at,
     cell_count,
     escape,
     first_cell,
-    is_row,
     line_cells,
+    split_cells,
+    unescape,
+)
+from legion_memory.markdown.document import (
+    ATX_HEADING,
+    RowStyle,
+    _delimiter_cell,
+    atx_heading,
+    is_row,
     parse,
     render,
-    split_cells,
     split_lines,
-    unescape,
 )
 from legion_memory.schema.fields import control_character
 from legion_memory.schema.kinds import OUTCOME, new_record
@@ -269,3 +273,19 @@ def test_keys_and_delimiter_cells_are_what_their_patterns_say(pieces: list[str])
     assert column_key(text) == expected_key
     delimiter = re.match(r"^\s*:?-+:?\s*$", text) is not None
     assert delimiter == _delimiter_cell(text)
+
+
+@given(
+    st.lists(
+        st.sampled_from([" ", "\t", "#", "##", "a", "\r", "\x0b", "日", "\u3000"]), max_size=10
+    )
+)
+@example(["#", " ", "#", "#"])  # a closing run only: the content is that run
+@example(["#", " ", "a", " ", "#", " "])
+@example(["#######", " ", "a"])  # seven `#`: no heading
+def test_an_atx_heading_is_read_as_its_pattern_reads_it(pieces: list[str]) -> None:
+    """Headings are read by string methods, never by compiling `ATX_HEADING`: the same lines are
+    headings, with the same text."""
+    text = "".join(pieces)
+    match = re.match(ATX_HEADING, text)
+    assert atx_heading(text) == (None if match is None else match.group(1) or "")

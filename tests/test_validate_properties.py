@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from legion_memory.markdown.document import cell_count, parse
+from legion_memory.markdown.cells import cell_count
+from legion_memory.markdown.document import parse
 from legion_memory.schema.validation import _plainly_a_table, _renders_as_table
 
 # Cell text with what can change a table's reading: pipes, backslashes, backticks, spaces, tabs.

@@ -10,7 +10,8 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from legion_memory.markdown.document import cell_count, line_cells, strip_ending
+from legion_memory.markdown.cells import cell_count, line_cells
+from legion_memory.markdown.document import strip_ending
 from legion_memory.schema.fields import control_character
 from legion_memory.schema.identity import identity
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, Kind

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 
 from legion_memory.gitops.record_merge import merge_rows
 from legion_memory.gitops.row_merge import Block, Ledger, Row
-from legion_memory.markdown.document import line_cells, strip_ending
+from legion_memory.markdown.cells import line_cells
+from legion_memory.markdown.document import strip_ending
 from legion_memory.schema.identity import kind_of_prefix
 from legion_memory.schema.kinds import KINDS, OUTCOME, Kind, archive_section_lines
 

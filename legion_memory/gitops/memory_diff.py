@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from legion_memory.gitops.memory_diff_rows import KindRows, RowKey, RowReader
-from legion_memory.markdown.document import escape
+from legion_memory.markdown.cells import escape
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 from legion_memory.schema.records import Record

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from itertools import repeat
 from operator import itemgetter
 
-from legion_memory.markdown.document import Document, line_cells, parse
+from legion_memory.markdown.cells import line_cells
+from legion_memory.markdown.document import Document, parse
 from legion_memory.schema.identity import identity, identity_keys
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import Record, column_key, records_table

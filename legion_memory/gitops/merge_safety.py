@@ -10,7 +10,8 @@ whole between conflict markers and exits 1, so no line of either side is lost
 import re
 from collections.abc import Sequence
 
-from legion_memory.markdown.document import cell_count, parse, split_lines, strip_ending
+from legion_memory.markdown.cells import cell_count
+from legion_memory.markdown.document import parse, split_lines, strip_ending
 
 # Opening and closing markers only: a line of `=` alone is also a setext heading's underline.
 # Both patterns are compiled only for a text that may hold what they look for.

@@ -8,14 +8,8 @@ renumberings) and hands out free ID numbers for the whole file.
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from legion_memory.markdown.document import (
-    RowStyle,
-    cell_at,
-    line_cells,
-    split_cells,
-    strip_ending,
-    unescape,
-)
+from legion_memory.markdown.cells import cell_at, line_cells, split_cells, unescape
+from legion_memory.markdown.document import RowStyle, strip_ending
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.identity import Identity, identity, kind_of_prefix
 

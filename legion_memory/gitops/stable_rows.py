@@ -11,13 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from legion_memory.gitops.row_merge import StableRun
-from legion_memory.markdown.document import (
-    Table,
-    cell_count,
-    parse,
-    split_lines,
-    strip_ending,
-)
+from legion_memory.markdown.cells import cell_count
+from legion_memory.markdown.document import Table, parse, split_lines, strip_ending
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.records import column_key
 
@@ -139,7 +134,7 @@ class _RunReader:
 
 def _cells(chunks: Iterator[bytes], values: set[bytes]) -> set[bytes]:
     """Which of the values (cleaned, white space removed, UTF-8, no pipe) the rows hold as a
-    piece between pipes, once unescaped as `markdown.document.unescape` does and white space (as
+    piece between pipes, once unescaped as `markdown.cells.unescape` does and white space (as
     `str.split` sees it) removed: each cell's value is then such a piece, or several joined by
     pipes when it holds one itself."""
     found: set[bytes] = set()

@@ -20,7 +20,7 @@ from legion_memory.interop.import_items import (
     json_line,
     make_record,
 )
-from legion_memory.markdown.document import escape
+from legion_memory.markdown.cells import escape
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import Kind, check_value, kind_named
 from legion_memory.schema.records import Record

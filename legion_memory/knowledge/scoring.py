@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from legion_memory.knowledge.decay import Scored, newest_first, rank, rank_rows, scored
 from legion_memory.knowledge.filters import by_agent, has_any_tag
-from legion_memory.markdown.document import escape
+from legion_memory.markdown.cells import escape
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import GENERAL
 from legion_memory.schema.records import Record, TableRows

@@ -10,21 +10,16 @@ GitHub's rule; pipes inside backticks are not protected, as GitHub does not prot
 import re
 from collections.abc import Iterator, Sequence
 
-from legion_memory.errors import InputError
+from legion_memory.markdown.cells import line_cells, split_cells, unescape
 from legion_memory.named_tuple import NamedTuple
 
 BOM = "\ufeff"
-_PIPE_SPLIT = r"(?<!\\)\|"  # compiled by `re` on first use, as the patterns below
 _FENCE_OPEN = r"^ {0,3}(`{3,}|~{3,})"
-_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+# What `atx_heading` reads without compiling it (a property test holds the two equal).
+ATX_HEADING = r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$"
 # Compiled by `re` on first use: a command that never meets what they read does not pay for them.
 _LINE = r"[^\n]*\n|[^\n]+"
-_BR = r"(?i)<br\s*/?>"
-# The first cell of a row that has a pipe after it and no backslash before that pipe. The
-# quantifiers before the cell are possessive: an opening pipe must never be read as the closing one.
-_FIRST_CELL = r"\s*+\|?+([^|\\]*)\|"
 _INDENTED_CODE = 4
-_HELD = "\0"
 
 
 class Table(NamedTuple):
@@ -137,8 +132,8 @@ def scan_tables(lines: Sequence[str]) -> Iterator[Table]:
         opened = ("```" in text or "~~~" in text) and re.match(_FENCE_OPEN, text)
         if opened:
             fence = opened.group(1)
-        elif text.lstrip(" ").startswith("#") and (match := _ATX_HEADING.match(text)):
-            heading = (match.group(1) or "").strip()
+        elif text.lstrip(" ").startswith("#") and (found := atx_heading(text)) is not None:
+            heading = found.strip()
         elif "|" in text and index + 1 < count and _starts_table(text, lines[index + 1]):
             end = _rows_end(lines, index + 2)
             columns = tuple(unescape(cell) for cell in split_cells(text))
@@ -146,6 +141,29 @@ def scan_tables(lines: Sequence[str]) -> Iterator[Table]:
             index = end
             continue
         index += 1
+
+
+def atx_heading(text: str) -> str | None:
+    """The text of an ATX heading line (without its ending), unstripped, as `ATX_HEADING`'s
+    group reads it ("" for none); None when the line is no heading. By string methods: every
+    read of a memory file meets its headings, and compiling the pattern cost more than a
+    1,000-row store reading them."""
+    body = text.lstrip(" ")
+    rest = body.lstrip("#")
+    if len(text) - len(body) > 3 or not 0 < len(body) - len(rest) <= 6:
+        return None  # a seventh `#` is no space: the pattern cannot match with fewer either
+    if not rest:
+        return ""
+    if rest[0] not in " \t":
+        return None
+    content = rest.lstrip(" \t")
+    # The lazy content ends where a closing run of `#` (after a blank) and blanks begin, or else
+    # where the trailing blanks do; it is never empty unless nothing follows the blanks.
+    end = len(content.rstrip(" \t"))
+    opened = content[:end].rstrip("#")
+    if len(opened) < end and opened[-1:] in (" ", "\t") and opened.rstrip(" \t"):
+        end = len(opened.rstrip(" \t"))
+    return content[:end]
 
 
 def _closes_fence(text: str, fence: str) -> bool:
@@ -179,10 +197,13 @@ def _delimiter_cell(cell: str) -> bool:
 
 def _rows_end(lines: Sequence[str], start: int) -> int:
     """The index of the first line from `start` that is not a table row (`is_row`, inlined: every
-    row of every parse comes here). A line ending holds no pipe and no backslash, so no
-    strip_ending is needed."""
+    row of every parse comes here). A line opening with a pipe is a row whatever follows (that
+    pipe has nothing before it to escape it), which one slice tells; a line ending holds no pipe
+    and no backslash, so no strip_ending is needed."""
     for index in range(start, len(lines)):
         line = lines[index]
+        if line[:1] == "|":
+            continue
         if "|" not in line or ("\\" in line and not _unescaped_pipe(line)):
             return index
     return len(lines)
@@ -207,123 +228,6 @@ def _unescaped_pipe(text: str) -> bool:
 def _indent(text: str) -> int:
     expanded = text.expandtabs(4)
     return len(expanded) - len(expanded.lstrip(" "))
-
-
-def split_cells(text: str) -> list[str]:
-    """Cells of a row, stripped but still escaped. Outer pipes are optional, as on GitHub."""
-    inner = _inner(text)
-    # Every row of every read comes here, and str.split is several times faster than the regex.
-    # An escaped pipe is held out of the split as a NUL, which text hardly ever holds; when it
-    # does, the pieces are glued back one by one where a backslash precedes their pipe.
-    if "\\" not in inner:
-        pieces = inner.split("|")
-    elif _HELD not in inner:
-        held = inner.replace("\\|", _HELD).split("|")
-        pieces = [piece.replace(_HELD, "\\|") for piece in held]
-    else:
-        pieces = _rejoin_escaped(inner.split("|"))
-    return list(map(str.strip, pieces))
-
-
-def _rejoin_escaped(pieces: list[str]) -> list[str]:
-    """Pieces split on every pipe, glued back where the pipe was escaped (a backslash before it)."""
-    cells = [pieces[0]]
-    for piece in pieces[1:]:
-        if cells[-1].endswith("\\"):
-            cells[-1] += "|" + piece
-        else:
-            cells.append(piece)
-    return cells
-
-
-def cell_count(text: str) -> int:
-    """len(split_cells(text)), without building the cells or copying the row: the structural
-    check of a write counts the cells of every row."""
-    row = text.strip()
-    pipes = row.count("|")
-    if "\\" in row:
-        pipes -= row.count("\\|")
-    opening = row[:1] == "|"
-    closing = len(row) > opening and row[-1] == "|" and row[-2:] != "\\|"
-    return pipes - opening - closing + 1
-
-
-_CLOSED = ("|\n", "|\r\n", "|")
-_CLOSED_ESCAPED = ("\\|\n", "\\|\r\n", "\\|")
-
-
-def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
-    """Offsets of the rows whose cells (`cell_count`) must be counted one by one: all but those
-    that have `width` cells in the plainest way, an opening and a closing pipe right at the line's
-    edges and `width + 1` pipes, once any escaped ones (a summary's `\\|`) are taken away from a
-    row with a backslash, whose closing pipe must not be escaped. One loop, the tests in the
-    cheapest order: a pass in C for each test cost more than the loop."""
-    pipes = width + 1
-    for offset, row in enumerate(rows):
-        if row[:1] == "|" and row.endswith(_CLOSED):
-            found = row.count("|")
-            if "\\" not in row:
-                if found == pipes:
-                    continue
-            elif found - row.count("\\|") == pipes and not row.endswith(_CLOSED_ESCAPED):
-                continue
-        yield offset
-
-
-def first_ragged(rows: list[str], width: int) -> tuple[int, int] | None:
-    """The offset of the first row without `width` cells and its cell count; None for none."""
-    for offset in rows_to_count(rows, width):
-        cells = cell_count(rows[offset])  # the line ending goes with the padding
-        if cells != width:
-            return offset, cells
-    return None
-
-
-def cell_at(text: str, position: int) -> str:
-    """`split_cells(text)[position]`, splitting the row no further than that cell."""
-    body = text.lstrip()
-    if body[:1] == "|":
-        body = body[1:]
-    pieces = body.split("|", position + 1)
-    # With a pipe after it, the cell is the piece at `position`, unless a backslash before that
-    # pipe escapes one; the last cell depends on the row's closing pipe: split_cells decides.
-    if len(pieces) <= position + 1 or any("\\" in piece for piece in pieces[: position + 1]):
-        return split_cells(text)[position]
-    return pieces[position].strip()
-
-
-def first_cell(text: str) -> str:
-    """`cell_at(text, 0)`: one regex match, which copies no more of the row than the cell."""
-    match = re.match(_FIRST_CELL, text)
-    return match.group(1).strip() if match else cell_at(text, 0)
-
-
-def _inner(text: str) -> str:
-    """A row without its outer pipes."""
-    inner = text.strip()
-    if inner.startswith("|"):
-        inner = inner[1:]
-    if inner.endswith("|") and not inner.endswith("\\|"):
-        inner = inner[:-1]
-    return inner
-
-
-def unescape(cell: str) -> str:
-    """Cell text to value: `\\|` is a pipe and `<br>` a line break."""
-    value = cell.replace("\\|", "|")
-    return re.sub(_BR, "\n", value) if "<" in value else value
-
-
-def escape(value: str, *, single_line: bool = False, field: str = "value") -> str:
-    """Value to cell text. Raises InputError when a single-line field holds a line break."""
-    trimmed = value.strip()
-    if single_line and ("\n" in trimmed or "\r" in trimmed):
-        raise InputError(
-            f"{field} must be a single line", hint="remove the line break from the value"
-        )
-    # Each CRLF, then each lone CR and LF, becomes one `<br>` (no pattern to compile).
-    cell = trimmed.replace("|", "\\|")
-    return cell.replace("\r\n", "<br>").replace("\r", "<br>").replace("\n", "<br>")
 
 
 class RowStyle(NamedTuple):
@@ -368,45 +272,3 @@ def row_cells(document: Document, index: int) -> list[str]:
 def table_cells(document: Document, table: Table) -> Iterator[list[str]]:
     """`row_cells` of every body row of `table`, in order."""
     return map(line_cells, document.lines[table.header + 2 : table.end])
-
-
-def line_cells(line: str) -> list[str]:
-    """Unescaped cell values of a row line. Every row of every read comes here."""
-    if "\\" in line or "<" in line:
-        return _unescaped_cells(line)
-    # Most rows: nothing escaped, so a plain split is exact. What lies before the opening pipe and
-    # after the closing one (indent, trailing spaces, the line ending) is blank: those pieces go.
-    pieces = line.split("|")
-    if len(pieces) > 1 and (not pieces[0] or pieces[0].isspace()):
-        del pieces[0]
-    if len(pieces) > 1 and (not pieces[-1] or pieces[-1].isspace()):
-        del pieces[-1]
-    return list(map(str.strip, pieces))
-
-
-def _unescaped_cells(line: str) -> list[str]:
-    """`unescape` of each of `split_cells(line)`, the escaped pipes held out of the split as NULs
-    and put back already unescaped."""
-    inner = _inner(line)
-    if _HELD in inner:
-        return [unescape(cell) for cell in split_cells(line)]
-    pieces = inner.replace("\\|", _HELD).split("|")
-    cells = [piece.strip().replace(_HELD, "|") for piece in pieces]
-    if "<" in inner:
-        cells = [re.sub(_BR, "\n", cell) if "<" in cell else cell for cell in cells]
-    return cells
-
-
-def split_raw(text: str) -> tuple[str, list[str], str]:
-    """A row as (indent and opening pipe, raw cells with their padding, closing pipe and
-    trailing spaces): joining them with `|` gives the text back exactly."""
-    body = text.lstrip()
-    lead = text[: len(text) - len(body)]
-    if body.startswith("|"):
-        lead, body = lead + "|", body[1:]
-    trimmed = body.rstrip()
-    trail = ""
-    if trimmed.endswith("|") and not trimmed.endswith("\\|"):
-        trail = "|" + body[len(trimmed) :]
-        body = trimmed[:-1]
-    return lead, re.split(_PIPE_SPLIT, body), trail

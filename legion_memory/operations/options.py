@@ -21,8 +21,14 @@ Param = dict[str, Any]
 
 
 def command_params() -> dict[str, list[dict[str, Any]]]:
+    """Each command's options, with their help (kept apart from the spec the dispatcher loads)."""
+    from legion_memory.operations.option_help import HELP
+
     commands: dict[str, list[dict[str, Any]]] = SPEC["commands"]
-    return dict(commands)
+    return {
+        name: [{**param, "help": HELP[name].get(param["name"], "")} for param in params]
+        for name, params in commands.items()
+    }
 
 
 def input_schema(params: list[dict[str, Any]]) -> dict[str, Any]:

@@ -8,7 +8,6 @@ from itertools import chain
 from pathlib import Path
 
 from legion_memory.errors import InputError, ParseError
-from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.project import Project, project_of
 from legion_memory.schema.kinds import OUTCOME
@@ -178,7 +177,7 @@ def _history(
         return seen, (), columns
     live: Iterable[Record] = ()
     if seen is not None:
-        live = read_records(seen.document, seen.table, OUTCOME, mentioning=agents)
+        live = read_records(seen.document, seen.table, OUTCOME, mentioning=agents, data=seen.data)
     return seen, chain(live, reading.load_archived(memory, OUTCOME, mentioning=agents)), columns
 
 
@@ -210,7 +209,7 @@ def recall_outcomes(
     tag: Sequence[str] | None = None,
     agent: str | None = None,
     task_type: str | None = None,
-    branch: str = ALL_BRANCHES,
+    branch: str = "all",  # knowledge.filters.ALL_BRANCHES, imported by a recall alone
     limit: int = 20,
     scope: str = scopes.PROJECT,
 ) -> Recalled:
@@ -255,6 +254,8 @@ def _too_many(project: Project, count: int) -> list[str]:
 def _branch_filter(project: Project, wanted: str) -> Callable[[Record], bool] | None:
     """Git is asked only for what the filter needs: nothing for `all`, the current branch for
     `current`, the default branch only when a legacy row without a branch is met."""
+    from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, on_branch
+
     if wanted == ALL_BRANCHES:
         return None
     current = project.branch if wanted == CURRENT_BRANCH else ""

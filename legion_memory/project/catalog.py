@@ -12,13 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from legion_memory.errors import InputError
-from legion_memory.markdown.document import (
-    scan_tables,
-    split_cells,
-    split_lines,
-    strip_ending,
-    unescape,
-)
+from legion_memory.markdown.cells import split_cells, unescape
+from legion_memory.markdown.document import scan_tables, split_lines, strip_ending
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import GENERAL as GENERAL  # noqa: PLC0414 (re-exported: it was defined here)
 from legion_memory.schema.records import column_key, split_list
@@ -29,9 +24,11 @@ PLUGIN_ROOT_ENV = "CLAUDE_PLUGIN_ROOT"
 # Task types Legion's own workflows write that no catalog agent lists: never worth a warning.
 UPSTREAM_TASK_TYPES = frozenset({GENERAL, "quality-review", "workflow", "board_decision", "ship"})
 
-# Patterns, compiled by `re` on first use: reading memory imports this module, not a catalog.
-_DIVISION = r"(?i)^\s*(.+?)\s+Division\b"
-_SECTION_2 = r"(?i)^ {0,3}##\s+Section\s+2\b"
+# Patterns, compiled by `re` on first use, and only for a line that is not ASCII: an ASCII line
+# is read by string methods exactly as they read it, where `(?i)` and `\s` have no other forms
+# (`division_name`, `opens_section_2`; a property test holds them to the patterns).
+DIVISION = r"(?i)^\s*(.+?)\s+Division\b"
+SECTION_2 = r"(?i)^ {0,3}##\s+Section\s+2\b"
 
 
 class Agent(NamedTuple):
@@ -72,11 +69,11 @@ class Catalog(NamedTuple):
 def parse_catalog(text: str, path: Path | None = None) -> Catalog:
     """Every agent row of Section 1, in order; the first row of an ID wins."""
     lines = split_lines(text)
-    end = next((i for i, line in enumerate(lines) if re.match(_SECTION_2, line)), len(lines))
+    end = next((i for i, line in enumerate(lines) if opens_section_2(line)), len(lines))
     lines = lines[:end]
     agents: dict[str, Agent] = {}
     for table in scan_tables(lines):
-        division = re.match(_DIVISION, table.heading)
+        division = division_name(table.heading)
         keys = [column_key(name) for name in table.columns]
         if division is None or "id" not in keys or "task_types" not in keys:
             continue
@@ -86,8 +83,43 @@ def parse_catalog(text: str, path: Path | None = None) -> Catalog:
             agent_id = cells.get("id", "")
             if agent_id and agent_id not in agents:
                 task_types = split_list(cells.get("task_types", ""))
-                agents[agent_id] = Agent(agent_id, division.group(1).strip(), task_types)
+                agents[agent_id] = Agent(agent_id, division, task_types)
     return Catalog(agents, path)
+
+
+def opens_section_2(line: str) -> bool:
+    """Whether `line` starts Section 2, as `SECTION_2` matches it."""
+    body = line.lstrip(" ")
+    if len(line) - len(body) > 3 or not body.startswith("##"):
+        return False
+    if not line.isascii():
+        return re.match(SECTION_2, line) is not None
+    words = body[2:].lstrip()
+    number = words[7:].lstrip()
+    follows = number[1:2]
+    return (
+        len(words) < len(body) - 2
+        and words[:7].lower() == "section"
+        and len(number) < len(words) - 7
+        and number[:1] == "2"
+        and not (follows.isalnum() or follows == "_")
+    )
+
+
+def division_name(heading: str) -> str | None:
+    """The division a table's heading names (`Engineering Division (4 agents)` -> `Engineering`),
+    as `DIVISION` reads it; None when it names none."""
+    if not heading.isascii() or heading != heading.lstrip() or "\n" in heading:
+        found = re.match(DIVISION, heading)
+        return None if found is None else found.group(1).strip()
+    lowered = heading.lower()
+    at = lowered.find("division", 2)
+    while at >= 0:
+        follows = lowered[at + 8 : at + 9]
+        if lowered[at - 1].isspace() and not (follows.isalnum() or follows == "_"):
+            return heading[:at].strip()
+        at = lowered.find("division", at + 1)
+    return None
 
 
 def catalog_path(

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from legion_memory.errors import LegionMemoryError, WriteError
-from legion_memory.markdown.document import escape
+from legion_memory.markdown.cells import escape
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.catalog import Catalog
 from legion_memory.project.compaction_check import CheckReport, check_text

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from legion_memory.errors import InputError
-from legion_memory.markdown.document import escape, unescape
+from legion_memory.markdown.cells import escape, unescape
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.fields import (
     DECISION_POINTS,

@@ -11,17 +11,16 @@ from itertools import compress, repeat
 from operator import contains, itemgetter
 
 from legion_memory.errors import ParseError
-from legion_memory.markdown.document import (
-    Document,
-    Table,
+from legion_memory.markdown.cells import (
     cell_at,
     cell_count,
     first_cell,
     first_ragged,
     line_cells,
-    row_cells,
     unescape,
 )
+from legion_memory.markdown.document import Document, Table, row_cells
+from legion_memory.markdown.table_bytes import each_row_matching, rows_holding
 from legion_memory.schema.fields import MAX_ID_DIGITS
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
@@ -192,16 +191,28 @@ def records_table(document: Document, kind: Kind, *, archived: bool = False) -> 
 
 
 def read_records(
-    document: Document, table: Table, kind: Kind, *, mentioning: Sequence[str] = ()
+    document: Document,
+    table: Table,
+    kind: Kind,
+    *,
+    mentioning: Sequence[str] = (),
+    data: bytes | None = None,
 ) -> Iterator[Record]:
     """The table's records, in order. With `mentioning`, only the records of rows whose text holds
     one of those strings, which skips splitting every other row: a value can hold a string only
     where its row's text does, unless the string has a pipe or a line break (escaping changes
-    those), so such strings filter nothing."""
+    those), so such strings filter nothing. With `data` too, the bytes the document was parsed
+    from, those rows are found by `bytes.find` over the table's bytes, and only they are looked
+    at (docs/decisions.md#rows-found-in-bytes)."""
     keys = [column_key(name) for name in table.columns]
+    filtering = mentioning and not any("|" in text or "\n" in text for text in mentioning)
+    if filtering and data is not None and all(mentioning):
+        for index, line in rows_holding(document, table, data, mentioning):
+            yield Record(kind, dict(zip(keys, line_cells(line), strict=False)), index + 1)
+        return
     lines = document.lines[table.header + 2 : table.end]
     rows: Iterator[tuple[int, str]] = enumerate(lines, start=table.header + 3)
-    if mentioning and not any("|" in text or "\n" in text for text in mentioning):
+    if filtering:
         # One test per row, called from C: on a long history most rows are skipped. One string
         # (a store's usual agent) is found by `in`, several by one regex search.
         if len(mentioning) == 1:
@@ -273,18 +284,19 @@ def highest_id_number(
 def _highest_in_bytes(document: Document, table: Table, kind: Kind, data: bytes) -> int:
     """`highest_id_number`'s scan, of the table's rows where they lie in `data`. The pattern is
     ASCII and a multi-byte character holds no ASCII byte: each row matches as its text does."""
-    start = (3 if document.bom else 0) + sum(
-        len(line.encode("utf-8")) for line in document.lines[: table.header + 2]
-    )
-    stop = len(data) - sum(len(line.encode("utf-8")) for line in document.lines[table.end :])
     digits = rb"[0-9]{1,%d}" % MAX_ID_DIGITS
     prefix = re.escape(kind.prefix.encode("ascii"))
-    plain = rb"\n[ \t]*+\|?+[ \t]*+" + prefix + rb"-(" + digits + rb")[ \t]*\|"
-    # From the newline that ends the delimiter line: every row is matched after its newline.
-    found = re.compile(plain).findall(data, start - 1, stop)
-    if len(found) != table.end - table.header - 2:
-        return max(id_numbers(document, table, kind), default=0)
-    return max(map(int, found))
+    # The first cell as the tool writes it, `| O-123 |`, then the forms a hand may give it. The
+    # written form's literal start lets `re` skip from row to row; each form reads the same number.
+    for plain in (
+        rb"\n\| " + prefix + rb"-(" + digits + rb") \|",
+        rb"\n[ \t]*+\|?+[ \t]*+" + prefix + rb"-(" + digits + rb")[ \t]*\|",
+    ):
+        found = each_row_matching(document, table, data, plain)
+        if found is not None:
+            # Padded to one width, the numbers order as their bytes do: one `int`, not one a row.
+            return int(max(map(bytes.rjust, found, repeat(MAX_ID_DIGITS), repeat(b"0"))))
+    return max(id_numbers(document, table, kind), default=0)
 
 
 class TableRows:

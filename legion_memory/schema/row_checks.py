@@ -10,7 +10,8 @@ from functools import cache
 from itertools import accumulate, compress
 from operator import itemgetter
 
-from legion_memory.markdown.document import Document, Table, line_cells
+from legion_memory.markdown.cells import line_cells
+from legion_memory.markdown.document import Document, Table
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.fields import control_character, free_rule
 from legion_memory.schema.fingerprints import hashes, positions_of, repeated

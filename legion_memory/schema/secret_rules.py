@@ -24,6 +24,9 @@ PREFILTER_WORDS: Final = (
     *("pass", "pwd", "secret", "token", "key", "auth", "bearer", "cred", "://", "-----begin"),
 )
 PREFILTER_RUN: Final = r"[A-Za-z0-9_+/=.-]{16}"
+# The characters of its class, listed: the detector marks them with `str.translate` instead of
+# compiling the pattern (tests/test_secrets.py holds the two equal).
+RUN_CHARACTERS: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.-"
 
 # A reference ($DB_PASSWORD, ${TOKEN}, <password>, %s), a placeholder or a file path is no secret.
 _NOT_A_REFERENCE = r"(?![$<{%*/]|\.\.?/|~/|\[?(?i:redacted)|(?i:x){4,}|\.{3})"
@@ -105,7 +108,8 @@ RULES: Final[tuple[tuple[str, str], ...]] = (
 # rule spells them (a rule compiles only for a value that holds one of its anchors; see
 # docs/decisions.md#secret-rule-anchors). ANCHORS are searched in the value as it is;
 # FOLDED_ANCHORS, of the rules that ignore case, in the value folded as `(?i)` matches it.
-# A rule in neither (a bare AWS secret key has no literal) runs whenever the prefilter passes.
+# A rule in neither (a bare AWS secret key has no literal) runs whenever the prefilter passes
+# and the value holds the run of characters its every match is made of (RUNS).
 ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "private key": ("-----BEGIN ",),
     "AWS access key": ("A3T", "AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA"),
@@ -142,6 +146,12 @@ ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "age secret key": ("AGE-SECRET-KEY-1",),
     "Facebook access token": ("EAA",),
 }  # fmt: skip
+RUNS: Final[dict[str, tuple[str, int]]] = {
+    "AWS secret access key": (
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+        40,
+    ),
+}
 FOLDED_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "Azure storage key": ("accountkey=",),
     "password in a URL": ("://",),

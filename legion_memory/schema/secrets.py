@@ -20,6 +20,8 @@ from legion_memory.schema.secret_rules import (
     PREFILTER_RUN,
     PREFILTER_WORDS,
     RULES,
+    RUN_CHARACTERS,
+    RUNS,
     TOKEN_CHARS,
 )
 
@@ -76,13 +78,22 @@ def has_prefilter_word(text: str) -> bool:
 
 def has_prefilter_run(text: str) -> bool:
     """Whether the text holds a run of token characters as long as the shortest rule needs."""
-    return prefilter_run().search(text) is not None
+    return has_run(text, RUN_CHARACTERS, _PREFILTER_LENGTH)
+
+
+_PREFILTER_LENGTH = int(PREFILTER_RUN.rstrip("}").rpartition("{")[2])
+
+
+def has_run(text: str, characters: str, length: int) -> bool:
+    """Whether `text` holds `length` of `characters` in a row: each marked `x` (one of them) by
+    one `str.translate`, then one substring search. A store checks a few short values, and a
+    pattern would cost it more to compile than all its checks."""
+    return "x" * length in text.translate(_marks(characters))
 
 
 @cache
-def prefilter_run() -> re.Pattern[str]:
-    """`PREFILTER_RUN`, compiled on first use."""
-    return re.compile(PREFILTER_RUN)
+def _marks(characters: str) -> dict[int, str]:
+    return str.maketrans(dict.fromkeys(characters, "x"))
 
 
 def secret_variants(value: str) -> Iterator[str]:
@@ -112,12 +123,28 @@ def _joined(text: str) -> str:
     Found run by run from C, instead of trying the split's lookarounds at every character."""
     pieces = []
     last = 0
-    for mark in split_marks().finditer(text):
-        start, end = mark.span()
+    marks = _pipe_runs(text) if "<" not in text and "\n" not in text else None
+    if marks is None:  # a `<br>` or a line break may be a mark: the pattern finds them
+        marks = (mark.span() for mark in split_marks().finditer(text))
+    for start, end in marks:
         if (start and text[start - 1] in _TOKEN_SET) or text[end : end + 1] in _TOKEN_SET:
             pieces.append(text[last:start])
             last = end
     return "".join([*pieces, text[last:]]) if pieces else text
+
+
+def _pipe_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The spans `split_marks` finds in a text whose only marks are (escaped) pipes: each run of
+    `|` and `\\|`, a run opening at a pipe or at the backslash just before it. Without compiling
+    the pattern: a summary holding a pipe is common, and its check is a store's."""
+    at = text.find("|")
+    while at >= 0:
+        start = at - 1 if at and text[at - 1] == "\\" else at
+        end = at + 1
+        while text[end : end + 1] == "|" or text[end : end + 2] == "\\|":
+            end += 1 if text[end] == "|" else 2
+        yield start, end
+        at = text.find("|", end)
 
 
 _TOKEN_SET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=.~-")
@@ -136,6 +163,9 @@ def _first_rule_matching(text: str) -> str | None:
     for kind, pattern in RULES:
         anchors = ANCHORS.get(kind)
         if anchors is not None and not any(anchor in text for anchor in anchors):
+            continue
+        run = RUNS.get(kind)
+        if run is not None and not has_run(text, *run):
             continue
         anchors = FOLDED_ANCHORS.get(kind)
         if anchors is not None and not any(anchor in folded for anchor in anchors):

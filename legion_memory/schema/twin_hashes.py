@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from itertools import compress, repeat
 from operator import contains, itemgetter
 
-from legion_memory.markdown.document import Document, Table, line_cells
+from legion_memory.markdown.cells import line_cells
+from legion_memory.markdown.document import Document, Table
 from legion_memory.schema.identity import clean, identity, identity_keys
 from legion_memory.schema.kinds import Kind
 

@@ -19,7 +19,8 @@ from itertools import repeat
 from pathlib import Path
 
 from legion_memory.errors import ParseError
-from legion_memory.markdown.document import Document, Table, split_cells, strip_ending, unescape
+from legion_memory.markdown.cells import split_cells, unescape
+from legion_memory.markdown.document import Document, Table, strip_ending
 from legion_memory.schema.kinds import Kind
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.records import Record, column_key, records_table

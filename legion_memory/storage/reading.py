@@ -5,21 +5,13 @@ and their highest ID. Only this module and `store`, which changes them, open mem
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import compress, count, repeat
+from itertools import chain, compress, count, repeat
 from operator import contains
 from pathlib import Path
 
 from legion_memory.errors import ParseError
-from legion_memory.markdown.document import (
-    Document,
-    Table,
-    first_ragged,
-    parse,
-    parse_lines,
-    render,
-    rows_to_count,
-    table_cells,
-)
+from legion_memory.markdown.cells import cell_count, first_ragged, rows_to_count
+from legion_memory.markdown.document import Document, Table, parse, parse_lines, render, table_cells
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import (
@@ -54,6 +46,7 @@ __all__ = [
     "records_of",
     "require_table",
     "rows_to_count",
+    "sound_table",
 ]
 
 MEMORY_DIR = Path(".planning") / "memory"
@@ -179,6 +172,8 @@ class Checked(NamedTuple):
     data: bytes
     document: Document
     table: Table
+    suspects: tuple[int, ...] = ()
+    """The line indexes of the table's rows that may be git conflict markers (`sound_table`)."""
 
 
 def load_checked(path: Path, kind: Kind) -> Checked | None:
@@ -190,7 +185,24 @@ def load_checked(path: Path, kind: Kind) -> Checked | None:
         document = parse_lines(decode_lines(path, data))
     else:
         document = _parsed(path, decode(path, data))
-    return Checked(path, kind, data, document, require_table(path, document, kind))
+    table, suspects = sound_table(path, document, kind)
+    return Checked(path, kind, data, document, table, suspects)
+
+
+def sound_table(path: Path, document: Document, kind: Kind) -> tuple[Table, tuple[int, ...]]:
+    """`require_table`'s table, and the line indexes of its rows that were counted one by one:
+    the only rows that can be git conflict markers, since every other row opens with a pipe and
+    a cell (`rows_to_count`; docs/decisions.md#markers-among-counted-rows)."""
+    table = _found_table(path, document, kind, False)
+    rows = document.lines[table.header + 2 : table.end]
+    width = len(table.columns)
+    suspects = []
+    for offset in rows_to_count(rows, width):
+        cells = cell_count(rows[offset])  # the line ending goes with the padding
+        if cells != width:
+            raise ragged_error(path, table, table.header + 2 + offset, cells)
+        suspects.append(table.header + 2 + offset)
+    return table, tuple(suspects)
 
 
 def _found_table(path: Path, document: Document, kind: Kind, archived: bool) -> Table:
@@ -281,12 +293,24 @@ _MARKERS = ("<<<<<<<", ">>>>>>>", "|||||||")
 _MARKER_LINE = r"(?:<{7}|>{7}|\|{7})(?:[ \t]|\r?\n?$)"  # compiled by `re` on first use
 
 
-def require_no_conflict_markers(path: Path, document: Document | None) -> None:
+def require_no_conflict_markers(
+    path: Path, document: Document | None, sound: tuple[Table, Sequence[int]] | None = None
+) -> None:
     """ParseError when a file holds a git conflict: its rows on either side are both half of the
-    truth, and an ID computed from the rows above the marker may already be used below it."""
+    truth, and an ID computed from the rows above the marker may already be used below it.
+    `sound`, the table and suspects `sound_table` gave for this document: then only the lines
+    outside the table's rows and those suspects are looked at, as no other line can be one."""
     if document is None:
         return
-    _refuse_marker(path, document.lines)
+    if sound is None:
+        _refuse_marker(path, document.lines)
+        return
+    table, suspects = sound
+    lines = document.lines
+    around = chain(range(table.header + 2), suspects, range(table.end, len(lines)))
+    for index in around:
+        if lines[index].startswith(_MARKERS):
+            _refuse_marker_at(path, lines, index)
 
 
 def require_no_conflict_markers_in(texts: Mapping[Path, str | None]) -> None:
@@ -310,12 +334,17 @@ def require_no_conflict_markers_as_read(documents: Mapping[Path, Document | None
 def _refuse_marker(path: Path, lines: Sequence[str]) -> None:
     # One pass in C over the lines; only a line starting with a marker is looked at closer.
     for index in compress(count(), map(str.startswith, lines, repeat(_MARKERS))):
-        if re.match(_MARKER_LINE, lines[index]):
-            raise ParseError(
-                "the file has unresolved git conflict markers",
-                where=f"{path}:{index + 1}",
-                hint="run `legion-memory doctor --fix` first",
-            )
+        _refuse_marker_at(path, lines, index)
+
+
+def _refuse_marker_at(path: Path, lines: Sequence[str], index: int) -> None:
+    """ParseError when line `index`, which starts with a marker's characters, is a marker."""
+    if re.match(_MARKER_LINE, lines[index]):
+        raise ParseError(
+            "the file has unresolved git conflict markers",
+            where=f"{path}:{index + 1}",
+            hint="run `legion-memory doctor --fix` first",
+        )
 
 
 def max_id_number(
@@ -324,17 +353,20 @@ def max_id_number(
     live: Document | None,
     checked: Table | None = None,
     data: bytes | None = None,
+    suspects: Sequence[int] | None = None,
 ) -> int:
     """The highest ID number of a kind, live and archived together: IDs are never reissued.
 
     `checked` is the live document's table when the caller has already required it, `data` the
-    bytes the live document was parsed from, when the caller holds them.
+    bytes the live document was parsed from, `suspects` the rows of `checked` that `sound_table`
+    gave, when the caller holds them.
     """
     archive = load(memory.archive)
     require_no_conflict_markers(memory.archive, archive)
     numbers = [record.number for record in archived_in(memory.archive, archive, kind)]
     if live is not None:
-        require_no_conflict_markers(memory.path(kind), live)
+        sound = None if checked is None or suspects is None else (checked, suspects)
+        require_no_conflict_markers(memory.path(kind), live, sound)
         table = checked or require_table(memory.path(kind), live, kind)
         numbers.append(highest_id_number(live, table, kind, data))
     return max(numbers, default=0)

@@ -48,6 +48,7 @@ from legion_memory.storage.reading import (
     require_no_conflict_markers,
     require_no_conflict_markers_in,
     require_table,
+    sound_table,
 )
 from legion_memory.storage.row_edits import (
     Pieces,
@@ -220,9 +221,10 @@ class _echoing:
 def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
     kind = record.kind
     path = memory.path(kind)
-    document, table, data = _current(path, kind, seen)
+    document, table, data, suspects = _current(path, kind, seen)
     require_id_column(path, table)
-    next_id = format_id(kind.prefix, max_id_number(memory, kind, document, table, data) + 1)
+    highest = max_id_number(memory, kind, document, table, data, suspects)
+    next_id = format_id(kind.prefix, highest + 1)
     stored = record.replace(values={**record.values, "id": next_id})
     new, line = row_insertion(document, table, data, row_for(stored, table.columns))
     verify_append(path, document, data, new, table, stored)
@@ -230,22 +232,25 @@ def _append_held(memory: Memory, record: Record, seen: Checked | None = None) ->
     return stored.replace(line=line)
 
 
-def _current(path: Path, kind: Kind, seen: Checked | None) -> tuple[Document, Table, bytes]:
-    """The file as it is now (read under the lock), parsed and checked, and its bytes (the kind's
-    template when there is no file); the parse and check of `seen` when the file still holds the
-    very bytes they were made from."""
+def _current(
+    path: Path, kind: Kind, seen: Checked | None
+) -> tuple[Document, Table, bytes, tuple[int, ...]]:
+    """The file as it is now (read under the lock), parsed and checked, its bytes (the kind's
+    template when there is no file) and the rows that may be conflict markers (`sound_table`);
+    the parse and check of `seen` when the file still holds the very bytes they were made from."""
     if (
         seen is not None
         and seen.path == path
         and seen.kind is kind
         and holds_bytes(path, seen.data)
     ):
-        return seen.document, seen.table, seen.data
+        return seen.document, seen.table, seen.data, seen.suspects
     data = read_data(path)
     if data is None:
         data = kind.template().encode("utf-8")
     document = parse(decode(path, data))
-    return document, require_table(path, document, kind), data
+    table, suspects = sound_table(path, document, kind)
+    return document, table, data, suspects
 
 
 Dedupe = Callable[[list[Record]], tuple[Record, Mapping[str, str]] | None]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from legion_memory.errors import IntegrityError, SchemaError
+from legion_memory.markdown.cells import split_cells
 from legion_memory.markdown.document import (
     Document,
     RowStyle,
@@ -15,7 +16,6 @@ from legion_memory.markdown.document import (
     ending_of,
     parse,
     render,
-    split_cells,
     strip_ending,
 )
 from legion_memory.schema.kinds import OUTCOME, archive_section_lines, archive_template

@@ -14,16 +14,8 @@ from typing import NamedTuple
 
 from legion_memory.errors import IntegrityError
 from legion_memory.knowledge.importance import OUTCOME_BASE
-from legion_memory.markdown.document import (
-    Document,
-    Table,
-    ending_of,
-    escape,
-    parse,
-    render,
-    split_raw,
-    strip_ending,
-)
+from legion_memory.markdown.cells import escape, split_raw
+from legion_memory.markdown.document import Document, Table, ending_of, parse, render, strip_ending
 from legion_memory.project.catalog import GENERAL
 from legion_memory.schema.kinds import KINDS, OUTCOME, Kind
 from legion_memory.schema.records import Record, column_key, format_id, read_records, records_table

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from legion_memory.errors import WriteError
-from legion_memory.markdown.document import split_cells
+from legion_memory.markdown.cells import split_cells
 from legion_memory.storage import reading, writing
 from support.processes import FIXTURES, git
 

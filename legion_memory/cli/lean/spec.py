@@ -23,6 +23,7 @@ from legion_memory.cli.lean.hot_commands import ACTIONS
 from legion_memory.cli.typer_app.app import app
 
 SPEC_PATH = Path(__file__).parent.parent.parent / "operations" / "option_spec.py"
+HELP_PATH = SPEC_PATH.with_name("option_help.py")
 _SCALARS = {str: "str", int: "int", float: "float", bool: "bool", Path: "path"}
 
 
@@ -38,6 +39,17 @@ def build_spec() -> dict[str, Any]:
         "globals": [_param(param) for param in root.params if param.name not in TYPER_ONLY],
         "commands": commands,
         "options": {name: _option_values(command) for name, command in sorted(leaves.items())},
+    }
+
+
+def build_help() -> dict[str, dict[str, str]]:
+    """Each hot command's options' help, by option name: the JSON schemas of MCP and `batch`
+    describe them; the lean dispatcher never shows it (`--help` is typer's), so a hot command
+    does not load it (docs/decisions.md#option-spec-module)."""
+    leaves = dict(_leaves(typer.main.get_command(app), ()))
+    return {
+        name: {param.name: getattr(param, "help", None) or "" for param in leaves[name].params}
+        for name in ACTIONS
     }
 
 
@@ -78,7 +90,6 @@ def _param(param: Any) -> dict[str, Any]:
         "required": bool(param.required),
         "min": getattr(param, "min", None),
         "max": getattr(param, "max", None),
-        "help": getattr(param, "help", None) or "",
     }
 
 
@@ -115,10 +126,22 @@ if TYPE_CHECKING:
 SPEC: dict[str, Any] = '''
 
 
+_HELP_HEADER = '''"""The help of every hot command's options, by command and option name: what the
+JSON schemas of MCP and `batch` describe them with (`operations/options.py`). Generated with
+`operations/option_spec.py` by `python -m legion_memory.cli.lean.spec`."""
+
+HELP: dict[str, dict[str, str]] = '''
+
+
 def render_spec() -> str:
     return _HEADER + pprint.pformat(build_spec(), width=99, sort_dicts=True) + "\n"
 
 
+def render_help() -> str:
+    return _HELP_HEADER + pprint.pformat(build_help(), width=99, sort_dicts=True) + "\n"
+
+
 if __name__ == "__main__":
     SPEC_PATH.write_text(render_spec(), encoding="utf-8")
-    print(f"wrote {SPEC_PATH}")
+    HELP_PATH.write_text(render_help(), encoding="utf-8")
+    print(f"wrote {SPEC_PATH} and {HELP_PATH}")
