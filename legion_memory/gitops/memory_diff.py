@@ -10,14 +10,13 @@ is meant to be pasted into a pull request as is.
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
+from legion_memory.gitops.memory_diff_rows import KindRows, RowKey, RowReader
 from legion_memory.markdown.cells import escape
-from legion_memory.markdown.document import parse
-from legion_memory.schema.identity import Identity, identity
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
-from legion_memory.schema.records import Record, read_records, records_table
-from legion_memory.schema.validation import ERROR, NOTE, Problem, validate_text
+from legion_memory.schema.records import Record
+from legion_memory.schema.validation import ERROR, NOTE, Problem, validate_document
 from legion_memory.wording import count_of
 
 Texts = Mapping[str, str | None]
@@ -41,6 +40,10 @@ class Update(NamedTuple):
         ]
 
 
+def _without_id(record: Record) -> dict[str, str]:
+    return {key: value for key, value in record.values.items() if key != "id"}
+
+
 class KindChanges:
     # A slotted class, not a NamedTuple: filled in as rows are compared, and false when nothing
     # changed (a tuple's truth would be its length).
@@ -54,6 +57,17 @@ class KindChanges:
         self.archived: list[Record] = []
         self.restored: list[Record] = []
         self.removed: list[Record] = []
+
+    def note(self, before: Record | None, record: Record, *, was_archived: bool) -> None:
+        """Notes a record of the new live file against its old version `before`: with none, new
+        (restored when it `was_archived`), else renumbered, updated, both or neither."""
+        if before is None:
+            (self.restored if was_archived else self.added).append(record)
+            return
+        if before.id != record.id:
+            self.renumbered.append(Update(before, record))
+        if _without_id(before) != _without_id(record):
+            self.updated.append(Update(before, record))
 
     def __bool__(self) -> bool:
         changed = (self.added, self.updated, self.renumbered, self.archived, self.restored)
@@ -89,74 +103,97 @@ class MemoryDiff(NamedTuple):
         }
 
 
-def _records(texts: Texts, kind: Kind, *, archived: bool) -> dict[Identity, Record]:
-    """The kind's records by identity (a record held twice counts once)."""
-    text = texts.get(ARCHIVE_FILENAME if archived else kind.filename)
-    if not text:
-        return {}
-    document = parse(text)
-    table = records_table(document, kind, archived=archived)
-    if table is None:
-        return {}
-    found: dict[Identity, Record] = {}
-    for record in read_records(document, table, kind):
-        found.setdefault(identity(kind, record.values), record)
-    return found
-
-
-def compare_kind(old: Texts, new: Texts, kind: Kind) -> KindChanges:
-    old_live, new_live = _records(old, kind, archived=False), _records(new, kind, archived=False)
-    old_archive = _records(old, kind, archived=True)
-    new_archive = _records(new, kind, archived=True)
+def compare_kind(
+    old: Texts, new: Texts, kind: Kind, reader: RowReader | None = None
+) -> KindChanges:
+    """The changes of one kind. Both its files byte-identical in both versions: nothing is read.
+    Otherwise a row whose line both versions hold, in the same layout, is no change: only the
+    other rows become records (docs/decisions.md#diff-from-lines)."""
     changes = KindChanges(kind)
+    if all(old.get(name) == new.get(name) for name in (kind.filename, ARCHIVE_FILENAME)):
+        return changes
+    reader = reader or RowReader()
+    old_live, new_live = (
+        reader.rows(old, kind, archived=False),
+        reader.rows(new, kind, archived=False),
+    )
+    old_archive = reader.rows(old, kind, archived=True)
+    new_archive = reader.rows(new, kind, archived=True)
     edited = _edited(old_live, new_live)
-    for key, record in new_live.items():
-        before = old_live.get(key) or edited.get(key)
-        if before is None:
-            target = changes.restored if key in old_archive else changes.added
-            target.append(record)
+    for key, index in new_live.first.items():
+        at = old_live.first.get(key)
+        if at is not None and old_live.same_row(at, new_live, index):
             continue
-        if before.id != record.id:
-            changes.renumbered.append(Update(before, record))
-        if _without_id(before) != _without_id(record):
-            changes.updated.append(Update(before, record))
-    for key, record in new_archive.items():
-        if key not in old_archive:
-            changes.archived.append(record)
-    matched = {id(record) for record in edited.values()}
-    for key, record in {**old_archive, **old_live}.items():
-        if key not in new_live and key not in new_archive and id(record) not in matched:
-            changes.removed.append(record)
+        before = old_live.record(at) if at is not None else edited.get(key)
+        changes.note(before, new_live.record(index), was_archived=key in old_archive.first)
+    changes.archived += [
+        new_archive.record(index)
+        for key, index in new_archive.first.items()
+        if key not in old_archive.first
+    ]
+    changes.removed += _removed(old_live, old_archive, (new_live, new_archive), edited)
     return changes
 
 
-def _edited(old: dict[Identity, Record], new: dict[Identity, Record]) -> dict[Identity, Record]:
+def _removed(
+    old_live: KindRows,
+    old_archive: KindRows,
+    new: tuple[KindRows, KindRows],
+    edited: dict[RowKey, Record],
+) -> list[Record]:
+    """The old records, archived ones first, whose identity the new version holds nowhere and
+    that no edited row continues (a record live and archived at once is read as the live one)."""
+    matched = {id(record) for record in edited.values()}
+    found = []
+    for key in {**old_archive.first, **old_live.first}:
+        if key in new[0].first or key in new[1].first:
+            continue
+        at = old_live.first.get(key)
+        record = (
+            old_live.record(at) if at is not None else old_archive.record(old_archive.first[key])
+        )
+        if id(record) not in matched:
+            found.append(record)
+    return found
+
+
+def _edited(old: KindRows, new: KindRows) -> dict[RowKey, Record]:
     """New identities that are an old record edited: same ID, the old identity gone."""
-    gone = {record.id: record for key, record in old.items() if key not in new and record.id}
-    return {
-        key: gone[record.id] for key, record in new.items() if key not in old and record.id in gone
-    }
+    gone: dict[str, Record] = {}
+    for key, index in old.first.items():
+        if key not in new.first:
+            record = old.record(index)
+            if record.id:
+                gone[record.id] = record
+    if not gone:
+        return {}
+    found = {}
+    for key, index in new.first.items():
+        if key not in old.first:
+            record_id = new.record(index).id
+            if record_id in gone:
+                found[key] = gone[record_id]
+    return found
 
 
-def _without_id(record: Record) -> dict[str, str]:
-    return {key: value for key, value in record.values.items() if key != "id"}
-
-
-def problems_of(texts: Texts, directory: str) -> list[Problem]:
+def problems_of(texts: Texts, directory: str, reader: RowReader | None = None) -> list[Problem]:
     """The errors and warnings `validate` reports for these files (notes left out)."""
+    reader = reader or RowReader()
     found = []
     for name in FILE_NAMES:
         text = texts.get(name)
         if text is not None:
-            problems = validate_text(Path(name), text, f"{directory}/{name}")
+            document = reader.document(text)
+            problems = validate_document(Path(name), document, f"{directory}/{name}")
             found += [problem for problem in problems if problem.severity != NOTE]
     return found
 
 
 def compare(old: Texts, new: Texts, labels: tuple[str, str], directory: str) -> MemoryDiff:
     """What changed from `old` to `new`, with the problems of `new`; `directory` names files."""
-    kinds = [compare_kind(old, new, kind) for kind in KINDS.values()]
-    return MemoryDiff(labels[0], labels[1], kinds, problems_of(new, directory))
+    reader = RowReader()
+    kinds = [compare_kind(old, new, kind, reader) for kind in KINDS.values()]
+    return MemoryDiff(labels[0], labels[1], kinds, problems_of(new, directory, reader))
 
 
 def _table(kind: Kind, records: Sequence[Record]) -> list[str]:

@@ -27,20 +27,6 @@ __all__ = [
 ]
 
 
-def git_output_with_input(args: list[str], cwd: Path, given: str) -> bytes | None:
-    """Run git with `given` on its stdin; its stdout as bytes, None on failure."""
-    import subprocess
-
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, input=given.encode("utf-8"), capture_output=True,
-            check=False, timeout=30,
-        )  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout if done.returncode == 0 else None
-
-
 class GitRun(NamedTuple):
     """A git command as a terminal shows it: its exit code and its stdout and stderr together."""
 

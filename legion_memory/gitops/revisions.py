@@ -5,7 +5,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from legion_memory.errors import GitError, InputError
-from legion_memory.gitops.repository import git_output_with_input, run_git
+from legion_memory.gitops.git_spawn import git_stdout
+
+
+def run_git(args: list[str], cwd: Path) -> str | None:
+    """`repository.run_git` without importing `subprocess`: git's stdout stripped, None on
+    failure (docs/decisions.md#git-without-subprocess)."""
+    output = git_stdout(args, cwd)
+    return None if output is None else output.decode("utf-8", "surrogateescape").strip()
 
 
 def _top(start: Path) -> Path:
@@ -51,9 +58,8 @@ def files_at(start: Path, rev: str, directory: Path, names: Sequence[str]) -> di
     commit = _commit(start, rev)
     relative = directory.resolve().relative_to(top)
     wanted = [f"{commit}:{(relative / name).as_posix()}" for name in names]
-    output = git_output_with_input(
-        ["cat-file", "--batch"], start, "".join(f"{w}\n" for w in wanted)
-    )
+    given = "".join(f"{w}\n" for w in wanted).encode("utf-8")
+    output = git_stdout(["cat-file", "--batch"], start, given)
     if output is None:
         raise GitError(f"git could not read revision '{rev}'", where=str(start))
     found: dict[str, str | None] = {}

@@ -6,14 +6,25 @@ byte-for-byte; this module only reads them so that validate, search and context 
 
 import re
 from collections.abc import Iterator
+from functools import cache
 
 from legion_memory.markdown.document import Document
 from legion_memory.named_tuple import NamedTuple
 
-_ENTRY = re.compile(r"^##\s+((?:PAT|PIT|PRF)-\d+)\s*:\s*(.*?)\s*$")
-_FIELD = re.compile(r"^\s*[-*]\s+\*\*(\w[\w ]*)\*\*\s*:\s*(.*?)\s*$")
-_END = re.compile(r"^(#{1,6}\s|---\s*$)")
 LEARN_TYPES = {"PAT": "pattern", "PIT": "pitfall", "PRF": "preference"}
+_ID_STARTS = tuple(f"{prefix}-" for prefix in LEARN_TYPES)
+"""What an entry's heading holds: a line without one is no entry, and its pattern is then never
+compiled (most memory files hold no entry)."""
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """An entry's heading, one of its fields, and the line after it."""
+    return (
+        re.compile(r"^##\s+((?:PAT|PIT|PRF)-\d+)\s*:\s*(.*?)\s*$"),
+        re.compile(r"^\s*[-*]\s+\*\*(\w[\w ]*)\*\*\s*:\s*(.*?)\s*$"),
+        re.compile(r"^(#{1,6}\s|---\s*$)"),
+    )
 
 
 class LearnEntry(NamedTuple):
@@ -51,7 +62,9 @@ def learn_entries(document: Document) -> Iterator[LearnEntry]:
         if next_table < len(tables) and tables[next_table].header <= index:
             index = tables[next_table].end
             continue
-        match = _ENTRY.match(document.text(index))
+        text = document.text(index)
+        heading = text.startswith("##") and any(map(text.__contains__, _ID_STARTS))
+        match = _patterns()[0].match(text) if heading else None
         if match is None:
             index += 1
             continue
@@ -62,7 +75,8 @@ def learn_entries(document: Document) -> Iterator[LearnEntry]:
 
 def _entry_end(document: Document, start: int) -> int:
     index = start
-    while index < len(document.lines) and not _END.match(document.text(index)):
+    end = _patterns()[2]
+    while index < len(document.lines) and not end.match(document.text(index)):
         index += 1
     return index
 
@@ -70,9 +84,10 @@ def _entry_end(document: Document, start: int) -> int:
 def _entry(document: Document, match: re.Match[str], start: int, end: int) -> LearnEntry:
     fields: dict[str, str] = {}
     body: list[str] = []
+    field = _patterns()[1]
     for index in range(start + 1, end):
         text = document.text(index)
-        found = _FIELD.match(text)
+        found = field.match(text)
         if found and not body:
             fields[found.group(1).strip().lower()] = found.group(2)
         elif text.strip() or body:
