@@ -331,3 +331,34 @@ def test_rebasing_onto_a_squash_that_holds_the_restore_of_a_copied_forget_keeps_
     assert rows(repo) == [("O-001", "feature", "alpha"), ("O-002", "later", "beta")]
     assert _archive_rows(repo) == []
     assert_healthy(repo)
+
+
+def test_a_rebase_whose_first_commit_git_drops_still_keeps_main_s_forget(repo: Path) -> None:
+    """feature's first commit is already on main in other words (git drops it as empty and
+    names main's tip as what it became); its store of alpha was picked to main, which then
+    forgot alpha. Replayed, the store brings alpha back live beside the archived copy: the
+    hook must weigh it against main's tip, not the commit before it, and keep it archived."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "notes.txt").write_text("one\n", encoding="utf-8")
+    commit(repo, "notes")
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main's own", "main", date="2026-03-01")
+    (repo / "notes.txt").write_text("one\n", encoding="utf-8")
+    (repo / "other.txt").write_text("other\n", encoding="utf-8")
+    commit(repo, "notes and more")
+    assert run_git(repo, "cherry-pick", "feature").returncode == 0
+    alpha = {summary: record_id for record_id, _, summary in rows(repo)}["alpha"]
+    forget(memory_of(repo), alpha)
+    commit(repo, "forget alpha")
+    archived = _archive_rows(repo)
+    git(repo, "checkout", "-q", "feature")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert [summary for _, _, summary in rows(repo)] == ["main's own"]
+    assert _archive_rows(repo) == archived
+    assert_healthy(repo)

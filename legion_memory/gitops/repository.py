@@ -172,10 +172,23 @@ def replay_of_rebase(
     old, new = env.get(REWRITTEN_ENV, "").split(), env.get(REPLAYED_AS_ENV, "").split()
     if not old or not new:
         return None
-    onto = run_git(["rev-parse", "-q", "--verify", f"{new[0]}^"], start)
+    onto = _rebase_onto(start, env) or run_git(["rev-parse", "-q", "--verify", f"{new[0]}^"], start)
     if onto is None:
         return None
     return Replay(onto.strip(), tuple(old), _upstream(start, onto.strip(), old, directory))
+
+
+def _rebase_onto(start: Path, env: Mapping[str, str]) -> str | None:
+    """What the rebase whose post-rewrite hook runs was replayed onto, as git's rebase state
+    (still there while the hook runs) names it. The parent of the first commit written is no
+    stand-in: a first commit git dropped as already upstream is "rewritten" as the tip it was
+    replayed onto, whose parent lies before it."""
+    git_dir = find_git_dir(start, env)
+    for state in ("rebase-merge", "rebase-apply"):
+        named = read_stripped(git_dir / state / "onto") if git_dir is not None else None
+        if named:
+            return named
+    return None
 
 
 def replay_of_picks(
