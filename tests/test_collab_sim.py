@@ -28,6 +28,10 @@ HUNDRED_ROUND_SEEDS = (1109, 1126)
 # A hundred rounds with whole branches picked: a branch's old forget picked again onto main,
 # which had picked it before and restored the record since (1207).
 HUNDRED_ROUND_MORE_SEEDS = (1207,)
+# Two hundred rounds: a rebase whose first commit git dropped as already upstream, weighed
+# against the commit before main's tip (1802); a squash whose older squashed commits held the
+# outcomes under other numbers, taken for its other side (1811).
+TWO_HUNDRED_ROUND_SEEDS = (1802, 1811)
 
 
 @pytest.mark.slow
@@ -37,7 +41,8 @@ HUNDRED_ROUND_MORE_SEEDS = (1207,)
     + [(seed, LONG_ROUNDS, INTEGRATIONS) for seed in LONG_SEEDS]
     + [(seed, LONG_ROUNDS, MORE_INTEGRATIONS) for seed in MORE_SEEDS]
     + [(seed, 100, INTEGRATIONS) for seed in HUNDRED_ROUND_SEEDS]
-    + [(seed, 100, MORE_INTEGRATIONS) for seed in HUNDRED_ROUND_MORE_SEEDS],
+    + [(seed, 100, MORE_INTEGRATIONS) for seed in HUNDRED_ROUND_MORE_SEEDS]
+    + [(seed, 200, INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_SEEDS],
 )
 def test_every_record_once_every_reference_right_and_the_clones_converge(
     seed: int, rounds: int, kinds: tuple[str, ...]

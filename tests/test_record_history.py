@@ -9,6 +9,7 @@ from support.gitrepos import add_outcome, commit, init_memory, memory_of
 from support.processes import git
 
 from legion_memory.gitops.record_history import any_changed, commits_changing
+from legion_memory.gitops.repository import integration_sources
 from legion_memory.upkeep.forgetting import forget
 
 ROW_TAIL = "| feature | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
@@ -47,3 +48,20 @@ def test_any_changed_says_whether_a_commit_touched_the_file(repo: Path) -> None:
     assert any_changed(repo, [notes, alpha, beta], archive) is False
     assert any_changed(repo, [beta, forgotten], archive) is True
     assert any_changed(repo, [], archive) is False
+
+
+def test_a_squash_in_progress_has_ours_and_the_squashed_tip_as_its_sides(repo: Path) -> None:
+    """`merge --squash` lists every squashed commit in SQUASH_MSG, newest first; only the newest
+    is the other side: the older ones hold records under the numbers they had then."""
+    init_memory(repo, driver=False)
+    git(repo, "checkout", "-q", "-b", "feature")
+    for summary in ("one", "two"):
+        add_outcome(repo, summary, "feature")
+        commit(repo, f"store {summary}")
+    tip = git(repo, "rev-parse", "feature").strip()
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--squash", "feature")
+
+    squash_message = (repo / ".git" / "SQUASH_MSG").read_text(encoding="utf-8")
+    assert squash_message.count("\ncommit ") == 2
+    assert integration_sources(repo) == ["HEAD", tip]

@@ -239,8 +239,8 @@ def octopus_in_progress(start: Path) -> bool:
 
 def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> list[str]:
     """The commits the integration at hand took its versions from, never its own result: ours
-    and theirs of a merge, pick or rebase step still in progress, the squashed commits with ours
-    after `merge --squash`, the old commits of a rebase just done (named by the post-rewrite
+    and theirs of a merge, pick or rebase step still in progress, ours and the squashed branch's
+    tip after `merge --squash`, the old commits of a rebase just done (named by the post-rewrite
     hook), ours and the picked commit of a pick just committed (named by the post-commit hook),
     or the parents of a merge at HEAD. Empty when there is none."""
     env = os.environ if env is None else env
@@ -263,9 +263,11 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
         named = (read_stripped(git_dir / name) or "").split()
         if named:  # git still holds it while post-merge runs: then HEAD is the merge made
             return merged if merged[1:] == named else ["HEAD", *named]
+    # A squash's other side is the squashed branch as it ends: the newest commit git lists. Its
+    # older commits hold the records under the numbers they had then, no side of this merge.
     squashed = read_stripped(git_dir / "SQUASH_MSG") or ""
     commits = [line.split()[1] for line in squashed.splitlines() if line.startswith("commit ")]
-    return ["HEAD", *commits] if commits else merged
+    return ["HEAD", commits[0]] if commits else merged
 
 
 def files_of_commits(
