@@ -230,25 +230,25 @@ class _TableMerge:
             raw = set_cell(raw, self.columns.index("id"), chosen.id, final)
         return [raw]
 
+    def row_text(self, row: Row, side: str) -> str:
+        """`side`'s row after its ID as written (`history_text`), what the history is asked of."""
+        block = self.blocks[side]
+        return history_text(row.raw, block.columns) if block else ""
+
     def kept_later(self, row: Row, side: str) -> bool:
         """Whether `side`, keeping the record the other side removed, holds its later state."""
-        block = self.blocks[side]
-        text = history_text(row.raw, block.columns) if block else ""
+        text = self.row_text(row, side)
         return bool(text) and self.ledger.kept_later(text, side)
 
     def archived_as(self, row: Row, side: str, archiver: str) -> bool:
         """Whether `archiver` removed `side`'s changed row by archiving that very version."""
-        block = self.blocks[side]
-        text = history_text(row.raw, block.columns) if block else ""
+        text = self.row_text(row, side)
         return bool(text) and self.ledger.archived_as(text, archiver)
 
     def later_of(self, mine: Row, other: Row) -> Row | None:
         """Of two versions of one record, the side's whose history replaced the other's
         (docs/decisions.md#later-version); None when the history does not say."""
-        texts = [
-            history_text(row.raw, block.columns) if block else ""
-            for row, block in ((mine, self.blocks["ours"]), (other, self.blocks["theirs"]))
-        ]
+        texts = self.row_text(mine, "ours"), self.row_text(other, "theirs")
         later = self.ledger.later_version(*texts) if all(texts) else None
         return {"ours": mine, "theirs": other}.get(later or "")
 

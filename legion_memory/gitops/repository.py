@@ -154,18 +154,16 @@ _UPSTREAM_LIMIT = 500  # upstream commits read for the changes it already made, 
 
 
 class Replay(NamedTuple):
-    """A rebase or pick just done: each replayed commit (a rebase's old commits, a pick's new
-    ones) and each commit of the upstream it was replayed onto that changed `directory` (newest
-    first, at most `_UPSTREAM_LIMIT`), as revisions whose parent `<rev>^` is the version before."""
+    """A rebase or pick just done: what it was replayed onto, each replayed commit (a rebase's
+    old commits, a pick's new ones) as a revision whose parent `<rev>^` is the version before,
+    and the commits whose history is not the upstream's (`upstream_commits` reads the rest)."""
 
     onto: str
     picked: tuple[str, ...]
-    upstream: tuple[str, ...]
+    apart: tuple[str, ...]
 
 
-def replay_of_rebase(
-    start: Path, directory: Path, env: Mapping[str, str] | None = None
-) -> Replay | None:
+def replay_of_rebase(start: Path, env: Mapping[str, str] | None = None) -> Replay | None:
     """The rebase the post-rewrite hook names (docs/decisions.md#replays-upstream-holds); None
     when it names none or git cannot say what it was replayed onto."""
     env = os.environ if env is None else env
@@ -175,7 +173,7 @@ def replay_of_rebase(
     onto = _rebase_onto(start, env) or run_git(["rev-parse", "-q", "--verify", f"{new[0]}^"], start)
     if onto is None:
         return None
-    return Replay(onto.strip(), tuple(old), _upstream(start, onto.strip(), old, directory))
+    return Replay(onto.strip(), tuple(old), tuple(old))
 
 
 def _rebase_onto(start: Path, env: Mapping[str, str]) -> str | None:
@@ -191,9 +189,7 @@ def _rebase_onto(start: Path, env: Mapping[str, str]) -> str | None:
     return None
 
 
-def replay_of_picks(
-    start: Path, directory: Path, env: Mapping[str, str] | None = None
-) -> Replay | None:
+def replay_of_picks(start: Path, env: Mapping[str, str] | None = None) -> Replay | None:
     """The cherry-pick (one commit, or several at once) the post-commit hook names, as a replay:
     the commits it wrote since where it started, and the commits of that start the picked commit
     does not reach (docs/decisions.md#replays-upstream-holds). None when it names none."""
@@ -204,20 +200,22 @@ def replay_of_picks(
     if not picked or onto is None:
         return None
     written = run_git(["rev-list", "--reverse", "--no-merges", f"{onto.strip()}..HEAD"], start)
-    upstream = _upstream(start, onto.strip(), picked, directory)
-    return Replay(onto.strip(), tuple((written or "").split()), upstream)
+    return Replay(onto.strip(), tuple((written or "").split()), tuple(picked))
 
 
 _SQUASHED = "Squashed commit of the following:"
 
 
-def _upstream(start: Path, onto: str, replayed: list[str], directory: Path) -> tuple[str, ...]:
-    """The commits of `onto` that changed `directory` and `replayed` do not reach, newest first,
-    and the commits a squash among them names: `git merge --squash` lists them (`commit <sha>`
-    lines under "Squashed commit of the following:") in the message `git commit` then takes, so
-    a squash's folded changes (a forget, and the restore that undid it) count as the upstream's."""
+def upstream_commits(start: Path, replay: Replay, directory: Path) -> tuple[str, ...]:
+    """The replay's upstream: the commits of its `onto` that changed `directory` and its `apart`
+    commits do not reach (newest first, at most `_UPSTREAM_LIMIT`), and the commits a squash
+    among them names: `git merge --squash` lists them (`commit <sha>` lines under "Squashed
+    commit of the following:") in the message `git commit` then takes, so a squash's folded
+    changes (a forget, and the restore that undid it) count as the upstream's. Asked only when
+    a record may have been replayed stale: the hook of every rebase reads no more than that."""
     limit = f"--max-count={_UPSTREAM_LIMIT}"
-    listed = run_git(["rev-list", limit, onto, "--not", *replayed, "--", str(directory)], start)
+    revs = [replay.onto, "--not", *replay.apart, "--", str(directory)]
+    listed = run_git(["rev-list", limit, *revs], start)
     commits = (listed or "").split()
     if not commits:
         return ()
@@ -248,7 +246,7 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     if git_dir is None:
         return []
     rewritten = env.get(REWRITTEN_ENV, "").split()
-    replay = replay_of_rebase(start, start, env) if rewritten else None
+    replay = replay_of_rebase(start, env) if rewritten else None
     if replay is not None:  # one branch's own history: its tip says what its rows meant last
         before = run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD"], start)
         return [before or rewritten[-1], replay.onto]

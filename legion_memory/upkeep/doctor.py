@@ -22,6 +22,7 @@ from legion_memory.gitops.repository import (
     merge_sides,
     replay_of_picks,
     replay_of_rebase,
+    upstream_commits,
 )
 from legion_memory.markdown.document import parse
 from legion_memory.schema.record_twins import archive_layout
@@ -298,9 +299,7 @@ def repair_replayed(memory: Memory) -> list[str]:
 def _stale_replays(memory: Memory) -> list[Stale]:
     """Records a rebase or pick just done left archived or live only by replaying changes its
     upstream had already made and since undone; nothing outside the hooks that name them."""
-    replay = replay_of_rebase(memory.directory, memory.directory) or replay_of_picks(
-        memory.directory, memory.directory
-    )
+    replay = replay_of_rebase(memory.directory) or replay_of_picks(memory.directory)
     # A record changes between live and archived only by a commit that changes ARCHIVE.md.
     if replay is None or not any_changed(memory.directory, replay.picked, memory.archive):
         return []
@@ -315,11 +314,12 @@ def _stale_replays(memory: Memory) -> list[Stale]:
         return []  # the usual case: the upstream's history is not read at all
     texts = {v[key].text() for v in (now, *found) for key in suspected if key in v}
     texts.discard("")
-    commits = commits_changing(memory.directory, replay.upstream, sorted(texts), memory.directory)
-    upstream = _versions(memory, [rev for commit in commits for rev in (f"{commit}^", commit)])
-    if upstream is None:
+    upstream = upstream_commits(memory.directory, replay, memory.directory)
+    commits = commits_changing(memory.directory, upstream, sorted(texts), memory.directory)
+    made = _versions(memory, [rev for commit in commits for rev in (f"{commit}^", commit)])
+    if made is None:
         return []
-    steps = list(zip(upstream[0::2], upstream[1::2], strict=True))
+    steps = list(zip(made[0::2], made[1::2], strict=True))
     return stale_records(now, onto, replayed, steps)
 
 
