@@ -108,6 +108,39 @@ def test_an_unknown_revision_is_one_line_exit_2(cli: CLI, history: Path) -> None
     )
 
 
+def test_a_revision_of_two_lines_is_unknown_and_git_is_asked_nothing_else(
+    cli: CLI, history: Path
+) -> None:
+    result = cli("diff", "v1\nv2", cwd=history)
+    assert (result.code, result.stdout) == (2, "")
+    assert result.stderr == "Error: unknown revision 'v1\\nv2' (give a branch, tag or commit)\n"
+
+
+def test_a_revision_in_git_s_reflog_form_is_read_as_git_reads_it(cli: CLI, history: Path) -> None:
+    result = cli("diff", "v1", "HEAD@{0}", cwd=history)
+    expected = EXPECTED.read_text(encoding="utf-8")
+    assert result.stdout == expected.replace("`v1` → `v2`", "`v1` → `HEAD@{0}`")
+
+
+def test_diff_run_in_a_subdirectory_reads_the_clone_s_memory(cli: CLI, history: Path) -> None:
+    """git is run in the project's root, whatever directory the command was started in."""
+    below = history / "docs" / "notes"
+    below.mkdir(parents=True)
+    result = cli("diff", "v1", "v2", cwd=below)
+    assert (result.code, result.stderr) == (0, "")
+    assert result.stdout == EXPECTED.read_text(encoding="utf-8")
+
+
+def test_a_project_outside_git_is_one_line_exit_1(cli: CLI, tmp_path: Path) -> None:
+    project = tmp_path / "plain"
+    shutil.copytree(HISTORY / "v1", project / ".planning" / "memory")
+    before = read_bytes_of(project)
+    result = cli("diff", "HEAD", cwd=project)
+    assert (result.code, result.stdout) == (1, "")
+    assert result.stderr == f"Error: {project}: not inside a git repository\n"
+    assert read_bytes_of(project) == before
+
+
 def test_more_than_two_revisions_is_a_usage_error(cli: CLI, history: Path) -> None:
     result = cli("diff", "v1", "v2", "v1", cwd=history)
     assert result.code == 2

@@ -1,6 +1,7 @@
 """Reading revisions: the commit a revision names, the merge base of two, and files as a commit
 holds them, by git's command line (docs/decisions.md#revisions-by-the-git-cli)."""
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -53,25 +54,40 @@ def merge_base(start: Path, first: str, second: str) -> str:
 
 def files_at(start: Path, rev: str, directory: Path, names: Sequence[str]) -> dict[str, str | None]:
     """The text of files `names` of `directory` at revision `rev` (None when absent there),
-    read by one `git cat-file --batch` (docs/decisions.md#revisions-by-the-git-cli)."""
-    top = _top(start).resolve()
-    commit = _commit(start, rev)
-    relative = directory.resolve().relative_to(top)
-    wanted = [f"{commit}:{(relative / name).as_posix()}" for name in names]
-    given = "".join(f"{w}\n" for w in wanted).encode("utf-8")
-    output = git_stdout(["cat-file", "--batch"], start, given)
+    read by one `git cat-file --batch` run in `start`, which is asked for the commit first (an
+    unknown revision is an InputError) and then for each file by its path from `start`
+    (docs/decisions.md#revisions-by-the-git-cli)."""
+    if "\n" in rev:  # one line of cat-file's input names one object
+        raise InputError(f"unknown revision {rev!r}", hint="give a branch, tag or commit")
+    relative = Path(os.path.relpath(directory.resolve(), start.resolve())).as_posix()
+    commit = f"{rev}^{{commit}}"
+    wanted = [commit, *(f"{commit}:./{relative}/{name}" for name in names)]
+    output = git_stdout(["cat-file", "--batch"], start, "".join(f"{w}\n" for w in wanted).encode())
     if output is None:
-        raise GitError(f"git could not read revision '{rev}'", where=str(start))
-    found: dict[str, str | None] = {}
+        raise GitError("not inside a git repository", where=str(start))
+    objects = _batch_objects(output, len(wanted))
+    if objects[0] is None:
+        raise InputError(
+            f"unknown revision '{rev}'", hint="give a branch, tag or commit (see `git log`)"
+        )
+    return {
+        name: None if found is None else found.decode("utf-8", "replace")
+        for name, found in zip(names, objects[1:], strict=True)
+    }
+
+
+def _batch_objects(output: bytes, count: int) -> list[bytes | None]:
+    """The contents `git cat-file --batch` printed for `count` names, None for one it lacks."""
+    found: list[bytes | None] = []
     at = 0
-    for name in names:
+    for _ in range(count):
         header_end = output.index(b"\n", at)
         header = output[at:header_end].split()
         at = header_end + 1
-        if header[-1] == b"missing":
-            found[name] = None
+        if header[-1] == b"missing" or header[-1] == b"ambiguous":
+            found.append(None)
             continue
-        size = int(header[2])
-        found[name] = output[at : at + size].decode("utf-8", "replace")
+        size = int(header[-1])
+        found.append(output[at : at + size])
         at += size + 1
     return found
