@@ -26,6 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.collab_model import Model, Truth, Verdict, changed, check, join, rows_of
+from bench.strategy_bin import on_path, strategy_bin
 from legion_memory.schema.kinds import ERROR_FIX, KINDS, new_record
 from legion_memory.storage import writing
 from legion_memory.storage.reading import Memory
@@ -106,6 +107,7 @@ class Simulation:
         self.bad_steps = 0
         self.steps = 0
         env = {**os.environ, "PYTHONPATH": str(code), "HOME": str(root)}
+        env = on_path(env, strategy_bin(root / "bin", code))
         for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
             env.pop(key, None)
         self.origin_path = root / "origin.git"
@@ -331,7 +333,7 @@ class Simulation:
                 self.violations["stuck integration"] += 1  # picks stopped, none in progress
                 return False
             if not self.in_progress(clone):
-                self.conflicts[f"{kind} refused by git"] += 1  # nothing changed (octopus)
+                self.conflicts[f"{kind} refused by git"] += 1  # an octopus merge changed nothing
                 return False
             if not self.resolve(clone, kind):
                 return False

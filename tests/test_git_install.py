@@ -31,6 +31,7 @@ def test_install_adds_the_attribute_the_driver_and_the_hooks(cli: CLI, repo: Pat
         "added `.planning/memory/*.md merge=legion-memory` to .gitattributes",
         "set git config merge.legion-memory.name",
         "set git config merge.legion-memory.driver",
+        "set git config pull.octopus legion-memory",
         "installed .git/hooks/post-merge",
         "installed .git/hooks/post-rewrite",
         "installed .git/hooks/post-commit",
@@ -67,7 +68,7 @@ def test_uninstall_restores_the_prior_state_exactly(cli: CLI, repo: Path) -> Non
     hook.chmod(0o750)
     git(repo, "config", "merge.other.driver", "true")
     before = _state(repo)
-    assert cli("git", "install", cwd=repo).stdout.splitlines()[3] == (
+    assert cli("git", "install", cwd=repo).stdout.splitlines()[4] == (
         "installed .git/hooks/post-merge (the existing hook still runs first, kept as "
         "post-merge.legion-memory-chained)"
     )
@@ -78,6 +79,7 @@ def test_uninstall_restores_the_prior_state_exactly(cli: CLI, repo: Path) -> Non
     assert result.stdout.splitlines() == [
         "removed `.planning/memory/*.md merge=legion-memory` from .gitattributes",
         "removed git config merge.legion-memory",
+        "removed git config pull.octopus",
         "removed .git/hooks/post-merge",
         "restored the previous post-merge hook",
         "removed .git/hooks/post-rewrite",

@@ -30,6 +30,21 @@ def test_a_failing_git_or_a_missing_directory_gives_none(repo: Path, tmp_path: P
     assert git_stdout(["rev-parse", "--show-toplevel"], tmp_path) is None  # no repository
 
 
+def test_a_git_that_ends_before_reading_its_input_gives_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside a repository `cat-file` may exit before it reads: the write then meets a closed
+    pipe, which is git's failure to report, not the caller's."""
+    outside = tmp_path / "plain"
+    outside.mkdir()
+
+    def closed_pipe(descriptor: int, data: bytes) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(git_spawn.os, "write", closed_pipe)
+    assert git_stdout(["cat-file", "--batch"], outside, b"HEAD:README.md\n") is None
+
+
 def test_git_not_on_path_gives_none(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(repo))
     assert git_stdout(["rev-parse", "HEAD"], repo) is None

@@ -44,7 +44,11 @@ def _output_of(pid: int, stdout: int, stdin: int, given: bytes) -> bytes | None:
     finished = False
     try:
         if stdin >= 0:
-            os.write(stdin, given)
+            # Not contextlib.suppress: importing contextlib costs the lean commands' start.
+            try:  # noqa: SIM105
+                os.write(stdin, given)
+            except BrokenPipeError:  # git ended without reading it: its exit status says why
+                pass
             os.close(stdin)
             stdin = -1
         output = _read_all(stdout, time.monotonic() + TIMEOUT_SECONDS)

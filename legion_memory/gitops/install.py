@@ -5,6 +5,8 @@ exactly by `--uninstall`:
 
 - the `.gitattributes` line that routes memory files to the driver (committed, shared);
 - the per-clone `merge.legion-memory.*` config that defines the driver (never committed);
+- `pull.octopus` naming the octopus strategy that runs the driver (`gitops/octopus.py`), where
+  its program is on PATH and no other octopus strategy is configured (never committed);
 - `post-merge`, `post-rewrite`, `post-applypatch` (`git am`) and `post-commit` hooks running
   `doctor --fix --quiet` (post-commit only for a cherry-pick, a revert, or the commit concluding
   a stopped merge). A hook that is
@@ -14,14 +16,17 @@ exactly by `--uninstall`:
 
 from __future__ import annotations
 
+import shutil
 import stat
 from pathlib import Path
 
 from legion_memory.errors import GitError
+from legion_memory.gitops.octopus import PROGRAM, STRATEGY
 from legion_memory.gitops.repository import (
     config_get,
     config_remove_section,
     config_set,
+    config_unset,
     git_path,
     toplevel,
 )
@@ -34,6 +39,7 @@ HOOKS = ("post-merge", "post-rewrite", "post-commit", "post-applypatch")
 HOOK_MARK = "# legion-memory hook"
 CHAINED = ".legion-memory-chained"
 DEFAULT_COMMAND = "legion-memory"
+OCTOPUS = "pull.octopus"
 
 # The hook's shell text, with {placeholders} filled by `hook_script` (braces doubled).
 _HOOK = (Path(__file__).parent / "hook.sh").read_text(encoding="utf-8")
@@ -61,6 +67,7 @@ def install(start: Path, command: str = DEFAULT_COMMAND) -> list[str]:
         if config_get(top, f"{DRIVER}.{key}") != value:
             config_set(top, f"{DRIVER}.{key}", value)
             done.append(f"set git config {DRIVER}.{key}")
+    done += _install_octopus(top)
     hooks = git_path(top, "hooks")
     for name in HOOKS:
         done += _install_hook(hooks, name, hook_script(name, command), top)
@@ -74,10 +81,24 @@ def uninstall(start: Path) -> list[str]:
     if any(config_get(top, f"{DRIVER}.{key}") is not None for key in ("driver", "name")):
         config_remove_section(top, DRIVER)
         done.append(f"removed git config {DRIVER}")
+    if config_get(top, OCTOPUS) == STRATEGY:
+        config_unset(top, OCTOPUS)
+        done.append(f"removed git config {OCTOPUS}")
     hooks = git_path(top, "hooks")
     for name in HOOKS:
         done += _uninstall_hook(hooks, name, top)
     return done
+
+
+def _install_octopus(top: Path) -> list[str]:
+    """Octopus merges through the strategy that runs the driver, when git can start it (it
+    must be on PATH) and the clone names no octopus strategy of its own; else git's octopus
+    stays, which refuses memory files several branches changed
+    (docs/decisions.md#octopus-merges)."""
+    if config_get(top, OCTOPUS) is not None or shutil.which(PROGRAM) is None:
+        return []
+    config_set(top, OCTOPUS, STRATEGY)
+    return [f"set git config {OCTOPUS} {STRATEGY}"]
 
 
 def _shown(path: Path, top: Path) -> str:

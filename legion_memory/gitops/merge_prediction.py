@@ -17,7 +17,7 @@ from legion_memory.gitops.companions import companion_names, taken_ids, theirs_c
 from legion_memory.gitops.file_merge import MergeResult, merge
 from legion_memory.gitops.merge_log import Arrival, arrivals
 from legion_memory.gitops.record_history import kept_later_in_merge, later_version_in_merge
-from legion_memory.gitops.repository import files_of_commits, run_git
+from legion_memory.gitops.repository import files_of_commits, ours_rev, run_git
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, OUTCOME
 
 NAMES = tuple([kind.filename for kind in KINDS.values()] + [ARCHIVE_FILENAME])
@@ -61,8 +61,8 @@ def _commits(path: Path, versions: Sequence[str], env: Mapping[str, str]) -> lis
     if len(named) != 1:
         return None
     cwd = Path.cwd()
-    ours = run_git(["rev-parse", "HEAD"], cwd)
-    bases = (run_git(["merge-base", "--all", "HEAD", named[0]], cwd) or "").split()
+    ours = run_git(["rev-parse", ours_rev(env)], cwd)
+    bases = (run_git(["merge-base", "--all", ours_rev(env), named[0]], cwd) or "").split()
     if ours is None or len(bases) != 1:
         return None
     commits = [bases[0], ours, named[0]]
@@ -85,8 +85,9 @@ def _merged(
     companions = [ours.get(other) or "" for other in companion_names(name)]
     reserved = taken_ids(path, [t for t in companions if t], env, log)
     named = theirs_commits(env)
-    later = kept_later_in_merge(Path.cwd(), path.parent / ARCHIVE_FILENAME, named[0])
-    version = later_version_in_merge(Path.cwd(), path, named[0])
+    into = ours_rev(env)
+    later = kept_later_in_merge(Path.cwd(), path.parent / ARCHIVE_FILENAME, named[0], into)
+    version = later_version_in_merge(Path.cwd(), path, named[0], into)
     result = merge(*texts, reserved=reserved, archive=name == ARCHIVE_FILENAME, kept_later=later,
                    later_version=version)  # fmt: skip
     return None if result.conflicts else result

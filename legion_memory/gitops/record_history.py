@@ -89,11 +89,11 @@ def most_moved(
     return {side for side, count in known.items() if count == most}
 
 
-def kept_later_in_merge(start: Path, archive: Path, theirs: str) -> KeptLater:
-    """For a `git merge` of `theirs` into HEAD: whether the side that kept a record (unchanged)
-    moved it more often since the sides parted than the side that removed it. Git is asked only
-    when a merge has such a record."""
-    revs = {"ours": "HEAD", "theirs": theirs}
+def kept_later_in_merge(start: Path, archive: Path, theirs: str, ours: str = "HEAD") -> KeptLater:
+    """For a `git merge` of `theirs` into `ours` (HEAD, or an octopus step's commit): whether the
+    side that kept a record (unchanged) moved it more often since the sides parted than the side
+    that removed it. Git is asked only when a merge has such a record."""
+    revs = {"ours": ours, "theirs": theirs}
     base_of = _parting_once(start, revs)
 
     def kept_later(text: str, side: str) -> bool:
@@ -105,12 +105,14 @@ def kept_later_in_merge(start: Path, archive: Path, theirs: str) -> KeptLater:
     return kept_later
 
 
-def later_version_in_merge(start: Path, path: Path, theirs: str) -> LaterVersion:
-    """For a `git merge` of `theirs` into HEAD, of a record both sides hold in versions of their
-    own: the side whose commits since the sides parted wrote or replaced the other side's version
-    in `path` (it saw that version and changed it since), when only one side did. Git is asked
-    only when a merge has such a record."""
-    revs = {"ours": "HEAD", "theirs": theirs}
+def later_version_in_merge(
+    start: Path, path: Path, theirs: str, ours: str = "HEAD"
+) -> LaterVersion:
+    """For a `git merge` of `theirs` into `ours` (HEAD, or an octopus step's commit), of a record
+    both sides hold in versions of their own: the side whose commits since the sides parted
+    wrote or replaced the other side's version in `path` (it saw that version and changed it
+    since), when only one side did. Git is asked only when a merge has such a record."""
+    revs = {"ours": ours, "theirs": theirs}
     base_of = _parting_once(start, revs)
 
     def later(ours_text: str, theirs_text: str) -> str | None:

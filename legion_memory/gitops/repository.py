@@ -15,6 +15,7 @@ from legion_memory.gitops.branch import (
     read_stripped,
     run_git,
 )
+from legion_memory.gitops.cat_file import batch_objects, blob_text
 from legion_memory.named_tuple import NamedTuple
 
 __all__ = [
@@ -110,6 +111,11 @@ def config_set(start: Path, key: str, value: str) -> None:
         raise GitError(f"could not set git config {key}", where=str(start))
 
 
+def config_unset(start: Path, key: str) -> None:
+    if run_git(["config", "--local", "--unset", key], start) is None:
+        raise GitError(f"could not unset git config {key}", where=str(start))
+
+
 def config_remove_section(start: Path, section: str) -> None:
     if run_git(["config", "--local", "--remove-section", section], start) is None:
         raise GitError(f"could not remove git config section {section}", where=str(start))
@@ -151,6 +157,14 @@ outcome by the number the other side has since changed."""
 PICKED_ONTO_ENV = "LEGION_MEMORY_PICKED_ONTO"
 """HEAD before the first of several commits picked at once, set by the post-commit hook."""
 _UPSTREAM_LIMIT = 500  # upstream commits read for the changes it already made, newest first
+OURS_ENV = "LEGION_MEMORY_OURS"
+"""Set by the octopus strategy for each of its steps: the commit that step merges into, which is
+ours in place of HEAD (docs/decisions.md#octopus-merges)."""
+
+
+def ours_rev(env: Mapping[str, str]) -> str:
+    """The commit the merge at hand merges into: HEAD, or an octopus step's own."""
+    return env.get(OURS_ENV) or "HEAD"
 
 
 class Replay(NamedTuple):
@@ -297,30 +311,10 @@ def files_of_commits(
         )
     except (OSError, subprocess.SubprocessError):
         return []
-    texts = _batch_texts(done.stdout, len(asked))
+    texts = [blob_text(found) for found in batch_objects(done.stdout, len(asked))]
     found = []
     for at in range(0, len(asked), len(names)):
         found.append(dict(zip(names, texts[at : at + len(names)], strict=True)))
     if keep_empty:
         return found
     return [files for files in found if any(text is not None for text in files.values())]
-
-
-def _batch_texts(output: bytes, count: int) -> list[str | None]:
-    """The blobs `cat-file --batch` printed, in order: `<sha> blob <size>\\n<bytes>\\n`, or
-    `<name> missing`."""
-    texts: list[str | None] = []
-    position = 0
-    while len(texts) < count and position < len(output):
-        end = output.index(b"\n", position)
-        header = output[position:end].split()
-        position = end + 1
-        if len(header) == 3 and header[1] == b"blob":
-            size = int(header[2])
-            texts.append(output[position : position + size].decode("utf-8", "replace"))
-            position += size + 1
-        else:
-            texts.append(None)
-            if len(header) == 3:  # a tree or commit named by mistake: skip its content
-                position += int(header[2]) + 1
-    return texts + [None] * (count - len(texts))

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from legion_memory.errors import GitError, InputError
+from legion_memory.gitops.cat_file import batch_objects, blob_text
 from legion_memory.gitops.git_spawn import git_stdout
 
 
@@ -65,29 +66,9 @@ def files_at(start: Path, rev: str, directory: Path, names: Sequence[str]) -> di
     output = git_stdout(["cat-file", "--batch"], start, "".join(f"{w}\n" for w in wanted).encode())
     if output is None:
         raise GitError("not inside a git repository", where=str(start))
-    objects = _batch_objects(output, len(wanted))
+    objects = batch_objects(output, len(wanted))
     if objects[0] is None:
         raise InputError(
             f"unknown revision '{rev}'", hint="give a branch, tag or commit (see `git log`)"
         )
-    return {
-        name: None if found is None else found.decode("utf-8", "replace")
-        for name, found in zip(names, objects[1:], strict=True)
-    }
-
-
-def _batch_objects(output: bytes, count: int) -> list[bytes | None]:
-    """The contents `git cat-file --batch` printed for `count` names, None for one it lacks."""
-    found: list[bytes | None] = []
-    at = 0
-    for _ in range(count):
-        header_end = output.index(b"\n", at)
-        header = output[at:header_end].split()
-        at = header_end + 1
-        if header[-1] == b"missing" or header[-1] == b"ambiguous":
-            found.append(None)
-            continue
-        size = int(header[-1])
-        found.append(output[at : at + size])
-        at += size + 1
-    return found
+    return {name: blob_text(found) for name, found in zip(names, objects[1:], strict=True)}

@@ -6,14 +6,18 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+from bench.strategy_bin import on_path, strategy_bin
 from legion_memory.schema.kinds import ERROR_FIX, KINDS, OUTCOME, PATTERN, new_record
 from legion_memory.storage import reading, writing
 from support.processes import REPO_ROOT, git, run_process
 
 # The driver and hooks run this interpreter on this checkout, whatever is on PATH.
 COMMAND = f"{shlex.quote(sys.executable)} -m legion_memory"
+# git finds the octopus strategy on PATH, and `git install` names it only when it is there.
+os.environ.update(on_path(os.environ, strategy_bin(Path(tempfile.mkdtemp()), REPO_ROOT)))
 GIT_ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
 
 

@@ -25,7 +25,7 @@ from legion_memory.gitops.record_history import (
     kept_later_in_merge,
     later_version_in_merge,
 )
-from legion_memory.gitops.repository import find_git_dir, run_git
+from legion_memory.gitops.repository import find_git_dir, ours_rev, run_git
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.gitops.stable_rows import Source, split_versions
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, PATTERN
@@ -120,7 +120,8 @@ def _kept_later(path: Path, commits: list[str]) -> KeptLater | None:
     one side removed and the other kept was restored since (docs/decisions.md#archive-moves)."""
     if len(commits) != 1:
         return None
-    return kept_later_in_merge(Path.cwd(), path.parent / ARCHIVE_FILENAME, commits[0])
+    archive = path.parent / ARCHIVE_FILENAME
+    return kept_later_in_merge(Path.cwd(), archive, commits[0], ours_rev(os.environ))
 
 
 def _archived_as(path: Path, companions: list[str], commits: list[str]) -> ArchivedAs | None:
@@ -140,7 +141,9 @@ def _archived_as(path: Path, companions: list[str], commits: list[str]) -> Archi
 def _later_version(path: Path, commits: list[str]) -> LaterVersion | None:
     """In a `git merge`, the history decides which of two versions of one record is the later
     (docs/decisions.md#later-version)."""
-    return later_version_in_merge(Path.cwd(), path, commits[0]) if len(commits) == 1 else None
+    if len(commits) != 1:
+        return None
+    return later_version_in_merge(Path.cwd(), path, commits[0], ours_rev(os.environ))
 
 
 def _references_followed(path: Path, versions: list[str], text: str) -> str:

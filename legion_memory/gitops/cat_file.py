@@ -1,0 +1,33 @@
+"""What `git cat-file --batch` prints, read back: for each name asked, in order,
+`<sha> <type> <size>\\n<content>\\n`, or `<name> missing` (or `ambiguous`)."""
+
+from legion_memory.named_tuple import NamedTuple
+
+
+class GitObject(NamedTuple):
+    type: bytes  # b"blob", b"commit", b"tree", b"tag"
+    content: bytes
+
+
+def batch_objects(output: bytes, count: int) -> list[GitObject | None]:
+    """The objects printed for `count` names, None for each name git has no object for."""
+    found: list[GitObject | None] = []
+    position = 0
+    while len(found) < count and position < len(output):
+        end = output.index(b"\n", position)
+        header = output[position:end].split()
+        position = end + 1
+        if len(header) != 3 or not header[2].isdigit():  # `<name> missing`
+            found.append(None)
+            continue
+        size = int(header[2])
+        found.append(GitObject(header[1], output[position : position + size]))
+        position += size + 1
+    return found + [None] * (count - len(found))
+
+
+def blob_text(found: GitObject | None) -> str | None:
+    """A blob's text (undecodable bytes replaced); None for anything else."""
+    if found is None or found.type != b"blob":
+        return None
+    return found.content.decode("utf-8", "replace")
