@@ -41,7 +41,7 @@ def test_a_git_that_ends_before_reading_its_input_gives_none(
     def closed_pipe(descriptor: int, data: bytes) -> int:
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr(git_spawn.os, "write", closed_pipe)
+    monkeypatch.setattr("legion_memory.gitops.git_spawn.os.write", closed_pipe)
     assert git_stdout(["cat-file", "--batch"], outside, b"HEAD:README.md\n") is None
 
 
