@@ -24,7 +24,7 @@ from legion_memory.schema.secrets import (
     secret_message,
     secret_variants,
 )
-from legion_memory.schema.twin_hashes import RowHasher
+from legion_memory.schema.twin_hashes import RowHasher, all_clean
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
@@ -117,11 +117,13 @@ def check_rows(
     clean: set[str] = set()
     for start in range(table.header + 2, table.end, _CHUNK):
         chunk = _Chunk(name, [], [])
-        for index in range(start, min(start + _CHUNK, table.end)):
+        end = min(start + _CHUNK, table.end)
+        plain = all_clean(document.lines[start:end]) or None  # else each line is asked alone
+        for index in range(start, end):
             line = document.lines[index]
             cells = line_cells(line)
             if hasher is not None and identities is not None:
-                identity_hash = hasher.of_cells(line, cells)
+                identity_hash = hasher.of_cells(line, cells, plain)
                 if identity_hash is not None:
                     identities[0].append(index)
                     identities[1].append(identity_hash)

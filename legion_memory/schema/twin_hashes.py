@@ -6,7 +6,7 @@ one text: the identity's values joined by " | ". A row written as the tool write
 text as it lies, after its ID cell; any other row's values are read and joined.
 """
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import compress, repeat
 from operator import contains, itemgetter
 
@@ -52,8 +52,9 @@ class RowHasher:
             return self.of_cells(line, line_cells(line))
         return hash(written[1]) if written[0].startswith(self.wanted) else None
 
-    def of_cells(self, line: str, cells: list[str]) -> int | None:
-        """`of_line`, the line's cells (`line_cells`) already read."""
+    def of_cells(self, line: str, cells: list[str], plain: bool | None = None) -> int | None:
+        """`of_line`, the line's cells (`line_cells`) already read; `plain`, when known, what
+        `_clean_text(line)` would say (`all_clean` of the lines around it)."""
         if len(cells) != self.width:  # a ragged row: its record is read as `kind_rows` reads it
             values = dict(zip(self.columns, cells, strict=False))
             if values.get("id", "").startswith(self.wanted):
@@ -64,7 +65,7 @@ class RowHasher:
         picked = self.getter([*cells, ""])
         # An escaped pipe unescapes to a pipe, a `<br>` to a line break: only the latter adds
         # whitespace to what the line holds.
-        if "<" in line or not _clean_text(line):
+        if "<" in line or not (_clean_text(line) if plain is None else plain):
             return hash(_JOIN.join(map(clean, picked[:-1])))
         return hash(_JOIN.join(picked[:-1]))
 
@@ -96,6 +97,16 @@ def _as_written(line: str, width: int) -> tuple[str, str] | None:
         return None
     first = line.find(_JOIN)
     return line[2:first], line[first + 3 : end - 2]
+
+
+def all_clean(lines: Sequence[str]) -> bool:
+    """True when `_clean_text` holds for each of the lines, line feed ended (a table's rows but
+    perhaps the file's last), asked of them all at once: no line feed sits beside a space that
+    could make a double space of two lines, and a CR anywhere sends each line to be asked alone."""
+    text = "".join(lines)
+    if "\r" in text:
+        return False
+    return not any(map(text.__contains__, _SPACES if text.isascii() else _ANY_SPACES))
 
 
 def _clean_text(line: str) -> bool:
