@@ -362,3 +362,33 @@ def test_a_rebase_whose_first_commit_git_drops_still_keeps_main_s_forget(repo: P
     assert [summary for _, _, summary in rows(repo)] == ["main's own"]
     assert _archive_rows(repo) == archived
     assert_healthy(repo)
+
+
+def test_a_branch_forgetting_again_after_main_picked_its_older_moves_keeps_it_archived(
+    repo: Path,
+) -> None:
+    """feature stores, forgets and restores alpha; main picks those three commits (copies), then
+    merges feature. feature forgets alpha again while main stores beta: main's copies of
+    feature's older moves are no moves of main's own, so merging feature archives alpha."""
+    _feature_storing_alpha(repo)
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    moves = git(repo, "rev-list", "--reverse", "main..feature").split()
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", *moves).returncode == 0
+    assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
+    git(repo, "checkout", "-q", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha again")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "beta", "main")
+    commit(repo, "store beta")
+    assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
+    assert rows(repo) == [("O-002", "main", "beta")]
+    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)

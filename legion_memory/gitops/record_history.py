@@ -79,14 +79,37 @@ def moves_since(start: Path, base: str, side: str, path: Path, row_text: str) ->
 def most_moved(
     start: Path, base: str, sides: Sequence[str], archive: Path, row_text: str
 ) -> set[str] | None:
-    """The sides that moved the record most often since `base`: the ones holding its later
-    state. None when git cannot say for one of them."""
-    counts = {side: moves_since(start, base, side, archive, row_text) for side in sides}
-    known = {side: count for side, count in counts.items() if count is not None}
-    if len(known) != len(counts) or not known:
+    """The sides that moved the record most often since `base`, each move of one side counted
+    only when the other sides' histories hold neither it nor a copy of it: the ones holding its
+    later state. None when git cannot say for one of them."""
+    since = {side: _moves(start, f"{base}..{side}", archive, row_text) for side in sides}
+    whole = {side: _moves(start, side, archive, row_text) for side in sides}
+    if any(moves is None for moves in (*since.values(), *whole.values())):
         return None
-    most = max(known.values())
-    return {side for side, count in known.items() if count == most}
+    counts = {}
+    for side in sides:
+        seen = {move for other in sides if other != side for move in whole[other] or ()}
+        known = {sha for sha, _ in seen} | {copy for _, copy in seen}
+        counts[side] = sum(
+            sha not in known and copy not in known for sha, copy in since[side] or ()
+        )
+    most = max(counts.values())
+    return {side for side, count in counts.items() if count == most}
+
+
+def _moves(start: Path, revs: str, path: Path, row_text: str) -> list[tuple[str, str]] | None:
+    """`archive_moves`'s commits, each as (its hash, what a copy of it keeps): a rebase or a
+    pick keeps the author, the author's date and the message, not the hash
+    (docs/decisions.md#archive-moves)."""
+    listed = run_git(
+        ["log", "--format=%H%x00%ae %at %s", f"-S{row_text}", revs, "--",
+         path.resolve().as_posix()],
+        start,
+    )  # fmt: skip
+    if listed is None:
+        return None
+    moves = (line.partition("\0") for line in listed.splitlines())
+    return [(sha, copy) for sha, _, copy in moves if sha]
 
 
 def kept_later_in_merge(start: Path, archive: Path, theirs: str, ours: str = "HEAD") -> KeptLater:
