@@ -25,7 +25,7 @@ from legion_memory.schema.secrets import (
     secret_kind,
     secret_variants,
 )
-from legion_memory.schema.twin_hashes import WIDE_SPACES, RowHasher
+from legion_memory.schema.twin_hashes import WIDE_SPACES, RowHasher, all_clean
 
 # What can disguise a secret or change how a row is read: split marks, escapes, invisible and
 # full-width characters, control characters, whitespace, and pieces of real credential formats.
@@ -127,6 +127,34 @@ def test_a_row_hash_is_the_hash_of_its_identity(
         assert found is None
     else:
         assert found == hash(" | ".join(identity(kind, values)[1:]))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.sampled_from(list(LAYOUTS)),
+    st.lists(st.lists(texts, min_size=1, max_size=6), min_size=1, max_size=6),
+    st.sampled_from(["| {} |\n", "{}\r\n", "  | {} |  \n"]),
+)
+def test_rows_hashed_as_a_chunk_known_clean_hash_as_each_is_alone(
+    kind: Kind, rows: list[list[str]], frame: str
+) -> None:
+    """`all_clean` of the lines may only say what `_clean_text` says of each: the hash a row gets
+    with the chunk's verdict is the hash it gets alone."""
+    names = LAYOUTS[kind]
+    columns = tuple(column_key(name) for name in names)
+    id_at = columns.index("id")
+    lines = []
+    for cells in rows:
+        row = [
+            f"{kind.prefix}-007" if i == id_at else cells[i % len(cells)] for i in range(len(names))
+        ]
+        line = frame.format(" | ".join(row))
+        if "\n" not in line[:-1]:
+            lines.append(line)
+    hasher = RowHasher(kind, columns)
+    plain = all_clean(lines) or None
+    for line in lines:
+        assert hasher.of_cells(line, line_cells(line), plain) == hasher.of_line(line)
 
 
 def test_the_wide_spaces_are_every_whitespace_character_beyond_ascii() -> None:
