@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from support.gitrepos import (
+    add_error,
     add_outcome,
     assert_healthy,
     commit,
@@ -390,5 +391,39 @@ def test_a_branch_forgetting_again_after_main_picked_its_older_moves_keeps_it_ar
     assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
     assert rows(repo) == [("O-002", "main", "beta")]
     assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)
+
+
+def test_an_errors_file_a_branch_restored_to_base_is_weighed_though_its_archive_changed(
+    repo: Path,
+) -> None:
+    """feature forgets an error fix, main squash-merges that, then feature restores the fix and
+    forgets alpha. feature's ERRORS.md ends as base had it, so git takes main's (the fix gone)
+    without the driver, while ARCHIVE.md, changed on both sides, is merged: the hook still sees
+    the file feature changed and ended as base, and doctor weighs the fix (seed 2301)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    error = add_error(repo, "disk full", "main")
+    commit(repo, "store")
+    git(repo, "checkout", "-q", "-b", "feature")
+    forget(memory_of(repo), error)
+    commit(repo, "forget the fix")
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--squash", "feature").returncode == 0
+    git(repo, "commit", "-q", "--no-edit")
+    git(repo, "checkout", "-q", "feature")
+    restore(memory_of(repo), error)
+    commit(repo, "restore the fix")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "beta", "main")
+    commit(repo, "store beta")
+    merged = _merged_with_a_repair(repo)
+    assert f"{error} made live again, its later state" in merged
+    assert [record for record, _, _ in rows(repo, "errors")] == [error]
+    assert rows(repo) == [("O-002", "main", "beta")]
+    assert _archive_rows(repo) == [ARCHIVED_ALPHA.replace("feature", "main")]
     assert git(repo, "status", "--porcelain") == ""
     assert_healthy(repo)

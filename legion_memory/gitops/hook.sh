@@ -47,8 +47,9 @@ if [ "{name}" = post-commit ]; then
     LEGION_MEMORY_PICKED_ONTO=$(cat "$(git rev-parse --git-path sequencer/head)" 2>/dev/null)
     export LEGION_MEMORY_PICKED LEGION_MEMORY_PICKED_ONTO
 fi
-# A side whose memory files ended as the merge base had them, though its history changed them (a
-# forget undone by a restore), had its files taken whole by git, unweighed: doctor weighs them.
+# A memory file that ended on one side as the merge base had it, though that side's commits changed
+# it (a forget undone by a restore), was taken whole from the other side by git, unweighed: doctor
+# weighs the records the two sides hold in different states.
 # When both sides changed memory, git may have taken one file whole from each without calling the
 # driver (patterns from ours, outcomes from theirs), or merged them as text (octopus): doctor
 # follows each side's references. The same after the commit that concludes a stopped merge, and
@@ -65,14 +66,16 @@ if [ -n "$sides" ]; then
     base=$(git merge-base $sides 2>/dev/null)
     changed=0
     for side in $sides; do
-        if [ -z "$base" ]; then
-            continue
-        elif ! git diff --quiet "$base" "$side" -- .planning/memory 2>/dev/null; then
-            changed=$((changed + 1))
-        elif [ -n "$(git rev-list -1 "$base..$side" -- .planning/memory 2>/dev/null)" ]; then
-            LEGION_MEMORY_RECHECK="$sides"
-            export LEGION_MEMORY_RECHECK
-        fi
+        [ -z "$base" ] && continue
+        differ=$(git diff --name-only "$base" "$side" -- .planning/memory 2>/dev/null)
+        [ -n "$differ" ] && changed=$((changed + 1))
+        # A file this side's commits changed that ends as base had it: git took the other's.
+        for file in $(git log --format= --name-only "$base..$side" -- .planning/memory 2>/dev/null | sort -u); do
+            if ! printf '%s\n' "$differ" | grep -qxF "$file"; then
+                LEGION_MEMORY_RECHECK="$sides"
+                export LEGION_MEMORY_RECHECK
+            fi
+        done
     done
     if [ "$changed" = 2 ]; then
         LEGION_MEMORY_BOTH_SIDES=1
