@@ -26,12 +26,15 @@ MORE_SEEDS = (4, 24, 805)
 # (1126).
 HUNDRED_ROUND_SEEDS = (1109, 1126)
 # A hundred rounds with whole branches picked: a branch's old forget picked again onto main,
-# which had picked it before and restored the record since (1207).
-HUNDRED_ROUND_MORE_SEEDS = (1207,)
+# which had picked it before and restored the record since (1207); main's copies of a branch's
+# older forget and restore, outnumbering the branch's new forget (2222).
+HUNDRED_ROUND_MORE_SEEDS = (1207, 2222)
 # Two hundred rounds: a rebase whose first commit git dropped as already upstream, weighed
 # against the commit before main's tip (1802); a squash whose older squashed commits held the
-# outcomes under other numbers, taken for its other side (1811).
-TWO_HUNDRED_ROUND_SEEDS = (1802, 1811)
+# outcomes under other numbers, taken for its other side (1811); with octopus merges through the
+# strategy, an ERRORS.md one side restored to base while its ARCHIVE.md changed (2301), and an
+# octopus merge that fast-forwarded to its first branch, weighed against the merge it made (2307).
+TWO_HUNDRED_ROUND_SEEDS = (1802, 1811, 2301, 2307)
 
 
 @pytest.mark.slow

@@ -23,6 +23,7 @@ from support.processes import CLI, git, read_bytes_of, run_process
 from legion_memory.schema.kinds import ERROR_FIX, new_record
 from legion_memory.schema.records import Record
 from legion_memory.storage import writing
+from legion_memory.upkeep.forgetting import forget, restore
 
 GITS_OWN = ("-s", "octopus")
 """Git's octopus strategy, as in a clone where the strategy's program is not on PATH."""
@@ -239,4 +240,38 @@ def test_a_commit_concluding_git_s_own_octopus_with_markers_is_repaired_by_the_h
     assert parents == [_tip(repo, branch) for branch in ("one", "two")]
     assert sorted(summary for _, _, summary in rows(repo)) == ["one", "two"]
     assert len({record_id for record_id, _, _ in rows(repo)}) == 2
+    assert_healthy(repo)
+
+
+def test_an_octopus_merge_fast_forwarding_to_a_branch_that_picked_a_forget_keeps_the_restore(
+    repo: Path,
+) -> None:
+    """`two` forgets and restores alpha (and stores and forgets gamma), `one` picks that forget;
+    main, behind both, merges one and two: git fast-forwards to `one`, so the merge's parents
+    are the two branches, and two's restore is the later state."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "-b", "two")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    gamma = add_outcome(repo, "gamma", "two")
+    forget(memory_of(repo), gamma)
+    commit(repo, "store and forget gamma")
+    git(repo, "checkout", "-q", "-b", "one", "main")
+    add_outcome(repo, "beta", "one")
+    commit(repo, "store beta")
+    assert run_git(repo, "cherry-pick", "two~2").returncode == 0
+    git(repo, "checkout", "-q", "main")
+    done = run_git(repo, "merge", "--no-edit", "one", "two")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert git(repo, "log", "-1", "--format=%P", "HEAD~1").split() == [
+        _tip(repo, branch) for branch in ("one", "two")
+    ]
+    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "one", "beta")]
+    archived = [line for line in text_of(repo, "ARCHIVE.md").splitlines() if "| O-" in line]
+    assert [line.rstrip(" |").split(" | ")[-1] for line in archived] == ["gamma"]
+    assert git(repo, "status", "--porcelain") == ""
     assert_healthy(repo)

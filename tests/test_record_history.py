@@ -65,3 +65,22 @@ def test_a_squash_in_progress_has_ours_and_the_squashed_tip_as_its_sides(repo: P
     squash_message = (repo / ".git" / "SQUASH_MSG").read_text(encoding="utf-8")
     assert squash_message.count("\ncommit ") == 2
     assert integration_sources(repo) == ["HEAD", tip]
+
+
+def test_an_octopus_merge_that_fast_forwarded_has_the_branches_as_its_sides(repo: Path) -> None:
+    """While post-merge runs git still names the merged heads in MERGE_HEAD. An octopus merge
+    that fast-forwarded to its first branch has the branches for parents, not HEAD's before:
+    those are its sides, never the merge made."""
+    init_memory(repo, driver=False)
+    git(repo, "checkout", "-q", "-b", "one")
+    add_outcome(repo, "one", "one")
+    commit(repo, "store one")
+    git(repo, "checkout", "-q", "-b", "two", "main")
+    (repo / "notes.txt").write_text("notes\n", encoding="utf-8")
+    commit(repo, "notes")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-edit", "one", "two")
+    tips = [git(repo, "rev-parse", branch).strip() for branch in ("one", "two")]
+    assert git(repo, "log", "-1", "--format=%P").split() == tips
+    (repo / ".git" / "MERGE_HEAD").write_text("".join(f"{tip}\n" for tip in tips))
+    assert integration_sources(repo) == tips

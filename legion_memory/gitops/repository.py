@@ -273,8 +273,11 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     merged = parents if len(parents) > 1 else []
     for name in _IN_PROGRESS:
         named = (read_stripped(git_dir / name) or "").split()
-        if named:  # git still holds it while post-merge runs: then HEAD is the merge made
-            return merged if merged[1:] == named else ["HEAD", *named]
+        # Git still holds it while post-merge runs: then HEAD is the merge made, whose parents
+        # hold every head named (an octopus merge that fast-forwarded to its first branch has
+        # no parent of its own HEAD's before).
+        if named:
+            return merged if merged and set(named) <= set(merged) else ["HEAD", *named]
     # A squash's other side is the squashed branch as it ends: the newest commit git lists. Its
     # older commits hold the records under the numbers they had then, no side of this merge.
     squashed = read_stripped(git_dir / "SQUASH_MSG") or ""
