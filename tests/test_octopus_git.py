@@ -275,3 +275,33 @@ def test_an_octopus_merge_fast_forwarding_to_a_branch_that_picked_a_forget_keeps
     assert [line.rstrip(" |").split(" | ")[-1] for line in archived] == ["gamma"]
     assert git(repo, "status", "--porcelain") == ""
     assert_healthy(repo)
+
+
+def test_a_later_branch_whose_files_ended_as_base_is_weighed_in_its_own_step(
+    repo: Path,
+) -> None:
+    """`one` forgets alpha; `two` forgets and restores it, so its memory files end as base had
+    them and git's second step takes the first step's whole. No hook sees that step's sides:
+    the strategy has doctor weigh them, and two's restore (two moves to one's one) wins."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "-b", "one")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "-b", "two", "main")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha too")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "beta", "main")
+    commit(repo, "store beta")
+    done = run_git(repo, "merge", "--no-edit", "one", "two")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "O-001 made live again, its later state" in done.stdout + done.stderr
+    assert len(_parents(repo)) == 3
+    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "main", "beta")]
+    assert "| O-" not in text_of(repo, "ARCHIVE.md")
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)

@@ -21,11 +21,12 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from legion_memory.gitops.repository import OURS_ENV
+from legion_memory.gitops.repository import OURS_ENV, RECHECK_ENV
 
 MERGED, CONFLICTS, NOT_MERGED = 0, 1, 2
 STRATEGY = "legion-memory"
 PROGRAM = f"git-merge-{STRATEGY}"
+MEMORY = ".planning/memory"
 _NAMED = "GITHEAD_"
 
 
@@ -82,10 +83,32 @@ def merge_each(arguments: Arguments, env: Mapping[str, str]) -> int:
             _put_back()
             print(_one_at_a_time(env, arguments.branches, branch), file=sys.stderr)
             return NOT_MERGED
+        _weigh_files_taken_whole(current, branch, env)
         tree = _output(["write-tree"])
         step_commit = ["commit-tree", "--no-gpg-sign", tree, "-p", current, "-p", branch]
         current = _output([*step_commit, "-m", "legion-memory: octopus step"])
     return MERGED
+
+
+def _weigh_files_taken_whole(current: str, branch: str, env: Mapping[str, str]) -> None:
+    """What the post-merge hook does for a two-head merge, done for this step, whose sides no
+    hook sees: when a memory file one side's commits changed ends as their merge base had it
+    (a forget undone by a restore), git took the other side's file whole, and doctor weighs the
+    records the two sides hold in different states; its repairs are staged with the step."""
+    base = _git(["merge-base", current, branch]).stdout.strip()
+    if not base or not any(_ended_as_base(base, side) for side in (current, branch)):
+        return
+    weigh = {**env, RECHECK_ENV: f"{current} {branch}"}
+    doctor = [sys.executable, "-m", "legion_memory", "doctor", "--fix", "--quiet"]
+    subprocess.run(doctor, env=weigh, check=False)
+    _output(["add", "--", f":/{MEMORY}"])
+
+
+def _ended_as_base(base: str, side: str) -> bool:
+    """Whether a memory file `side`'s commits since `base` changed is as `base` has it."""
+    differ = _output(["diff", "--name-only", base, side, "--", f":/{MEMORY}"]).split()
+    log = ["log", "--format=", "--name-only", f"{base}..{side}", "--", f":/{MEMORY}"]
+    return bool(set(_output(log).split()) - set(differ))
 
 
 def _step_env(env: Mapping[str, str], current: str, branch: str) -> dict[str, str]:
