@@ -96,6 +96,43 @@ def test_rebasing_a_branch_that_updated_and_forgot_its_own_rows_has_no_conflict(
     assert_healthy(repo)
 
 
+def test_rebasing_a_branch_holding_an_older_update_main_replaced_since_has_no_conflict(
+    repo: Path,
+) -> None:
+    """`later` started from `fixes` after its first update of a fix; `fixes` updated it again,
+    was rebased onto main and merged. Rebasing `later` replays the first update over main's
+    second (renumbered, so git cannot drop it as already upstream): main's history wrote that
+    version and replaced it, so main's is the later
+    (docs/decisions.md#later-version), not a conflict (seed 2302)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "fixes")
+    error = add_error(repo, "disk full", "fixes")
+    commit(repo, "store the error")
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": "free space"})
+    commit(repo, "first fix")
+    git(repo, "checkout", "-q", "-b", "later")
+    add_outcome(repo, "later work", "later")
+    commit(repo, "later work")
+    git(repo, "checkout", "-q", "fixes")
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": "grow the disk", "resolved": "true"})
+    commit(repo, "second fix")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "on main", "main")
+    add_error(repo, "timeout", "main")
+    commit(repo, "main")
+    git(repo, "checkout", "-q", "fixes")
+    assert run_git(repo, "rebase", "-q", "main").returncode == 0
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--ff-only", "fixes").returncode == 0
+    git(repo, "checkout", "-q", "later")
+    done = run_git(repo, "rebase", "main")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(fix for _, _, fix in rows(repo, "errors")) == ["grow the disk", "retry"]
+    assert [summary for _, _, summary in rows(repo)] == ["on main", "later work"]
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)
+
+
 def test_merging_a_branch_twice_after_forgetting_one_of_its_rows(repo: Path) -> None:
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")

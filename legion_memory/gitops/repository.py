@@ -203,6 +203,20 @@ def _rebase_onto(start: Path, env: Mapping[str, str]) -> str | None:
     return None
 
 
+def commit_being_replayed(start: Path) -> str | None:
+    """The commit a rebase is replaying now: the last line git's interactive rebase (the
+    default since git 2.26) wrote to its done list before applying it, `pick <sha> subject`.
+    None outside such a rebase."""
+    git_dir = find_git_dir(start)
+    done = read_stripped(git_dir / "rebase-merge" / "done") if git_dir is not None else None
+    words = done.splitlines()[-1].split() if done else []
+    replayed = words[1] if len(words) > 1 else ""
+    return replayed if len(replayed) == 40 and all(c in _HEX for c in replayed) else None
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
 def replay_of_picks(start: Path, env: Mapping[str, str] | None = None) -> Replay | None:
     """The cherry-pick (one commit, or several at once) the post-commit hook names, as a replay:
     the commits it wrote since where it started, and the commits of that start the picked commit

@@ -25,7 +25,12 @@ from legion_memory.gitops.record_history import (
     kept_later_in_merge,
     later_version_in_merge,
 )
-from legion_memory.gitops.repository import find_git_dir, ours_rev, run_git
+from legion_memory.gitops.repository import (
+    commit_being_replayed,
+    find_git_dir,
+    ours_rev,
+    run_git,
+)
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.gitops.stable_rows import Source, split_versions
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, PATTERN
@@ -139,11 +144,13 @@ def _archived_as(path: Path, companions: list[str], commits: list[str]) -> Archi
 
 
 def _later_version(path: Path, commits: list[str]) -> LaterVersion | None:
-    """In a `git merge`, the history decides which of two versions of one record is the later
+    """In a `git merge` (theirs: the commit git names) or a rebase (theirs: the commit it is
+    replaying), the history decides which of two versions of one record is the later
     (docs/decisions.md#later-version)."""
-    if len(commits) != 1:
+    theirs = commits if commits else [c for c in [commit_being_replayed(Path.cwd())] if c]
+    if len(theirs) != 1:
         return None
-    return later_version_in_merge(Path.cwd(), path, commits[0], ours_rev(os.environ))
+    return later_version_in_merge(Path.cwd(), path, theirs[0], ours_rev(os.environ))
 
 
 def _references_followed(path: Path, versions: list[str], text: str) -> str:
