@@ -19,14 +19,17 @@ import os
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.gitops.repository import OURS_ENV, RECHECK_ENV
+from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
 
 MERGED, CONFLICTS, NOT_MERGED = 0, 1, 2
 STRATEGY = "legion-memory"
 PROGRAM = f"git-merge-{STRATEGY}"
 MEMORY = ".planning/memory"
+MEMORY_FILES = (*(kind.filename for kind in KINDS.values()), ARCHIVE_FILENAME)
 _NAMED = "GITHEAD_"
 
 
@@ -101,7 +104,9 @@ def _weigh_files_taken_whole(current: str, branch: str, env: Mapping[str, str]) 
     weigh = {**env, RECHECK_ENV: f"{current} {branch}"}
     doctor = [sys.executable, "-m", "legion_memory", "doctor", "--fix", "--quiet"]
     subprocess.run(doctor, env=weigh, check=False)
-    _output(["add", "--", f":/{MEMORY}"])
+    top = Path(_output(["rev-parse", "--show-toplevel"]))
+    repaired = [f"{MEMORY}/{name}" for name in MEMORY_FILES if (top / MEMORY / name).is_file()]
+    _output(["-C", str(top), "add", "--", *repaired])  # the memory files only, never a user's
 
 
 def _ended_as_base(base: str, side: str) -> bool:
