@@ -39,6 +39,20 @@ def _storing_branches(repo: Path, *branches: str) -> None:
     git(repo, "checkout", "-q", "main")
 
 
+def _alpha_on_main(repo: Path) -> None:
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+
+
+def _forgotten_and_restored(repo: Path, forgot: str = "forget alpha") -> None:
+    """On the branch checked out: alpha (O-001) forgotten, then restored, a commit each."""
+    forget(memory_of(repo), "O-001")
+    commit(repo, forgot)
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+
+
 def _parents(repo: Path) -> list[str]:
     return git(repo, "log", "-1", "--format=%P").split()
 
@@ -249,14 +263,9 @@ def test_an_octopus_merge_fast_forwarding_to_a_branch_that_picked_a_forget_keeps
     """`two` forgets and restores alpha (and stores and forgets gamma), `one` picks that forget;
     main, behind both, merges one and two: git fast-forwards to `one`, so the merge's parents
     are the two branches, and two's restore is the later state."""
-    init_memory(repo, driver=True)
-    add_outcome(repo, "alpha", "main")
-    commit(repo, "store alpha")
+    _alpha_on_main(repo)
     git(repo, "checkout", "-q", "-b", "two")
-    forget(memory_of(repo), "O-001")
-    commit(repo, "forget alpha")
-    restore(memory_of(repo), "O-001")
-    commit(repo, "restore alpha")
+    _forgotten_and_restored(repo)
     gamma = add_outcome(repo, "gamma", "two")
     forget(memory_of(repo), gamma)
     commit(repo, "store and forget gamma")
@@ -281,17 +290,12 @@ def test_a_later_branch_whose_files_ended_as_base_is_weighed_in_its_own_step(
     """`one` forgets alpha; `two` forgets and restores it, so its memory files end as base had
     them and git's second step takes the first step's whole. No hook sees that step's sides:
     the strategy has doctor weigh them, and two's restore (two moves to one's one) wins."""
-    init_memory(repo, driver=True)
-    add_outcome(repo, "alpha", "main")
-    commit(repo, "store alpha")
+    _alpha_on_main(repo)
     git(repo, "checkout", "-q", "-b", "one")
     forget(memory_of(repo), "O-001")
     commit(repo, "forget alpha")
     git(repo, "checkout", "-q", "-b", "two", "main")
-    forget(memory_of(repo), "O-001")
-    commit(repo, "forget alpha too")
-    restore(memory_of(repo), "O-001")
-    commit(repo, "restore alpha")
+    _forgotten_and_restored(repo, "forget alpha too")
     git(repo, "checkout", "-q", "main")
     add_outcome(repo, "beta", "main")
     commit(repo, "store beta")
