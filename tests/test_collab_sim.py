@@ -32,9 +32,10 @@ HUNDRED_ROUND_MORE_SEEDS = (1207, 2222)
 # Two hundred rounds: a rebase whose first commit git dropped as already upstream, weighed
 # against the commit before main's tip (1802); a squash whose older squashed commits held the
 # outcomes under other numbers, taken for its other side (1811); with octopus merges through the
-# strategy, an ERRORS.md one side restored to base while its ARCHIVE.md changed (2301), and an
-# octopus merge that fast-forwarded to its first branch, weighed against the merge it made (2307).
-TWO_HUNDRED_ROUND_SEEDS = (1802, 1811, 2301, 2307)
+# strategy, an ERRORS.md one side restored to base while its ARCHIVE.md changed (2301), a rebase
+# replaying an older update of a fix over the upstream's newer one (2302), and an octopus merge
+# that fast-forwarded to its first branch, weighed against the merge it made (2307).
+TWO_HUNDRED_ROUND_SEEDS = (1802, 1811, 2301, 2302, 2307)
 
 
 @pytest.mark.slow
