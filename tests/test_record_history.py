@@ -8,9 +8,9 @@ from pathlib import Path
 from support.gitrepos import add_outcome, commit, init_memory, memory_of
 from support.processes import git
 
-from legion_memory.gitops.record_history import any_changed, commits_changing
+from legion_memory.gitops.record_history import any_changed, commits_changing, most_moved
 from legion_memory.gitops.repository import integration_sources
-from legion_memory.upkeep.forgetting import forget
+from legion_memory.upkeep.forgetting import forget, restore
 
 ROW_TAIL = "| feature | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
 
@@ -84,3 +84,30 @@ def test_an_octopus_merge_that_fast_forwarded_has_the_branches_as_its_sides(repo
     assert git(repo, "log", "-1", "--format=%P").split() == tips
     (repo / ".git" / "MERGE_HEAD").write_text("".join(f"{tip}\n" for tip in tips))
     assert integration_sources(repo) == tips
+
+
+def test_a_move_two_of_three_sides_have_seen_is_the_later_word_against_the_third(
+    repo: Path,
+) -> None:
+    """main and `two` hold the same forget and restore of alpha, `three` a copy of the forget
+    alone: the restore tells main and two apart from three, the forget tells no side apart."""
+    init_memory(repo, driver=False)
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "two")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    git(repo, "checkout", "-q", "-b", "three", base)
+    (repo / "notes.txt").write_text("notes\n", encoding="utf-8")
+    commit(repo, "notes")
+    git(repo, "cherry-pick", "two~1")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--ff-only", "two")
+    memory = memory_of(repo)
+    text = f"2026-03-02 {ROW_TAIL}"
+    sides = ["main", "two", "three"]
+    assert most_moved(repo, base, sides, memory.archive, text) == {"main", "two"}
+    assert most_moved(repo, base, ["main", "three"], memory.archive, text) == {"main"}

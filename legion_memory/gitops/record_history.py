@@ -80,21 +80,27 @@ def most_moved(
     start: Path, base: str, sides: Sequence[str], archive: Path, row_text: str
 ) -> set[str] | None:
     """The sides that moved the record most often since `base`, each move of one side counted
-    only when the other sides' histories hold neither it nor a copy of it: the ones holding its
-    later state. None when git cannot say for one of them."""
+    unless every other side's history holds it or a copy of it (a move all have seen tells none
+    apart): the ones holding its later state. None when git cannot say for one of them."""
     since = {side: _moves(start, f"{base}..{side}", archive, row_text) for side in sides}
     whole = {side: _moves(start, side, archive, row_text) for side in sides}
     if any(moves is None for moves in (*since.values(), *whole.values())):
         return None
+    held = {side: _held(whole[side] or []) for side in sides}
     counts = {}
     for side in sides:
-        seen = {move for other in sides if other != side for move in whole[other] or ()}
-        known = {sha for sha, _ in seen} | {copy for _, copy in seen}
+        others = [held[other] for other in sides if other != side]
         counts[side] = sum(
-            sha not in known and copy not in known for sha, copy in since[side] or ()
+            not all(sha in shas or copy in copies for shas, copies in others)
+            for sha, copy in since[side] or ()
         )
     most = max(counts.values())
     return {side for side, count in counts.items() if count == most}
+
+
+def _held(moves: list[tuple[str, str]]) -> tuple[set[str], set[str]]:
+    """A history's moves as (their hashes, what their copies keep)."""
+    return {sha for sha, _ in moves}, {copy for _, copy in moves}
 
 
 def _moves(start: Path, revs: str, path: Path, row_text: str) -> list[tuple[str, str]] | None:
