@@ -19,6 +19,8 @@ from support.gitrepos import (
 )
 from support.processes import git
 
+from legion_memory.schema.kinds import ERROR_FIX
+from legion_memory.storage import writing
 from legion_memory.upkeep.forgetting import forget, restore
 
 pytestmark = pytest.mark.slow
@@ -426,4 +428,125 @@ def test_an_errors_file_a_branch_restored_to_base_is_weighed_though_its_archive_
     assert rows(repo) == [("O-002", "main", "beta")]
     assert _archive_rows(repo) == [ARCHIVED_ALPHA.replace("feature", "main")]
     assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)
+
+
+def _fix(repo: Path, error: str, fix: str) -> None:
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": fix, "resolved": "true"})
+    commit(repo, f"fix {fix}")
+
+
+def test_rebasing_copies_of_an_error_s_older_fixes_onto_its_archive_keeps_the_latest_fix(
+    repo: Path,
+) -> None:
+    """fix-a stores an error and fixes it twice; fix-b, holding an error of its own, picks those
+    three commits. fix-a fixes it a third time and forgets it, and main merges fix-a. Rebasing
+    fix-b onto main replays the copies (their context differs, so git keeps them): the error
+    arrives live with its second fix beside the archived third. The archived row keeps its own
+    fix, for main's history replaced the second (seed 2805)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "fix-a")
+    error = add_error(repo, "disk full", "fix-a")
+    commit(repo, "store the error")
+    _fix(repo, error, "fix1")
+    _fix(repo, error, "fix2")
+    copied = git(repo, "rev-list", "--reverse", "main..fix-a").split()
+    git(repo, "checkout", "-q", "-b", "fix-b", "main")
+    add_error(repo, "port taken", "fix-b")
+    commit(repo, "store another error")
+    assert run_git(repo, "cherry-pick", *copied).returncode == 0
+    git(repo, "checkout", "-q", "fix-a")
+    _fix(repo, error, "fix3")
+    forget(memory_of(repo), error)
+    commit(repo, "forget the error")
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--no-ff", "--no-edit", "fix-a").returncode == 0
+    archived = [line for line in text_of(repo, "ARCHIVE.md").splitlines() if "disk full" in line]
+    git(repo, "checkout", "-q", "fix-b")
+    rebased = run_git(repo, "rebase", "-q", "main")
+    assert rebased.returncode == 0, rebased.stderr
+    assert [line for line in text_of(repo, "ARCHIVE.md").splitlines() if "disk full" in line] == (
+        archived
+    )
+    assert "| fix3 |" in archived[0]
+    assert [fix for _, _, fix in rows(repo, "errors")] == ["retry"]
+    assert_healthy(repo)
+
+
+def _skip_empty_picks(repo: Path) -> None:
+    """`cherry-pick --skip` past each pick git stops at for holding nothing new, as a user would."""
+    for _ in range(5):
+        if not (repo / ".git" / "sequencer").exists():
+            return
+        assert "--skip" in run_git(repo, "status").stdout
+        run_git(repo, "cherry-pick", "--skip")
+    raise AssertionError("the picks never ended")
+
+
+def test_picking_a_forget_again_among_commits_main_holds_keeps_the_restore_in_the_pick(
+    repo: Path,
+) -> None:
+    """feature forgets alpha and stores beta; main picks both, forgets gamma and restores alpha.
+    Picking feature's commits again, every pick is empty once the forget is weighed inside its
+    own merge: main restored alpha after that very forget. The sequence ends with `--skip`,
+    after which no hook runs, so the pick's merge itself must be right (seed 2703)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    add_outcome(repo, "gamma", "main")
+    commit(repo, "store alpha and gamma")
+    git(repo, "checkout", "-q", "-b", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    add_outcome(repo, "beta", "feature")
+    commit(repo, "store beta")
+    forgotten, stored = git(repo, "rev-list", "--reverse", "main..feature").split()
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "cherry-pick", forgotten).returncode == 0
+    forget(memory_of(repo), "O-002")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "forget gamma, restore alpha")
+    assert run_git(repo, "cherry-pick", stored).returncode == 0
+    before = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+    head = git(repo, "rev-parse", "HEAD")
+    run_git(repo, "cherry-pick", forgotten, stored)
+    _skip_empty_picks(repo)
+    assert git(repo, "rev-parse", "HEAD") == head
+    assert {name: text_of(repo, name) for name in before} == before
+    assert rows(repo) == [("O-001", "main", "alpha"), ("O-003", "feature", "beta")]
+    assert_healthy(repo)
+
+
+def test_rebasing_a_branch_whose_commits_main_picked_under_other_ids_leaves_no_conflict(
+    repo: Path,
+) -> None:
+    """feature stores an error, forgets it, restores it and fixes it; main, holding an error of
+    its own, picks all four, so the error lands there as E-002 and git keeps the copies (their
+    patches differ). Rebasing feature onto main replays the forget over main's fixed error: by
+    base that is one side removing a record the other changed. Main holds a copy of that very
+    commit (its author, date and message, the same rows changed), so main's version stands and
+    the rebase runs through; every record keeps main's ID (seed 2813)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    error = add_error(repo, "disk full", "feature")
+    commit(repo, "store the error")
+    forget(memory_of(repo), error)
+    commit(repo, "forget the error")
+    restore(memory_of(repo), error)
+    commit(repo, "restore the error")
+    _fix(repo, error, "fix1")
+    git(repo, "checkout", "-q", "main")
+    add_error(repo, "port taken", "main")
+    commit(repo, "store another error")
+    picked = run_git(
+        repo, "cherry-pick", *git(repo, "rev-list", "--reverse", "main..feature").split()
+    )
+    assert picked.returncode == 0, picked.stderr
+    git(repo, "checkout", "-q", "feature")
+    rebased = run_git(repo, "rebase", "main")
+    assert rebased.returncode == 0, rebased.stderr + rebased.stdout
+    assert [(record, fix) for record, _, fix in rows(repo, "errors")] == [
+        ("E-002", "fix1"),
+        ("E-001", "retry"),
+    ]
+    assert "disk full" not in text_of(repo, "ARCHIVE.md")
     assert_healthy(repo)

@@ -19,7 +19,7 @@ first, instead of a conflict. Different edits of the same existing lines are a c
 markers around just those lines. Untouched lines come out byte-identical.
 """
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from legion_memory.gitops.archived_versions import ArchivedAs
 from legion_memory.gitops.record_history import KeptLater, LaterVersion
@@ -82,6 +82,8 @@ def merge(
     kept_later: KeptLater | None = None,
     later_version: LaterVersion | None = None,
     archived_as: ArchivedAs | None = None,
+    live_as: ArchivedAs | None = None,
+    replayed_seen: Callable[[], bool] | None = None,
 ) -> MergeResult:
     """Merge three versions of a memory file. `reserved`: IDs taken in the other memory files,
     each with the identities holding it (`companions`; a bare ID: taken by some other record);
@@ -89,8 +91,12 @@ def merge(
     one commit replayed onto ours (rebase, cherry-pick), whose colliding rows alone renumber;
     `kept_later`: whether a side keeping a record the other removed holds its later state;
     `later_version`: which side holds the later of two versions of one record; `archived_as`:
-    whether a side's ARCHIVE.md holds a row's very version."""
+    whether a side's ARCHIVE.md holds a row's very version; `live_as`, in a merge of ARCHIVE.md:
+    whether a side's live files do; `replayed_seen`: whether theirs is a replayed commit ours
+    holds a copy of, whose conflicts ours's versions then settle."""
     ledger = _ledger(marker_size, reserved, pick, kept_later, later_version, archived_as)
+    ledger.live_as = live_as or ledger.live_as
+    ledger.replayed_seen = replayed_seen or ledger.replayed_seen
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], archive)
     return _result(ledger, "".join(pieces))
 
@@ -107,11 +113,13 @@ def merge_around(
     kept_later: KeptLater | None = None,
     later_version: LaterVersion | None = None,
     archived_as: ArchivedAs | None = None,
+    replayed_seen: Callable[[], bool] | None = None,
 ) -> tuple[MergeResult, int]:
     """`merge` of three versions of a file that all held the stable run of rows `stable`, given
     without it: the result without it, and where in the text it goes back. NotStable when the
     merge of the whole files could treat those rows otherwise (docs/decisions.md#stable-rows)."""
     ledger = _ledger(marker_size, reserved, pick, kept_later, later_version, archived_as)
+    ledger.replayed_seen = replayed_seen or ledger.replayed_seen
     ledger.stable = stable
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], False)
     at = next((i for i, piece in enumerate(pieces) if piece is SPLICE), None)

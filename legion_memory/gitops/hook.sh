@@ -70,7 +70,7 @@ if [ -n "$sides" ]; then
         differ=$(git diff --name-only "$base" "$side" -- .planning/memory 2>/dev/null)
         [ -n "$differ" ] && changed=$((changed + 1))
         # A file this side's commits changed that ends as base had it: git took the other's.
-        for file in $(git log --format= --name-only "$base..$side" -- .planning/memory 2>/dev/null | sort -u); do
+        for file in $(git log --full-history --format= --name-only "$base..$side" -- .planning/memory 2>/dev/null | sort -u); do
             if ! printf '%s\n' "$differ" | grep -qxF "$file"; then
                 LEGION_MEMORY_RECHECK="$sides"
                 export LEGION_MEMORY_RECHECK

@@ -112,7 +112,8 @@ def _weigh_files_taken_whole(current: str, branch: str, env: Mapping[str, str]) 
 def _ended_as_base(base: str, side: str) -> bool:
     """Whether a memory file `side`'s commits since `base` changed is as `base` has it."""
     differ = _output(["diff", "--name-only", base, side, "--", f":/{MEMORY}"]).split()
-    log = ["log", "--format=", "--name-only", f"{base}..{side}", "--", f":/{MEMORY}"]
+    log = ["log", "--full-history", "--format=", "--name-only", f"{base}..{side}", "--",
+           f":/{MEMORY}"]  # fmt: skip
     return bool(set(_output(log).split()) - set(differ))
 
 

@@ -27,10 +27,13 @@ def archive_moves(start: Path, revs: str, path: Path, row_text: str) -> int | No
     """The commits of `revs` (a revision or a range) that changed how often `row_text` (the
     record's `history_text`, the same in its live and archived rows) occurs in `path` (ARCHIVE.md
     for a forget or a restore); merges are not counted (their moves are the commits they merge).
-    None when git cannot say."""
+    None when git cannot say. Every history is walked in full: by default git skips a merged
+    branch whose file ended as the merge's first parent has it, commits and all."""
     listed = run_git(
-        ["log", "--format=%H", f"-S{row_text}", revs, "--", path.resolve().as_posix()], start
-    )
+        ["log", "--full-history", "--format=%H", f"-S{row_text}", revs, "--",
+         path.resolve().as_posix()],
+        start,
+    )  # fmt: skip
     return None if listed is None else len(listed.split())
 
 
@@ -94,7 +97,7 @@ def most_moved(
             not all(sha in shas or copy in copies for shas, copies in others)
             for sha, copy in since[side] or ()
         )
-    most = max(counts.values())
+    most = max(counts.values(), default=0)
     return {side for side, count in counts.items() if count == most}
 
 
@@ -108,7 +111,7 @@ def _moves(start: Path, revs: str, path: Path, row_text: str) -> list[tuple[str,
     pick keeps the author, the author's date and the message, not the hash
     (docs/decisions.md#archive-moves)."""
     listed = run_git(
-        ["log", "--format=%H%x00%ae %at %s", f"-S{row_text}", revs, "--",
+        ["log", "--full-history", "--format=%H%x00%ae %at %s", f"-S{row_text}", revs, "--",
          path.resolve().as_posix()],
         start,
     )  # fmt: skip

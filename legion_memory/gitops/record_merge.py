@@ -196,17 +196,21 @@ class _TableMerge:
         conflicts, new = self.new_records()
         return out + conflicts + self.numbered(new)
 
+    def removed_by_theirs(self, old: Row, mine: Row) -> list[str]:
+        if own_values(mine) == own_values(old) and not self.kept_later(mine, "ours"):
+            return []  # removed (or moved to ARCHIVE) by theirs
+        if own_values(mine) == own_values(old):  # restored after the forget theirs holds
+            return [self.fit(mine, "ours")]
+        if self.archived_as(mine, "ours", "theirs"):
+            return []  # theirs archived this very version: ours's copy is stale
+        if self.ledger.replayed_seen():  # a removal ours had and changed the record since
+            return [self.fit(mine, "ours")]
+        what = f"row {mine.id or mine.content.strip()[:40]} changed on ours, removed on theirs"
+        return self.ledger.markers(what, [self.fit(mine, "ours")], [])
+
     def three_way(self, old: Row, mine: Row, other: Row | None) -> list[str]:
-        name = mine.id or mine.content.strip()[:40]
         if other is None:
-            if own_values(mine) == own_values(old) and not self.kept_later(mine, "ours"):
-                return []  # removed (or moved to ARCHIVE) by theirs
-            if own_values(mine) == own_values(old):  # restored after the forget theirs holds
-                return [self.fit(mine, "ours")]
-            if self.archived_as(mine, "ours", "theirs"):
-                return []  # theirs archived this very version: ours's copy is stale
-            what = f"row {name} changed on ours, removed on theirs"
-            return self.ledger.markers(what, [self.fit(mine, "ours")], [])
+            return self.removed_by_theirs(old, mine)
         if other.content in (mine.content, old.content):
             chosen, side = mine, "ours"
         elif mine.content == old.content:
@@ -219,8 +223,10 @@ class _TableMerge:
             chosen, side = min((mine, "ours"), (other, "theirs"), key=lambda pair: pair[0].content)
         elif (later := self.later_of(mine, other)) is not None:
             chosen, side = later, "ours" if later is mine else "theirs"
+        elif self.ledger.replayed_seen():  # an update ours had, and changed again since
+            chosen, side = mine, "ours"
         else:
-            what = f"row {name} changed differently on both sides"
+            what = f"row {mine.id or mine.content.strip()[:40]} changed differently on both sides"
             return self.ledger.markers(what, [self.fit(mine, "ours")], [self.fit(other, "theirs")])
         final = merged_id(old.id, mine.id, other.id)
         self.rekey(mine, final, "ours")
@@ -268,8 +274,8 @@ class _TableMerge:
                 if self.kept_later(other, "theirs"):  # restored after ours's forget
                     out.append(self.fit(other, "theirs"))
                 continue
-            if self.archived_as(other, "theirs", "ours"):
-                continue  # ours archived this very version: theirs's copy is stale
+            if self.archived_as(other, "theirs", "ours") or self.ledger.replayed_seen():
+                continue  # ours archived this very version, or removed it after the update
             name = other.id or other.content.strip()[:40]
             what = f"row {name} removed on ours, changed on theirs"
             out += self.ledger.markers(what, [], [self.fit(other, "theirs")])
@@ -279,8 +285,8 @@ class _TableMerge:
         """Records new on either side, each once; markers for one recorded differently."""
         conflicts: list[str] = []
         new: list[_New] = []
-        ours_new = self.new_on(self.our_rows)
-        theirs_new = self.new_on(self.their_rows)
+        ours_new = self.new_on(self.our_rows, "ours")
+        theirs_new = self.new_on(self.their_rows, "theirs")
         holders: dict[str, set[str]] = {}
         for key, row in [*ours_new.items(), *theirs_new.items()]:
             holders.setdefault(row.id, set()).add(key)
@@ -292,6 +298,7 @@ class _TableMerge:
             free = [r for r in (mine, row) if holders[r.id] == {key} and r.id not in self.base_ids]
             chosen = same_record(mine, row, free[0] if len(free) == 1 else None)
             chosen = chosen or self.later_of(mine, row)
+            chosen = chosen or (mine if self.ledger.replayed_seen() else None)
             if chosen is None:
                 what = f"record {mine.id} recorded differently on both sides"
                 conflicts += self.ledger.markers(
@@ -310,9 +317,18 @@ class _TableMerge:
         new += [self.new_of(row, "ours") for row in ours_new.values()]
         return conflicts, new
 
-    def new_on(self, rows: dict[str, Row]) -> dict[str, Row]:
+    def new_on(self, rows: dict[str, Row], side: str) -> dict[str, Row]:
+        """The side's new records, less each archived row whose record the other side holds
+        live in this very version, restored after the forget this side holds."""
         base = self.base_rows
-        return {k: r for k, r in rows.items() if k.startswith("record:") and k not in base}
+        new = {k: r for k, r in rows.items() if k.startswith("record:") and k not in base}
+        other = "theirs" if side == "ours" else "ours"
+        return {k: r for k, r in new.items() if not self.restored_on(r, side, other)}
+
+    def restored_on(self, row: Row, side: str, other: str) -> bool:
+        text = self.row_text(row, side)
+        ledger = self.ledger
+        return bool(text) and ledger.live_as(text, other) and ledger.kept_later(text, other)
 
     def new_of(self, row: Row, side: str) -> _New:
         block = self.blocks[side]
@@ -376,7 +392,7 @@ class _TableMerge:
     def place(self, item: _New, used: set[str]) -> tuple[tuple[str, int], str]:
         raw = self.fit(item.row, item.side)
         final, was = item.row.id, ""
-        held = self.held_elsewhere(item, used)
+        held = None if self.kept(item) else self.held_elsewhere(item, used)
         if held is not None and held != final:
             raw = set_cell(raw, self.columns.index("id"), final, held)
             final, was = held, item.row.id

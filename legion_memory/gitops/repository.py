@@ -217,6 +217,18 @@ def commit_being_replayed(start: Path) -> str | None:
 _HEX = frozenset("0123456789abcdef")
 
 
+def commit_being_picked(start: Path) -> str | None:
+    """The commit a cherry-pick of several commits is applying now: git keeps the sequence's
+    remaining picks in `sequencer/todo`, the one being applied first, `pick <sha> subject` (its
+    hash abbreviated). None outside such a sequence (a pick of one commit keeps no list: its
+    post-commit hook repairs what its merge could not weigh)."""
+    git_dir = find_git_dir(start)
+    todo = read_stripped(git_dir / "sequencer" / "todo") if git_dir is not None else None
+    words = todo.splitlines()[0].split() if todo else []
+    picked = words[1] if len(words) > 1 and words[0] in ("p", "pick") else ""
+    return picked if len(picked) >= 7 and all(c in _HEX for c in picked) else None
+
+
 def replay_of_picks(start: Path, env: Mapping[str, str] | None = None) -> Replay | None:
     """The cherry-pick (one commit, or several at once) the post-commit hook names, as a replay:
     the commits it wrote since where it started, and the commits of that start the picked commit

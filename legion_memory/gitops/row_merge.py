@@ -145,11 +145,19 @@ class Ledger:
         kept_later: Callable[[str, str], bool] | None = None,
         later_version: Callable[[str, str], str | None] | None = None,
         archived_as: Callable[[str, str], bool] | None = None,
+        live_as: Callable[[str, str], bool] | None = None,
+        replayed_seen: Callable[[], bool] | None = None,
     ) -> None:
         self.marker_size = marker_size
         # (row text, side) -> whether that side's ARCHIVE.md holds the record in this very
         # version (docs/decisions.md#archived-version); None: never asked.
         self.archived_as = archived_as or _never
+        # (row text, side) -> whether that side's live files hold the record in this very
+        # version, asked in a merge of ARCHIVE.md; None: never asked.
+        self.live_as = live_as or _never
+        # Whether theirs is a commit replayed (rebase, picks) that ours's history holds a copy
+        # of, asked only where a conflict would be left (`gitops.replayed_copies`).
+        self.replayed_seen = replayed_seen or _unseen
         # (row line, side keeping it) -> whether that side's state of the record is later than
         # the other side's removal (`gitops.record_history`); None: never (base decides).
         self.kept_later = kept_later or _never
@@ -207,6 +215,10 @@ def _never(line: str, side: str) -> bool:
 
 def _untold(ours: str, theirs: str) -> str | None:
     return None
+
+
+def _unseen() -> bool:
+    return False
 
 
 def table_row(

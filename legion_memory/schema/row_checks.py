@@ -7,8 +7,8 @@ import re
 from array import array
 from bisect import bisect_right
 from functools import cache
-from itertools import accumulate, compress
-from operator import itemgetter
+from itertools import accumulate, compress, count
+from operator import add, itemgetter
 
 from legion_memory.markdown.cells import line_cells
 from legion_memory.markdown.document import Document, Table
@@ -210,8 +210,9 @@ def _br_mark() -> re.Pattern[str]:
 
 
 def _starts(texts: list[str]) -> list[int]:
-    """Where each text starts once they are joined by single spaces."""
-    return list(accumulate((len(text) + 1 for text in texts), initial=0))
+    """Where each text starts once they are joined by single spaces: the lengths summed, plus
+    one space before each text but the first (every step from C)."""
+    return list(map(add, accumulate(map(len, texts), initial=0), count()))
 
 
 def _clean_beyond_ascii(values: set[str]) -> set[str]:

@@ -37,7 +37,7 @@ from legion_memory.upkeep.conflict_markers import (
 )
 from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.forgetting import forget, kind_for, restore
-from legion_memory.upkeep.later_state import restored_later
+from legion_memory.upkeep.later_state import later_states
 from legion_memory.upkeep.lost_records import find_lost, repair_lost
 from legion_memory.upkeep.renumbering import (
     Plan,
@@ -217,12 +217,12 @@ def _apply(
 
 def find_twins(memory: Memory) -> list[Finding]:
     current = _current(memory)
-    return _findings(twin_plan(memory, current, restored_later(memory, current)))
+    return _findings(twin_plan(memory, current, *later_states(memory, current)))
 
 
 def repair_twins(memory: Memory) -> list[str]:
-    restored = restored_later(memory, _current(memory))
-    return _apply(memory, lambda now: twin_plan(memory, now, restored), verify_identities_kept)
+    states = later_states(memory, _current(memory))
+    return _apply(memory, lambda now: twin_plan(memory, now, *states), verify_identities_kept)
 
 
 def find_archive_layout(memory: Memory) -> list[Finding]:

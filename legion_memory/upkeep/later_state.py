@@ -6,14 +6,21 @@ after the very forget the other side still holds is the later state, and archivi
 would undo the restore. Each side's history says which it is: the side whose commits moved the
 record into or out of ARCHIVE.md more often since the sides parted has seen the other's moves and
 made one more (docs/decisions.md#archive-moves). Asked of git only when such a record is there.
+
+An error's live copy whose Fix differs from the archived one is an update made after the forget,
+which the archived row takes, unless a side holding the record archived had that very version in
+its own history since the sides parted: then it is a stale copy arriving again (a commit picked
+or rebased from before the update), and the archived row keeps its own
+(docs/decisions.md#stale-updates).
 """
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from legion_memory.gitops.record_history import most_moved, parting
+from legion_memory.gitops.record_history import most_moved, moves_since, parting
 from legion_memory.gitops.repository import files_of_commits, integration_sources
 from legion_memory.markdown.document import parse
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.identity import history_text
 from legion_memory.schema.record_twins import Holder, Twin, twins
 from legion_memory.schema.records import column_key
@@ -22,25 +29,59 @@ from legion_memory.upkeep.renumbering import Texts
 from legion_memory.upkeep.twin_repair import documents
 
 
-def restored_later(memory: Memory, texts: Texts) -> frozenset[str]:
-    """The IDs of live copies that are their record's later state than its archived copy."""
+class LaterStates(NamedTuple):
+    restored: frozenset[str]
+    """IDs of live copies that are their record's later state than its archived copy."""
+    stale: frozenset[str]
+    """IDs of live copies holding a version a side holding the record archived has replaced."""
+
+
+NO_LATER_STATES = LaterStates(frozenset(), frozenset())
+
+
+def later_states(memory: Memory, texts: Texts) -> LaterStates:
+    """Which live copies of records also archived are later states, and which are stale."""
     split = [twin for twin in twins(documents(memory, texts)) if _split(twin)]
     if not split:
-        return frozenset()
+        return NO_LATER_STATES
     sides = integration_sources(memory.directory)
     base = parting(memory.directory, sides) if len(sides) > 1 else None
     if base is None:
-        return frozenset()
+        return NO_LATER_STATES
     names = [memory.archive.name, *{Path(twin.again.name).name for twin in split}]
     versions = files_of_commits(memory.directory, memory.directory, sides, names, keep_empty=True)
     pairs = list(zip(sides, versions, strict=False))
-    later = set()
+    later, stale = set(), set()
     for twin in split:
         archived, live = twin.first, twin.again  # archived rows come first
         text = _history_text(texts, archived)
         if text and _live_is_later(memory, base, pairs, text, live):
             later.add(live.record_id)
-    return frozenset(later)
+        elif text and _seen_by_archiving_side(memory, base, pairs, text, (texts, live)):
+            stale.add(live.record_id)
+    return LaterStates(frozenset(later), frozenset(stale))
+
+
+def _seen_by_archiving_side(
+    memory: Memory,
+    base: str,
+    sides: Sequence[tuple[str, Mapping[str, str | None]]],
+    archived_text: str,
+    live: tuple[Texts, Holder],
+) -> bool:
+    """Whether a side holding the record archived added or replaced the live copy's version
+    (when it differs from the archived one) in the live file since the sides parted."""
+    texts, holder = live
+    live_text = _history_text(texts, holder)
+    if not live_text or live_text == archived_text:
+        return False
+    path = Path(holder.name)
+    archiving = [
+        rev
+        for rev, files in sides
+        if _state(files, memory.archive.name, path.name, archived_text) is False
+    ]
+    return any(moves_since(memory.directory, base, rev, path, live_text) for rev in archiving)
 
 
 def _split(twin: Twin) -> bool:

@@ -2,7 +2,8 @@
 
 - live and archived at once: archiving wins, the live copy goes; when the two copies of an error
   differ, the archived row takes the resolved copy's Fix and Resolved, else the live copy's (a
-  forget moves a row unchanged, so a live copy that differs was updated after it);
+  forget moves a row unchanged, so a live copy that differs was updated after it), unless history
+  shows the live copy's version is one the archiving side replaced (`later_state`);
 - twice under two IDs: the lower ID is kept, and every `Source` citing the other follows it;
 - twice under one ID, or twice in the archive: the later copy goes.
 
@@ -36,9 +37,12 @@ def documents(memory: Memory, texts: Texts) -> list[tuple[str, Document, bool]]:
     return found
 
 
-def twin_plan(memory: Memory, texts: Texts, restored: Collection[str] = ()) -> Plan:
+def twin_plan(
+    memory: Memory, texts: Texts, restored: Collection[str] = (), stale: Collection[str] = ()
+) -> Plan:
     """`restored`: IDs of live copies that are their record's later state, kept over the
-    archived copy (`later_state`)."""
+    archived copy; `stale`: IDs of live copies whose version the archived copy replaced, whose
+    update the archived row does not take (`later_state`)."""
     plan = Plan()
     parsed = {name: document for name, document, _ in documents(memory, texts)}
     moves: dict[str, str] = {}
@@ -51,7 +55,7 @@ def twin_plan(memory: Memory, texts: Texts, restored: Collection[str] = ()) -> P
             continue
         gone.add((drop.name, drop.line_index))
         plan.edit(_at(parsed, drop), None, twin.message(), _repair(twin, keep, drop))
-        if keep.archived and not drop.archived:
+        if keep.archived and not drop.archived and drop.record_id not in stale:
             _carry(plan, parsed, keep, drop)
         elif keep.record_id != drop.record_id:
             moves[drop.record_id] = keep.record_id

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from legion_memory.cli.context import Context
@@ -26,6 +26,7 @@ from legion_memory.gitops.record_history import (
     later_version_in_merge,
 )
 from legion_memory.gitops.repository import (
+    commit_being_picked,
     commit_being_replayed,
     find_git_dir,
     ours_rev,
@@ -58,17 +59,19 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
     try:
         archive = Path(shown).name.upper() == ARCHIVE_FILENAME.upper()
-        commits = theirs_commits(os.environ)
+        commits = _theirs()
         companions = _ours_companions(Path(shown))
         result = merge(
             *texts,
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), companions, os.environ, _logged()),
             archive=archive,
-            pick=not commits,
+            pick=not theirs_commits(os.environ),
             kept_later=_kept_later(Path(shown), commits),
             later_version=_later_version(Path(shown), commits),
             archived_as=_archived_as(Path(shown), companions, commits),
+            live_as=_live_as(Path(shown)),
+            replayed_seen=_replayed_seen(Path(shown)),
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
@@ -101,17 +104,18 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
         split = split_versions(paths, _SOURCE)
         if split is None or _refusal(split.texts):
             return None
-        commits = theirs_commits(os.environ)
+        commits = _theirs()
         companions = _ours_companions(Path(shown))
         result, at = merge_around(
             *split.texts,
             split.run,
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), companions, os.environ, _logged()),
-            pick=not commits,
+            pick=not theirs_commits(os.environ),
             kept_later=_kept_later(Path(shown), commits),
             later_version=_later_version(Path(shown), commits),
             archived_as=_archived_as(Path(shown), companions, commits),
+            replayed_seen=_replayed_seen(Path(shown)),
         )
     except Exception:  # the whole files' merge then answers, its failure included
         return None
@@ -120,9 +124,18 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
     return _reported(result, shown)
 
 
+def _theirs() -> list[str]:
+    """The commits theirs is: the one a `git merge` names, else the one a sequence of picks is
+    applying (a rebase's is asked by `_later_version` alone)."""
+    named = theirs_commits(os.environ)
+    picked = commit_being_picked(Path.cwd()) if not named else None
+    return [picked] if picked else named
+
+
 def _kept_later(path: Path, commits: list[str]) -> KeptLater | None:
-    """In a `git merge` (git names the one commit merged), the history decides whether a record
-    one side removed and the other kept was restored since (docs/decisions.md#archive-moves)."""
+    """In a `git merge` (git names the one commit merged) or one of several picks, the history
+    decides whether a record one side removed and the other kept was restored since
+    (docs/decisions.md#archive-moves)."""
     if len(commits) != 1:
         return None
     archive = path.parent / ARCHIVE_FILENAME
@@ -141,6 +154,33 @@ def _archived_as(path: Path, companions: list[str], commits: list[str]) -> Archi
         return shown if shown and len(commits) == 1 else ""
 
     return archived_in(companions[0] if companions else "", theirs)
+
+
+def _live_as(path: Path) -> ArchivedAs | None:
+    """For ARCHIVE.md in one pick of a sequence (after which no hook may run: the last pick
+    repairs, and a sequence can end in skipped picks): whether a side holds a record live,
+    restored after the forget the other side's archived row is (docs/decisions.md#archive-moves).
+    In a merge the hooks weigh such a record, seeing what git took whole."""
+    picked = commit_being_picked(Path.cwd()) if not theirs_commits(os.environ) else None
+    if picked is None or path.name.upper() != ARCHIVE_FILENAME.upper():
+        return None
+    from legion_memory.gitops.picked_archive import live_in_pick
+
+    return live_in_pick(path, companion_names(path.name), picked)
+
+
+def _replayed_seen(path: Path) -> Callable[[], bool] | None:
+    """In a rebase or a sequence of picks: whether ours holds a copy of the commit replayed
+    (docs/decisions.md#replays-upstream-holds). A merge names its own commit; a single pick
+    none (its conflicts stay, and `doctor --fix` settles them)."""
+    if theirs_commits(os.environ):
+        return None
+    replayed = commit_being_replayed(Path.cwd()) or commit_being_picked(Path.cwd())
+    if replayed is None:
+        return None
+    from legion_memory.gitops.replayed_copies import replay_held
+
+    return replay_held(Path.cwd(), path.parent, replayed, ours_rev(os.environ))
 
 
 def _later_version(path: Path, commits: list[str]) -> LaterVersion | None:

@@ -1,0 +1,71 @@
+"""Whether the commit a rebase or a pick is replaying is one ours's history already holds a
+copy of (docs/decisions.md#replays-upstream-holds).
+
+Git drops a replayed commit whose patch the upstream already has, but a record's ID in the copy
+may differ (it was renumbered where it landed), so git replays it: a forget applied again over
+the restore that followed its copy upstream, or over a later fix, looks like two people changing
+one record. A copy keeps the commit's author, author date and message, and changes the same
+memory rows (their cells after the ID) in the same files: with both, the replayed change is one
+ours has seen, and ours's version of each record it touches stands. Asked of git only when a
+merge step would otherwise leave a conflict.
+"""
+
+from collections.abc import Callable
+from pathlib import Path
+
+from legion_memory.gitops.branch import run_git
+from legion_memory.gitops.record_history import parting
+
+MemoryChange = tuple[tuple[str, str], ...]
+"""(file and sign, the line after its first cell) of each changed line, sorted."""
+
+
+def replay_held(start: Path, directory: Path, replayed: str, ours: str) -> Callable[[], bool]:
+    """The question, asked of git once at the first call."""
+    answer: list[bool] = []
+
+    def held() -> bool:
+        if not answer:
+            answer.append(_held(start, directory, replayed, ours))
+        return answer[0]
+
+    return held
+
+
+def _held(start: Path, directory: Path, replayed: str, ours: str) -> bool:
+    key = run_git(["log", "-1", "--format=%ae %at %s", replayed], start)
+    base = parting(start, [ours, replayed])
+    if not key or base is None:
+        return False
+    where = directory.resolve().as_posix()
+    listed = run_git(
+        ["log", "--full-history", "--no-merges", "--format=%H %ae %at %s", f"{base}..{ours}",
+         "--", where],
+        start,
+    )  # fmt: skip
+    copies = [line.split(" ", 1)[0] for line in (listed or "").splitlines() if line[41:] == key]
+    if not copies:
+        return False
+    change = _memory_change(start, replayed, where)
+    return bool(change) and any(_memory_change(start, copy, where) == change for copy in copies)
+
+
+def _memory_change(start: Path, commit: str, where: str) -> MemoryChange:
+    """The commit's changed lines in the memory files, each without its first cell (a row's
+    ID), so that a copy whose records were renumbered where it landed changes the same."""
+    patch = run_git(["diff-tree", "-p", "--no-commit-id", "-r", "-U0", commit, "--", where], start)
+    found = []
+    name = ""
+    for line in (patch or "").splitlines():
+        if line.startswith("diff --git "):
+            name = line.rsplit("/", 1)[-1]
+        elif line[:1] in "+-" and not line.startswith(("--- ", "+++ ")):
+            found.append((f"{name} {line[0]}", _after_first_cell(line[1:])))
+    return tuple(sorted(found))
+
+
+def _after_first_cell(line: str) -> str:
+    text = line.strip()
+    if not text.startswith("|"):
+        return text
+    return text[1:].partition("|")[2]
