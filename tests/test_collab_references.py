@@ -324,12 +324,18 @@ def test_picking_a_branch_whole_makes_its_pattern_follow_the_outcome_the_pick_re
 def test_a_pattern_picked_without_its_outcome_follows_it_when_the_branch_arrives(
     repo: Path,
 ) -> None:
-    """Picked alone, the pattern cites an ID main gives another outcome; merging the branch
-    brings its outcome, renumbered. The two sides disagree on what the pattern meant: the
-    outcome of the pattern's own Branch is the one it was written beside."""
+    """Picked alone, the pattern cites an ID main gives another outcome: its Source describes
+    the outcome it meant instead, in the pick's repair. Merging the branch brings that outcome,
+    renumbered, and the description becomes its ID."""
     _feature_pattern_and_main_outcome(repo)
-    assert run_git(repo, "cherry-pick", "feature").returncode == 0
-    assert sources(repo) == {"branch pattern": "O-001"}  # main's own O-001: no better ID here
+    picked = run_git(repo, "cherry-pick", "feature")
+    assert picked.returncode == 0, picked.stderr
+    described = 'outcome "branch record" (feature, 2026-03-02)'
+    assert sources(repo) == {"branch pattern": described}
+    assert f"P-001 Source O-001 -> {described}" in picked.stderr
+    assert git(repo, "log", "-1", "--format=%s") == (
+        "Repair .planning/memory after post-commit (legion-memory doctor --fix)\n"
+    )
 
     done = run_git(repo, "merge", "--no-edit", "feature")
 

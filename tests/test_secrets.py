@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.processes import CLI, REPO_ROOT, Result
 
 from legion_memory.schema.kinds import KINDS
-from legion_memory.schema.secrets import secret_kind
+from legion_memory.schema.secrets import secret_kind, secret_variants, secret_variants_of
 
 MEMORY = Path(".planning/memory")
 
@@ -389,3 +391,17 @@ def test_real_summaries_store_as_outcomes(cli: CLI, repo: Path) -> None:
     assert (repo / MEMORY / kinds.filename).read_text(encoding="utf-8").count("| O-0") == min(
         25, len(summaries)
     )
+
+
+_TRICKY = st.sampled_from(
+    ["a", "Z", "9", " ", "|", "\\|", "<br>", "\n", "\r", "\0", "\u200b", "\u00ad", "\uff47", "é",
+     "e\u0301", "\u0301", "\ufb01", "\u2014", "가", "\u1100", "\u1161", "\u11a8", "ghp_", "x" * 16]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(_TRICKY, max_size=6).map("".join), max_size=8))
+def test_the_variants_of_many_values_at_once_are_each_value_s_own(values: list[str]) -> None:
+    """Folding the values joined by NULs folds each as it folds alone (combining marks,
+    Hangul jamo and compatibility forms at their edges included)."""
+    assert secret_variants_of(values) == [list(secret_variants(value)) for value in values]

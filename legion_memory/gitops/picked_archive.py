@@ -16,7 +16,6 @@ from pathlib import Path
 from legion_memory.gitops.archived_versions import ArchivedAs
 from legion_memory.gitops.branch import run_git
 from legion_memory.gitops.repository import files_of_commits
-from legion_memory.storage.files import read_version
 
 Blobs = tuple[str, str, str] | None
 """A live file's blobs at the pick's base, ours and theirs; None when git cannot say."""
@@ -54,7 +53,7 @@ def _ours(archive: Path, names: Sequence[str]) -> list[str]:
     found = []
     for name in names:
         try:
-            found.append(read_version(archive.parent / name))
+            found.append((archive.parent / name).read_bytes().decode("utf-8", "surrogateescape"))
         except OSError:
             found.append("")
     return found

@@ -2,7 +2,9 @@
 one, unescaped to values and escaped back, without building more of the row than asked for."""
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from itertools import compress, repeat
+from operator import contains, ne
 
 from legion_memory.errors import InputError
 
@@ -153,6 +155,53 @@ def line_cells(line: str) -> list[str]:
     if len(pieces) > 1 and (not pieces[-1] or pieces[-1].isspace()):
         del pieces[-1]
     return list(map(str.strip, pieces))
+
+
+def cells_of_rows(lines: Sequence[str], width: int) -> tuple[list[list[str]], list[int]]:
+    """`line_cells` of each line, and the offsets of the lines read alone. The rest (rows of
+    `width` cells, nothing escaped: no backslash, no `<`) are split all at once: one split and
+    one strip from C for the whole run, instead of a call per row. Each line is read alone when
+    any of them holds something beside its outer pipes but blanks."""
+    text = "".join(lines)
+    pipes = width + 1
+    counts = list(map(str.count, lines, repeat("|")))
+    alone: set[int] = set()
+    if counts.count(pipes) != len(lines):
+        alone.update(compress(range(len(lines)), map(ne, counts, repeat(pipes))))
+    for mark in ("\\", "<"):
+        if mark in text:
+            alone.update(compress(range(len(lines)), map(contains, lines, repeat(mark))))
+    odd = sorted(alone)
+    if odd:
+        text = "".join(_without(lines, odd))
+    pieces = list(map(str.strip, text.split("|")))
+    if "".join(pieces[::pipes]):  # what lies between one row's closing pipe and the next's opening
+        return list(map(line_cells, lines)), list(range(len(lines)))
+    rows = [pieces[at + 1 : at + pipes] for at in range(0, len(pieces) - 1, pipes)]
+    return (_with(rows, lines, odd) if odd else rows), odd
+
+
+def _without(lines: Sequence[str], odd: list[int]) -> list[str]:
+    """The lines but those at the (sorted) offsets `odd`."""
+    kept: list[str] = []
+    previous = 0
+    for at in odd:
+        kept += lines[previous:at]
+        previous = at + 1
+    return kept + list(lines[previous:])
+
+
+def _with(rows: list[list[str]], lines: Sequence[str], odd: list[int]) -> list[list[str]]:
+    """The cells of every line: `rows` of the lines but those at `odd`, in order, with the
+    cells of each line at `odd` read alone put in its place."""
+    cells: list[list[str]] = []
+    taken = previous = 0
+    for at in odd:
+        cells += rows[taken : taken + at - previous]
+        taken += at - previous
+        cells.append(line_cells(lines[at]))
+        previous = at + 1
+    return cells + rows[taken:]
 
 
 def _unescaped_cells(line: str) -> list[str]:

@@ -10,7 +10,7 @@ from functools import cache
 from itertools import accumulate, compress, count
 from operator import add, itemgetter
 
-from legion_memory.markdown.cells import line_cells
+from legion_memory.markdown.cells import cells_of_rows, line_cells
 from legion_memory.markdown.document import Document, Table
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.fields import control_character, free_rule
@@ -22,9 +22,9 @@ from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS
 from legion_memory.schema.secrets import (
     secret_kind,
     secret_message,
-    secret_variants,
+    secret_variants_of,
 )
-from legion_memory.schema.twin_hashes import RowHasher, all_clean
+from legion_memory.schema.twin_hashes import RowHasher, all_clean, hashes_of_rows
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
@@ -97,11 +97,29 @@ class RowFindings(NamedTuple):
     """(line indexes, identity hashes) of the rows the hasher read, as `row_hashes` gives them."""
 
 
-class _Chunk(NamedTuple):
-    name: str
-    indexes: list[int]
-    rows: list[list[str]]
-    """The cells of the rows of the header's width, at those line indexes."""
+class _Chunk:
+    """The rows of the header's width among some of a table's: their line indexes, their cells,
+    and each column's values (all columns at once, from C) with its distinct values, which the
+    column's secret check and its rule's both read."""
+
+    __slots__ = ("_columns", "_distinct", "indexes", "name", "rows")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.indexes: list[int] = []
+        self.rows: list[list[str]] = []
+        self._columns: list[tuple[str, ...]] | None = None
+        self._distinct: dict[int, set[str]] = {}
+
+    def column(self, position: int) -> tuple[str, ...]:
+        if self._columns is None:
+            self._columns = list(zip(*self.rows, strict=True))
+        return self._columns[position] if self._columns else ()
+
+    def distinct(self, position: int) -> set[str]:
+        if position not in self._distinct:
+            self._distinct[position] = set(self.column(position))
+        return self._distinct[position]
 
 
 def check_rows(
@@ -116,22 +134,14 @@ def check_rows(
     identities = (hashes(), hashes()) if hasher is not None else None
     clean: set[str] = set()
     for start in range(table.header + 2, table.end, _CHUNK):
-        chunk = _Chunk(name, [], [])
+        chunk = _Chunk(name)
         end = min(start + _CHUNK, table.end)
-        plain = all_clean(document.lines[start:end]) or None  # else each line is asked alone
-        for index in range(start, end):
-            line = document.lines[index]
-            cells = line_cells(line)
-            if hasher is not None and identities is not None:
-                identity_hash = hasher.of_cells(line, cells, plain)
-                if identity_hash is not None:
-                    identities[0].append(index)
-                    identities[1].append(identity_hash)
-            if len(cells) != layout.width:
-                ragged.append(_ragged(name, index + 1, len(cells), layout.width))
-            else:
-                chunk.indexes.append(index)
-                chunk.rows.append(cells)
+        lines = document.lines[start:end]
+        plain = all_clean(lines) or None  # else each line is asked alone
+        rows, alone = cells_of_rows(lines, layout.width)
+        if hasher is not None and identities is not None:
+            hashes_of_rows(hasher, (lines, rows, start), alone, plain, identities)
+        _sort_rows(chunk, ragged, (rows, start), alone, layout.width)
         flagged: _Flagged = set()
         for value in layout.values:
             _secrets(value, chunk, clean, found, flagged)
@@ -140,12 +150,37 @@ def check_rows(
         if len(clean) >= _KNOWN:
             clean.clear()
         if layout.id_position is not None:
-            ids = list(map(itemgetter(layout.id_position), chunk.rows))
+            ids = chunk.column(layout.id_position)
             id_hashes.extend(map(hash, compress(ids, ids)))  # an empty ID is no duplicate
             id_rows.extend(compress(chunk.indexes, ids))
     found.sort(key=itemgetter(0, 1))
     duplicates = _duplicate_ids(document, layout.id_position, id_hashes, id_rows, name)
     return RowFindings(ragged, [problem for *_, problem in found], duplicates, identities)
+
+
+def _sort_rows(
+    chunk: _Chunk,
+    ragged: list[Problem],
+    run: tuple[list[list[str]], int],
+    alone: list[int],
+    width: int,
+) -> None:
+    """The run's rows of the header's width into the chunk, in order; the others are ragged
+    (only a row read alone can be)."""
+    rows, start = run
+    short = [offset for offset in alone if len(rows[offset]) != width]
+    for offset in short:
+        ragged.append(_ragged(chunk.name, start + offset + 1, len(rows[offset]), width))
+    kept = range(start, start + len(rows))
+    if short:
+        whole = [True] * len(rows)
+        for offset in short:
+            whole[offset] = False
+        chunk.indexes.extend(compress(kept, whole))
+        chunk.rows.extend(compress(rows, whole))
+    else:
+        chunk.indexes.extend(kept)
+        chunk.rows.extend(rows)
 
 
 def _ragged(name: str, line: int, cells: int, width: int) -> Problem:
@@ -209,7 +244,7 @@ def _br_mark() -> re.Pattern[str]:
     return re.compile(r"<br\s*/?>")
 
 
-def _starts(texts: list[str]) -> list[int]:
+def _starts(texts: "list[str] | list[bytes]") -> list[int]:
     """Where each text starts once they are joined by single spaces: the lengths summed, plus
     one space before each text but the first (every step from C)."""
     return list(map(add, accumulate(map(len, texts), initial=0), count()))
@@ -222,12 +257,12 @@ def _clean_beyond_ascii(values: set[str]) -> set[str]:
     tried on it. The variants of every value are tested together, as `_plainly_clean` tests
     values (docs/decisions.md#secrets-tested-together)."""
     listed = list(values)
-    variants = [list(secret_variants(value)) for value in listed]
+    variants = secret_variants_of(listed)
     texts = [text for found in variants for text in found]
     owner = [offset for offset, found in enumerate(variants) for _ in found]
     # UTF-8 encodes every character that is not ASCII as bytes that are not: no token byte.
     encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
-    starts = list(accumulate((len(text) + 1 for text in encoded), initial=0))
+    starts = _starts(encoded)
     data = b" ".join(encoded).translate(_TOKEN_BYTES)
     caught = _owners(starts, data, b"x" * _RUN)
     lowered = list(map(str.lower, texts))
@@ -236,11 +271,11 @@ def _clean_beyond_ascii(values: set[str]) -> set[str]:
     for word in PREFILTER_WORDS:
         caught |= _owners(starts, joined, word)
     suspect = {owner[offset] for offset in caught}
-    return {
-        value
-        for offset, value in enumerate(listed)
-        if offset not in suspect and control_character(value) is None
-    }
+    if not "".join(listed).isprintable():  # else no value holds a control character
+        suspect.update(
+            offset for offset, value in enumerate(listed) if control_character(value) is not None
+        )
+    return {value for offset, value in enumerate(listed) if offset not in suspect}
 
 
 def _owners(starts: list[int], text: "AnyStr", found: "AnyStr") -> set[int]:
@@ -281,8 +316,8 @@ def _secrets(
 ) -> None:
     """Adds a problem for each row whose value looks like a secret (never quoted) or holds a
     control character, and flags it. `clean`: values seen to be neither."""
-    values = list(map(itemgetter(value.position), chunk.rows))
-    unknown = set(values).difference(clean)
+    values = chunk.column(value.position)
+    unknown = chunk.distinct(value.position).difference(clean)
     plain = _plainly_clean(unknown)
     plain |= _clean_beyond_ascii(unknown.difference(plain))
     clean |= plain
@@ -306,12 +341,12 @@ def _rule_problems(rule: _Rule, chunk: _Chunk, flagged: _Flagged, found: _Found)
     it in upper case gets a warning), unless it was flagged as a secret. Only the values not seen
     to pass are checked."""
     column, position, known, order = rule
-    values = list(map(itemgetter(position), chunk.rows))
+    values = chunk.column(position)
     if known is None:  # free text: only an empty value breaks it, where one is required
-        bad = {"": "is required"} if column.required and "" in values else {}
+        bad = {"": "is required"} if column.required and "" in chunk.distinct(position) else {}
     else:
         bad = {}
-        for value in set(values).difference(known):
+        for value in chunk.distinct(position).difference(known):
             problem = column_problem(column, value)
             if problem is None:
                 known.add(value)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
+from itertools import compress, repeat
+from operator import contains
 
 from legion_memory.errors import InputError
 from legion_memory.schema.secret_rules import (
@@ -116,6 +118,30 @@ def secret_variants(value: str) -> Iterator[str]:
         yield joined
     if "\\|" in joined:
         yield joined.replace("\\|", "|")
+
+
+def secret_variants_of(values: list[str]) -> list[list[str]]:
+    """`list(secret_variants(value))` of each value, the usual answer found for all at once:
+    a value that compatibility folding leaves as it is and that holds no invisible character
+    and no split mark is read as itself alone. One NFKC pass over the values joined by NULs
+    (a starter no composition involves, so each value folds as it would alone); a value
+    holding a NUL sends every value to be read alone."""
+    joined = "\0".join(values)
+    folded = values
+    if not joined.isascii():
+        import unicodedata  # a C module, imported only for text that is not ASCII
+
+        folded = unicodedata.normalize("NFKC", joined).split("\0")
+    if len(folded) != len(values):
+        return [list(secret_variants(value)) for value in values]
+    odd: set[int] = set()
+    for mark in (*_INVISIBLE, "|", "<", "\n"):
+        if mark in joined:
+            odd.update(compress(range(len(values)), map(contains, values, repeat(mark))))
+    return [
+        [value] if fold == value and at not in odd else list(secret_variants(value))
+        for at, (value, fold) in enumerate(zip(values, folded, strict=True))
+    ]
 
 
 def _joined(text: str) -> str:

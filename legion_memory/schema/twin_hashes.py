@@ -15,6 +15,10 @@ from legion_memory.markdown.document import Document, Table
 from legion_memory.schema.identity import clean, identity, identity_keys
 from legion_memory.schema.kinds import Kind
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from array import array
+
 _JOIN = " | "
 # What `clean` collapses, in an ASCII line, but a CR: two spaces, or another whitespace character.
 _SPACES = ("  ", "\t", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
@@ -68,6 +72,32 @@ class RowHasher:
         if "<" in line or not (_clean_text(line) if plain is None else plain):
             return hash(_JOIN.join(map(clean, picked[:-1])))
         return hash(_JOIN.join(picked[:-1]))
+
+
+def hashes_of_rows(
+    hasher: RowHasher,
+    run: tuple[Sequence[str], list[list[str]], int],
+    alone: Sequence[int],
+    plain: bool | None,
+    found: "tuple[array[int], array[int]]",
+) -> None:
+    """Adds (line index, identity hash) of each row of a run (its lines, their `line_cells`, the
+    index of its first line) whose ID has the kind's prefix. When the run is plain (`all_clean`)
+    and the layout the tool's own (the ID first, the identity every other cell), each hash is of
+    the cells after the ID as they lie, found from C for the whole run, and only the rows at the
+    offsets `alone` (escaped, or of another width) are hashed one by one."""
+    lines, rows, start = run
+    if not (plain and hasher.tail):
+        alone = range(len(rows))
+        held, values = [False] * len(rows), [0] * len(rows)
+    else:
+        held = list(map(str.startswith, map(itemgetter(0), rows), repeat(hasher.wanted)))
+        values = list(map(hash, map(_JOIN.join, map(itemgetter(slice(1, None)), rows))))
+    for offset in alone:
+        value = hasher.of_cells(lines[offset], rows[offset], plain)
+        held[offset], values[offset] = value is not None, value or 0
+    found[0].extend(compress(range(start, start + len(rows)), held))
+    found[1].extend(compress(values, held))
 
 
 def row_hashes(

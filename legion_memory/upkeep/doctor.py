@@ -16,6 +16,7 @@ from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.record_history import any_changed, commits_changing
 from legion_memory.gitops.repository import (
     BOTH_SIDES_ENV,
+    PICKED_ENV,
     files_of_commits,
     find_git_dir,
     integration_sources,
@@ -139,7 +140,7 @@ def repair_merged_references(memory: Memory) -> list[str]:
     describes merges already repaired."""
     log = _merge_log(memory)
     planner = _reference_plan(memory, log, _integration_sources(memory, log))
-    done = _apply(memory, planner) if log or _both_sides_changed() else []
+    done = _apply(memory, planner) if log or _both_sides_changed() or _picked() else []
     git_dir = find_git_dir(memory.directory)
     if git_dir is not None:
         files.discard(log_path(git_dir))
@@ -149,13 +150,18 @@ def repair_merged_references(memory: Memory) -> list[str]:
 def _integration_sources(memory: Memory, log: list[Arrival]) -> list[Texts]:
     """The versions the integration took its sides from: the one that wrote the log, or a merge
     whose parents both changed memory (git may have taken a file whole from each: the driver
-    renumbered nothing, but a side's references may cite by the other side's old numbers).
-    None otherwise."""
-    return _sources_of(memory) if log or _both_sides_changed() else []
+    renumbered nothing, but a side's references may cite by the other side's old numbers), or
+    a pick (git may have taken PATTERNS.md whole, a pattern without the outcome it cites). None
+    otherwise."""
+    return _sources_of(memory) if log or _both_sides_changed() or _picked() else []
 
 
 def _both_sides_changed() -> bool:
     return bool(os.environ.get(BOTH_SIDES_ENV, "").strip())
+
+
+def _picked() -> bool:
+    return bool(os.environ.get(PICKED_ENV, "").strip())
 
 
 def _sources_of(memory: Memory) -> list[Texts]:

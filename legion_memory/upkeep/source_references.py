@@ -9,6 +9,12 @@ already rewritten still matches) cites the ID that outcome has now. Sources that
 settled by the pattern's Branch when exactly one meaning cites outcomes of that Branch alone. A
 reference left alone: one whose pattern no source holds, whose sources disagree on what it meant
 (unsettled), or whose outcome is not held exactly once now.
+
+A pattern that arrives without the outcome it cites (a pick of the pattern's commit alone) would
+cite whatever record holds that ID here: its reference becomes a description of the outcome it
+meant (`outcome "summary" (branch, date)`, the free text a Source may hold), and the description
+becomes that outcome's ID again once the outcome is held here exactly once
+(docs/decisions.md#references-by-identity).
 """
 
 import re
@@ -70,6 +76,9 @@ def resolved_references(memory: Memory, texts: Texts, sources: Sequence[Texts]) 
     for row in occurrences(memory, texts, PATTERN):
         if "source" not in row.columns or not row["source"]:
             continue
+        if _DESCRIBED.search(row["source"]):
+            _relink(plan, row, now)
+            continue
         pattern = _identity(row)
         meant = {version.meanings(pattern) for version in versions if pattern in version.sources}
         if len(meant) > 1:
@@ -81,13 +90,17 @@ def resolved_references(memory: Memory, texts: Texts, sources: Sequence[Texts]) 
         if targets is None or len(targets) != len(cited):
             continue
         moves = {
-            old: _now_id(now, target) or old for old, target in zip(cited, targets, strict=True)
+            old: _now_id(now, target) or _described(now, old, target) or old
+            for old, target in zip(cited, targets, strict=True)
         }
 
         def retarget(text: str, moves: dict[str, str] = moves) -> str:
             return _OUTCOME_REF.sub(lambda m: moves.get(m.group(0), m.group(0)), text)
 
-        rewrite_source(plan, row, retarget, "the outcome it meant has another ID now")
+        gone = any(_DESCRIBED.fullmatch(new) for new in moves.values())
+        rewrite_source(
+            plan, row, retarget, _GONE if gone else "the outcome it meant has another ID now"
+        )
     return plan
 
 
@@ -111,3 +124,48 @@ def _written_with(
 def _now_id(now: _Version, meant: Identity | None) -> str | None:
     held = now.ids.get(meant, set()) if meant is not None else set()
     return next(iter(held)) if len(held) == 1 else None
+
+
+_KEYS = identity_keys(OUTCOME)
+_GONE = "the outcome it meant is not here, and its ID holds another record"
+_DESCRIBED = re.compile(r'outcome "([^"]*)" \(([^,()]*), ([^,()]*)\)')
+
+
+def _described(now: _Version, cited: str, meant: Identity | None) -> str | None:
+    """The description of the outcome a reference meant, when that outcome is not here and its
+    ID holds another record: the ID would cite the wrong one."""
+    if meant is None or now.outcomes.get(cited) in (None, meant):
+        return None
+    summary, branch, date = (meant[1 + _KEYS.index(key)] for key in ("summary", "branch", "date"))
+    return f'outcome "{_plain(summary)}" ({_plain(branch)}, {_plain(date)})'
+
+
+def _plain(text: str) -> str:
+    """Text a description can hold as a cell's value and be read back from, citing nothing
+    (an ID in a summary would read as a reference)."""
+    text = " ".join(text.replace('"', "'").replace("|", "/").translate(_BRACKETS).split())
+    return _ANY_REFERENCE.sub(lambda match: match.group(0).replace("-", " "), text)
+
+
+_BRACKETS = str.maketrans({"(": "[", ")": "]", ",": ";"})
+_ANY_REFERENCE = re.compile(r"\b[A-Z]-\d{3,}\b")
+
+
+def _relink(plan: Plan, row: Occurrence, now: _Version) -> None:
+    """Each description of an outcome held here exactly once made its ID again."""
+
+    def relinked(text: str) -> str:
+        return _DESCRIBED.sub(lambda match: _id_described(now, match) or match.group(0), text)
+
+    rewrite_source(plan, row, relinked, "the outcome it describes is here now")
+
+
+def _id_described(now: _Version, match: "re.Match[str]") -> str | None:
+    at = [1 + _KEYS.index(key) for key in ("summary", "branch", "date")]
+    wanted = match.groups()
+    held = [
+        key
+        for key, outcome in now.outcomes.items()
+        if tuple(_plain(outcome[position]) for position in at) == wanted
+    ]
+    return held[0] if len(held) == 1 else None
