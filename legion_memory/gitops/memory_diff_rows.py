@@ -4,7 +4,7 @@ compares (docs/decisions.md#diff-from-lines)."""
 
 from collections.abc import Mapping
 from itertools import repeat
-from operator import itemgetter
+from operator import add, and_, contains, eq, itemgetter, not_
 
 from legion_memory.markdown.cells import line_cells
 from legion_memory.markdown.document import Document, parse
@@ -41,16 +41,15 @@ class Identities:
 
     def of_lines(self, lines: list[str]) -> list[RowKey]:
         known = self.known
-        for line in set(lines).difference(known):
-            known[line] = self._of(line)
+        unknown = list(set(lines).difference(known))
+        written = _keys_as_written(unknown, self.width) if self.tail else [None] * len(unknown)
+        for line, key in zip(unknown, written, strict=True):
+            known[line] = self._of(line) if key is None else key
         return list(map(known.__getitem__, lines))
 
     def _of(self, line: str) -> RowKey:
-        """The key of `identity` of the row's record, without building the record."""
-        if self.tail:
-            written = _key_as_written(line, self.width)
-            if written is not None:
-                return written
+        """The key of `identity` of the row's record, without building the record (a row not
+        as the tool writes it: `_keys_as_written` reads those)."""
         cells = line_cells(line)
         if len(cells) != self.width:  # a ragged row: its record is read as `read_records` reads it
             values = identity(self.kind, dict(zip(self.keys, cells, strict=False)))[1:]
@@ -58,6 +57,29 @@ class Identities:
             # `clean` of each value (its whitespace runs made single spaces), from C.
             values = tuple(map(" ".join, map(str.split, self.pick([*cells, ""])[:-1])))
         return values if any(map(str.__contains__, values, repeat("|"))) else " | ".join(values)
+
+
+def _keys_as_written(lines: list[str], width: int) -> list[RowKey | None]:
+    """`_key_as_written` of each line, the lines ending ` |` and a line feed with nothing
+    escaped, no `<`, no CR and no two spaces in a row told apart all at once (each test a `map`
+    from C); the others asked one by one."""
+    if width < 2:
+        return [None] * len(lines)
+    plain = list(map(str.endswith, lines, repeat(" |\n")))
+    for mark in ("<", "  ", "\\", "\r"):
+        plain = list(map(and_, plain, map(not_, map(contains, lines, repeat(mark)))))
+    for test in (
+        map(str.startswith, lines, repeat("| ")),
+        map(eq, map(str.count, lines, repeat("|")), repeat(width + 1)),
+        map(eq, map(str.count, lines, repeat(" | ")), repeat(width - 1)),
+        map(str.isprintable, map(itemgetter(slice(None, -1)), lines)),
+    ):
+        plain = list(map(and_, plain, test))
+    starts = map(add, map(str.find, lines, repeat(" | ")), repeat(3))
+    return [
+        line[start:-3] if ok else _key_as_written(line, width)
+        for line, ok, start in zip(lines, plain, starts, strict=True)
+    ]
 
 
 def _key_as_written(line: str, width: int) -> RowKey | None:
