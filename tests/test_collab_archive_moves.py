@@ -516,15 +516,24 @@ def test_picking_a_forget_again_among_commits_main_holds_keeps_the_restore_in_th
     assert_healthy(repo)
 
 
+@pytest.mark.parametrize(
+    ("main_archived_before", "errors"),
+    [
+        (False, [("E-002", "fix1"), ("E-001", "retry")]),
+        (True, [("E-003", "fix1"), ("E-001", "retry")]),
+    ],
+)
 def test_rebasing_a_branch_whose_commits_main_picked_under_other_ids_leaves_no_conflict(
-    repo: Path,
+    repo: Path, main_archived_before: bool, errors: list[tuple[str, str]]
 ) -> None:
     """feature stores an error, forgets it, restores it and fixes it; main, holding an error of
-    its own, picks all four, so the error lands there as E-002 and git keeps the copies (their
-    patches differ). Rebasing feature onto main replays the forget over main's fixed error: by
-    base that is one side removing a record the other changed. Main holds a copy of that very
-    commit (its author, date and message, the same rows changed), so main's version stands and
-    the rebase runs through; every record keeps main's ID (seed 2813)."""
+    its own, picks all four, so the error lands there under another ID and git keeps the copies
+    (their patches differ). Rebasing feature onto main replays the forget over main's fixed
+    error: by base that is one side removing a record the other changed. Main holds a copy of
+    that very commit (its author, date and message, the same record rows changed), so main's
+    version stands and the rebase runs through; every record keeps main's ID (seed 2813). When
+    main had archived an error before, its copy of the forget added the row alone, while the
+    replayed forget also adds the archive's section: the rows still tell them alike (seed 2707)."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")
     error = add_error(repo, "disk full", "feature")
@@ -536,7 +545,9 @@ def test_rebasing_a_branch_whose_commits_main_picked_under_other_ids_leaves_no_c
     _fix(repo, error, "fix1")
     git(repo, "checkout", "-q", "main")
     add_error(repo, "port taken", "main")
-    commit(repo, "store another error")
+    if main_archived_before:
+        forget(memory_of(repo), add_error(repo, "out of memory", "main"))
+    commit(repo, "main's errors")
     picked = run_git(
         repo, "cherry-pick", *git(repo, "rev-list", "--reverse", "main..feature").split()
     )
@@ -544,9 +555,6 @@ def test_rebasing_a_branch_whose_commits_main_picked_under_other_ids_leaves_no_c
     git(repo, "checkout", "-q", "feature")
     rebased = run_git(repo, "rebase", "main")
     assert rebased.returncode == 0, rebased.stderr + rebased.stdout
-    assert [(record, fix) for record, _, fix in rows(repo, "errors")] == [
-        ("E-002", "fix1"),
-        ("E-001", "retry"),
-    ]
+    assert [(record, fix) for record, _, fix in rows(repo, "errors")] == errors
     assert "disk full" not in text_of(repo, "ARCHIVE.md")
     assert_healthy(repo)

@@ -10,6 +10,7 @@ ours has seen, and ours's version of each record it touches stands. Asked of git
 merge step would otherwise leave a conflict.
 """
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from legion_memory.gitops.branch import run_git
 from legion_memory.gitops.record_history import parting
 
 MemoryChange = tuple[tuple[str, str], ...]
-"""(file and sign, the line after its first cell) of each changed line, sorted."""
+"""(file and sign, the row after its ID cell) of each record row changed, sorted."""
 
 
 def replay_held(start: Path, directory: Path, replayed: str, ours: str) -> Callable[[], bool]:
@@ -59,13 +60,11 @@ def _memory_change(start: Path, commit: str, where: str) -> MemoryChange:
     for line in (patch or "").splitlines():
         if line.startswith("diff --git "):
             name = line.rsplit("/", 1)[-1]
-        elif line[:1] in "+-" and not line.startswith(("--- ", "+++ ")):
-            found.append((f"{name} {line[0]}", _after_first_cell(line[1:])))
+        elif line[:1] in "+-" and _RECORD_ROW.match(line, 1):
+            found.append((f"{name} {line[0]}", line[1:].strip()[1:].partition("|")[2]))
     return tuple(sorted(found))
 
 
-def _after_first_cell(line: str) -> str:
-    text = line.strip()
-    if not text.startswith("|"):
-        return text
-    return text[1:].partition("|")[2]
+# A record's row: what a commit changes of a record. Headings, headers and blank lines a forget
+# adds with the first row of an archive section, or a restore removes with the last, are not.
+_RECORD_ROW = re.compile(r"\s*\|\s*[A-Z]-\d{3,}\s*\|")
