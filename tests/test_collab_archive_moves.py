@@ -558,3 +558,42 @@ def test_rebasing_a_branch_whose_commits_main_picked_under_other_ids_leaves_no_c
     assert [(record, fix) for record, _, fix in rows(repo, "errors")] == errors
     assert "disk full" not in text_of(repo, "ARCHIVE.md")
     assert_healthy(repo)
+
+
+def test_rebasing_copies_of_moves_the_shared_history_already_holds_keeps_the_upstream_restore(
+    repo: Path,
+) -> None:
+    """main forgets alpha; `src` restores and forgets it again, and main picks both. `b`, started
+    from there, picks src's two commits once more (alpha archived, restored, archived), then
+    main restores alpha for good. Rebasing b onto main replays its copies: the restore changes
+    nothing, the forget archives alpha. The upstream made both changes, though before b parted
+    from it (its own copies are in the history b shares): alpha is set back live (seed 3003)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "-b", "src")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha again")
+    moves = git(repo, "rev-list", "--reverse", "main..src").split()
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", *moves).returncode == 0
+    git(repo, "checkout", "-q", "-b", "b")
+    (repo / "b.txt").write_text("b\n", encoding="utf-8")
+    commit(repo, "b's own work")
+    assert run_git(repo, "cherry-pick", *moves).returncode == 0
+    git(repo, "checkout", "-q", "main")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha at last")
+    git(repo, "checkout", "-q", "b")
+    rebased = run_git(repo, "rebase", "main")
+    assert rebased.returncode == 0, rebased.stderr
+    assert "O-001 made live again, as the upstream holds it" in rebased.stderr
+    assert rows(repo) == [("O-001", "main", "alpha")]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)

@@ -255,7 +255,9 @@ def upstream_commits(start: Path, replay: Replay, directory: Path) -> tuple[str,
     a record may have been replayed stale: the hook of every rebase reads no more than that."""
     limit = f"--max-count={_UPSTREAM_LIMIT}"
     revs = [replay.onto, "--not", *replay.apart, "--", str(directory)]
-    listed = run_git(["rev-list", limit, *revs], start)
+    # In full: by default git leaves out a merged branch whose files ended as the first parent
+    # has them, and with it the changes it made (a forget and the restore that undid it).
+    listed = run_git(["rev-list", "--full-history", limit, *revs], start)
     commits = (listed or "").split()
     if not commits:
         return ()
@@ -266,6 +268,24 @@ def upstream_commits(start: Path, replay: Replay, directory: Path) -> tuple[str,
             lines = message.partition(_SQUASHED)[2].splitlines()
             named += [line[7:].strip() for line in lines if line.startswith("commit ")]
     return (*commits, *(sha for sha in named if len(sha) == 40 and sha.isalnum()))
+
+
+def copies_upstream(start: Path, replay: Replay, directory: Path) -> tuple[str, ...]:
+    """The commits of the replay's `onto` (its newest `_UPSTREAM_LIMIT` that changed
+    `directory`, those the old branch shares included) that are copies of a replayed commit:
+    the same author, author date and message (docs/decisions.md#archive-moves). A branch whose
+    own commits are copies of changes already in the shared history (rebased there before)
+    replays them again: the upstream made those changes too, however far back."""
+    keys = run_git(["log", "--no-walk=unsorted", "--format=%ae %at %s", *replay.picked], start)
+    wanted = set((keys or "").splitlines())
+    limit = f"--max-count={_UPSTREAM_LIMIT}"
+    listed = run_git(
+        ["log", "--full-history", "--no-merges", limit, "--format=%H %ae %at %s", replay.onto,
+         "--", str(directory)],
+        start,
+    )  # fmt: skip
+    lines = (listed or "").splitlines()
+    return tuple(line[:40] for line in lines if line[41:] in wanted) if wanted else ()
 
 
 def octopus_in_progress(start: Path) -> bool:
