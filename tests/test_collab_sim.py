@@ -23,8 +23,9 @@ MORE_SEEDS = (4, 24, 805)
 # A hundred rounds: an octopus merge concluded by a commit, one of whose sides cited an outcome
 # the other had renumbered, then both sides' restores emptying one archive section (1109); a
 # branch started from another's forget, rebased onto that branch's squash holding the restore
-# (1126).
-HUNDRED_ROUND_SEEDS = (1109, 1126)
+# (1126); an octopus merge archiving an error's third fix, then a rebase replaying copies of its
+# older fixes (2805); a rebase replaying a forget main held a copy of under another ID (2813).
+HUNDRED_ROUND_SEEDS = (1109, 1126, 2805, 2813)
 # A hundred rounds with whole branches picked: a branch's old forget picked again onto main,
 # which had picked it before and restored the record since (1207); main's copies of a branch's
 # older forget and restore, outnumbering the branch's new forget (2222).
@@ -36,6 +37,10 @@ HUNDRED_ROUND_MORE_SEEDS = (1207, 2222)
 # replaying an older update of a fix over the upstream's newer one (2302), and an octopus merge
 # that fast-forwarded to its first branch, weighed against the merge it made (2307).
 TWO_HUNDRED_ROUND_SEEDS = (1802, 1811, 2301, 2302, 2307)
+# Two hundred rounds with whole branches picked: a pick of a forget main restored since, in a
+# sequence ending with skipped picks (2703); a rebase replaying copies of a restore and a forget
+# the shared history already held, over the upstream's later restore (3003).
+TWO_HUNDRED_ROUND_MORE_SEEDS = (2703, 3003)
 
 
 @pytest.mark.slow
@@ -46,7 +51,8 @@ TWO_HUNDRED_ROUND_SEEDS = (1802, 1811, 2301, 2302, 2307)
     + [(seed, LONG_ROUNDS, MORE_INTEGRATIONS) for seed in MORE_SEEDS]
     + [(seed, 100, INTEGRATIONS) for seed in HUNDRED_ROUND_SEEDS]
     + [(seed, 100, MORE_INTEGRATIONS) for seed in HUNDRED_ROUND_MORE_SEEDS]
-    + [(seed, 200, INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_SEEDS],
+    + [(seed, 200, INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_SEEDS]
+    + [(seed, 200, MORE_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_MORE_SEEDS],
 )
 def test_every_record_once_every_reference_right_and_the_clones_converge(
     seed: int, rounds: int, kinds: tuple[str, ...]
