@@ -270,24 +270,6 @@ def upstream_commits(start: Path, replay: Replay, directory: Path) -> tuple[str,
     return (*commits, *(sha for sha in named if len(sha) == 40 and sha.isalnum()))
 
 
-def copies_upstream(start: Path, replay: Replay, directory: Path) -> tuple[str, ...]:
-    """The commits of the replay's `onto` (its newest `_UPSTREAM_LIMIT` that changed
-    `directory`, those the old branch shares included) that are copies of a replayed commit:
-    the same author, author date and message (docs/decisions.md#archive-moves). A branch whose
-    own commits are copies of changes already in the shared history (rebased there before)
-    replays them again: the upstream made those changes too, however far back."""
-    keys = run_git(["log", "--no-walk=unsorted", "--format=%ae %at %s", *replay.picked], start)
-    wanted = set((keys or "").splitlines())
-    limit = f"--max-count={_UPSTREAM_LIMIT}"
-    listed = run_git(
-        ["log", "--full-history", "--no-merges", limit, "--format=%H %ae %at %s", replay.onto,
-         "--", str(directory)],
-        start,
-    )  # fmt: skip
-    lines = (listed or "").splitlines()
-    return tuple(line[:40] for line in lines if line[41:] in wanted) if wanted else ()
-
-
 def octopus_in_progress(start: Path) -> bool:
     """Whether git stopped an octopus merge (more than one head merged at once)."""
     git_dir = find_git_dir(start)

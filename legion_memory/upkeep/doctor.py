@@ -17,7 +17,6 @@ from legion_memory.gitops.record_history import any_changed, commits_changing
 from legion_memory.gitops.repository import (
     BOTH_SIDES_ENV,
     PICKED_ENV,
-    copies_upstream,
     files_of_commits,
     find_git_dir,
     integration_sources,
@@ -322,7 +321,6 @@ def _stale_replays(memory: Memory) -> list[Stale]:
     texts = {v[key].text() for v in (now, *found) for key in suspected if key in v}
     texts.discard("")
     upstream = upstream_commits(memory.directory, replay, memory.directory)
-    upstream = (*upstream, *copies_upstream(memory.directory, replay, memory.directory))
     commits = commits_changing(memory.directory, upstream, sorted(texts), memory.directory)
     made = _versions(memory, [rev for commit in commits for rev in (f"{commit}^", commit)])
     if made is None:
