@@ -94,9 +94,12 @@ def merge(
     whether a side's ARCHIVE.md holds a row's very version; `live_as`, in a merge of ARCHIVE.md:
     whether a side's live files do; `replayed_seen`: whether theirs is a replayed commit ours
     holds a copy of, whose conflicts ours's versions then settle."""
-    ledger = _ledger(marker_size, reserved, pick, kept_later, later_version, archived_as)
-    ledger.live_as = live_as or ledger.live_as
-    ledger.replayed_seen = replayed_seen or ledger.replayed_seen
+    ledger = _ledger(
+        marker_size,
+        reserved,
+        pick,
+        (kept_later, later_version, archived_as, live_as, replayed_seen),
+    )
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], archive)
     return _result(ledger, "".join(pieces))
 
@@ -118,8 +121,9 @@ def merge_around(
     """`merge` of three versions of a file that all held the stable run of rows `stable`, given
     without it: the result without it, and where in the text it goes back. NotStable when the
     merge of the whole files could treat those rows otherwise (docs/decisions.md#stable-rows)."""
-    ledger = _ledger(marker_size, reserved, pick, kept_later, later_version, archived_as)
-    ledger.replayed_seen = replayed_seen or ledger.replayed_seen
+    ledger = _ledger(
+        marker_size, reserved, pick, (kept_later, later_version, archived_as, None, replayed_seen)
+    )
     ledger.stable = stable
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], False)
     at = next((i for i, piece in enumerate(pieces) if piece is SPLICE), None)
@@ -129,14 +133,18 @@ def merge_around(
     return _result(ledger, before + "".join(pieces[at + 1 :])), len(before)
 
 
-def _ledger(
-    marker_size: int,
-    reserved: Reserved,
-    pick: bool,
-    kept_later: KeptLater | None,
-    later_version: LaterVersion | None,
-    archived_as: ArchivedAs | None,
-) -> Ledger:
+_Questions = tuple[
+    KeptLater | None,
+    LaterVersion | None,
+    ArchivedAs | None,
+    ArchivedAs | None,
+    Callable[[], bool] | None,
+]
+"""What the merge may ask of the history and the other files: `merge`'s arguments of those names."""
+
+
+def _ledger(marker_size: int, reserved: Reserved, pick: bool, questions: _Questions) -> Ledger:
+    kept_later, later_version, archived_as, live_as, replayed_seen = questions
     return Ledger(
         marker_size=marker_size,
         reserved=_taken(reserved),
@@ -144,6 +152,8 @@ def _ledger(
         kept_later=kept_later,
         later_version=later_version,
         archived_as=archived_as,
+        live_as=live_as,
+        replayed_seen=replayed_seen,
     )
 
 

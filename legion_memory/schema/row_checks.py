@@ -141,7 +141,7 @@ def check_rows(
         rows, alone = cells_of_rows(lines, layout.width)
         if hasher is not None and identities is not None:
             hashes_of_rows(hasher, (lines, rows, start), alone, plain, identities)
-        _sort_rows(chunk, ragged, (rows, start), alone, layout.width)
+        _keep_whole_rows(chunk, ragged, (rows, start), alone, layout.width)
         flagged: _Flagged = set()
         for value in layout.values:
             _secrets(value, chunk, clean, found, flagged)
@@ -158,7 +158,7 @@ def check_rows(
     return RowFindings(ragged, [problem for *_, problem in found], duplicates, identities)
 
 
-def _sort_rows(
+def _keep_whole_rows(
     chunk: _Chunk,
     ragged: list[Problem],
     run: tuple[list[list[str]], int],

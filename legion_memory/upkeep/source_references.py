@@ -127,6 +127,8 @@ def _now_id(now: _Version, meant: Identity | None) -> str | None:
 
 
 _KEYS = identity_keys(OUTCOME)
+_DESCRIBED_AT = tuple(1 + _KEYS.index(key) for key in ("summary", "branch", "date"))
+"""Where an outcome's identity holds what its description names (after the kind's prefix)."""
 _GONE = "the outcome it meant is not here, and its ID holds another record"
 _DESCRIBED = re.compile(r'outcome "([^"]*)" \(([^,()]*), ([^,()]*)\)')
 
@@ -136,7 +138,7 @@ def _described(now: _Version, cited: str, meant: Identity | None) -> str | None:
     ID holds another record: the ID would cite the wrong one."""
     if meant is None or now.outcomes.get(cited) in (None, meant):
         return None
-    summary, branch, date = (meant[1 + _KEYS.index(key)] for key in ("summary", "branch", "date"))
+    summary, branch, date = (meant[position] for position in _DESCRIBED_AT)
     return f'outcome "{_plain(summary)}" ({_plain(branch)}, {_plain(date)})'
 
 
@@ -161,11 +163,10 @@ def _relink(plan: Plan, row: Occurrence, now: _Version) -> None:
 
 
 def _id_described(now: _Version, match: "re.Match[str]") -> str | None:
-    at = [1 + _KEYS.index(key) for key in ("summary", "branch", "date")]
     wanted = match.groups()
     held = [
         key
         for key, outcome in now.outcomes.items()
-        if tuple(_plain(outcome[position]) for position in at) == wanted
+        if tuple(_plain(outcome[position]) for position in _DESCRIBED_AT) == wanted
     ]
     return held[0] if len(held) == 1 else None

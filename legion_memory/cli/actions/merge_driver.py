@@ -34,6 +34,7 @@ from legion_memory.gitops.repository import (
 )
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.gitops.stable_rows import Source, split_versions
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, PATTERN
 from legion_memory.storage import files, reading, versions
 
@@ -59,19 +60,19 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
     try:
         archive = Path(shown).name.upper() == ARCHIVE_FILENAME.upper()
-        commits = _theirs()
+        incoming = _theirs()
         companions = _ours_companions(Path(shown))
         result = merge(
             *texts,
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), companions, os.environ, _logged()),
             archive=archive,
-            pick=not theirs_commits(os.environ),
-            kept_later=_kept_later(Path(shown), commits),
-            later_version=_later_version(Path(shown), commits),
-            archived_as=_archived_as(Path(shown), companions, commits),
-            live_as=_live_as(Path(shown)),
-            replayed_seen=_replayed_seen(Path(shown)),
+            pick=not incoming.named,
+            kept_later=_kept_later(Path(shown), incoming.one()),
+            later_version=_later_version(Path(shown), incoming),
+            archived_as=_archived_as(Path(shown), companions, incoming.one()),
+            live_as=_live_as(Path(shown), incoming),
+            replayed_seen=_replayed_seen(Path(shown), incoming),
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
@@ -104,18 +105,18 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
         split = split_versions(paths, _SOURCE)
         if split is None or _refusal(split.texts):
             return None
-        commits = _theirs()
+        incoming = _theirs()
         companions = _ours_companions(Path(shown))
         result, at = merge_around(
             *split.texts,
             split.run,
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), companions, os.environ, _logged()),
-            pick=not theirs_commits(os.environ),
-            kept_later=_kept_later(Path(shown), commits),
-            later_version=_later_version(Path(shown), commits),
-            archived_as=_archived_as(Path(shown), companions, commits),
-            replayed_seen=_replayed_seen(Path(shown)),
+            pick=not incoming.named,
+            kept_later=_kept_later(Path(shown), incoming.one()),
+            later_version=_later_version(Path(shown), incoming),
+            archived_as=_archived_as(Path(shown), companions, incoming.one()),
+            replayed_seen=_replayed_seen(Path(shown), incoming),
         )
     except Exception:  # the whole files' merge then answers, its failure included
         return None
@@ -124,12 +125,25 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
     return _reported(result, shown)
 
 
-def _theirs() -> list[str]:
-    """The commits theirs is: the one a `git merge` names, else the one a sequence of picks is
-    applying (a rebase's is asked by `_later_version` alone)."""
+class _Theirs(NamedTuple):
+    """What theirs is, read once per file merged: the commits a `git merge` names (`GITHEAD_*`),
+    else the commit a sequence of picks is applying, else the one a rebase is replaying."""
+
+    named: list[str]
+    picked: str | None
+    replayed: str | None
+
+    def one(self) -> list[str]:
+        """The commit merged or picked, whose versions the driver may read (not a rebase's:
+        its replayed commit is weighed only for later versions and copies)."""
+        return self.named or ([self.picked] if self.picked else [])
+
+
+def _theirs() -> _Theirs:
     named = theirs_commits(os.environ)
-    picked = commit_being_picked(Path.cwd()) if not named else None
-    return [picked] if picked else named
+    picked = None if named else commit_being_picked(Path.cwd())
+    replayed = None if named or picked else commit_being_replayed(Path.cwd())
+    return _Theirs(named, picked, replayed)
 
 
 def _kept_later(path: Path, commits: list[str]) -> KeptLater | None:
@@ -156,26 +170,23 @@ def _archived_as(path: Path, companions: list[str], commits: list[str]) -> Archi
     return archived_in(companions[0] if companions else "", theirs)
 
 
-def _live_as(path: Path) -> ArchivedAs | None:
+def _live_as(path: Path, theirs: _Theirs) -> ArchivedAs | None:
     """For ARCHIVE.md in one pick of a sequence (after which no hook may run: the last pick
     repairs, and a sequence can end in skipped picks): whether a side holds a record live,
     restored after the forget the other side's archived row is (docs/decisions.md#archive-moves).
     In a merge the hooks weigh such a record, seeing what git took whole."""
-    picked = commit_being_picked(Path.cwd()) if not theirs_commits(os.environ) else None
-    if picked is None or path.name.upper() != ARCHIVE_FILENAME.upper():
+    if theirs.picked is None or path.name.upper() != ARCHIVE_FILENAME.upper():
         return None
     from legion_memory.gitops.picked_archive import live_in_pick
 
-    return live_in_pick(path, companion_names(path.name), picked)
+    return live_in_pick(path, companion_names(path.name), theirs.picked)
 
 
-def _replayed_seen(path: Path) -> Callable[[], bool] | None:
+def _replayed_seen(path: Path, theirs: _Theirs) -> Callable[[], bool] | None:
     """In a rebase or a sequence of picks: whether ours holds a copy of the commit replayed
     (docs/decisions.md#replays-upstream-holds). A merge names its own commit; a single pick
     none (its conflicts stay, and `doctor --fix` settles them)."""
-    if theirs_commits(os.environ):
-        return None
-    replayed = commit_being_replayed(Path.cwd()) or commit_being_picked(Path.cwd())
+    replayed = theirs.picked or theirs.replayed
     if replayed is None:
         return None
     from legion_memory.gitops.replayed_copies import replay_held
@@ -183,14 +194,14 @@ def _replayed_seen(path: Path) -> Callable[[], bool] | None:
     return replay_held(Path.cwd(), path.parent, replayed, ours_rev(os.environ))
 
 
-def _later_version(path: Path, commits: list[str]) -> LaterVersion | None:
-    """In a `git merge` (theirs: the commit git names) or a rebase (theirs: the commit it is
-    replaying), the history decides which of two versions of one record is the later
-    (docs/decisions.md#later-version)."""
-    theirs = commits if commits else [c for c in [commit_being_replayed(Path.cwd())] if c]
-    if len(theirs) != 1:
+def _later_version(path: Path, theirs: _Theirs) -> LaterVersion | None:
+    """In a `git merge` (theirs: the commit git names), a pick of a sequence or a rebase
+    (theirs: the commit it is replaying), the history decides which of two versions of one
+    record is the later (docs/decisions.md#later-version)."""
+    commits = theirs.one() or ([theirs.replayed] if theirs.replayed else [])
+    if len(commits) != 1:
         return None
-    return later_version_in_merge(Path.cwd(), path, theirs[0], ours_rev(os.environ))
+    return later_version_in_merge(Path.cwd(), path, commits[0], ours_rev(os.environ))
 
 
 def _references_followed(path: Path, versions: list[str], text: str) -> str:
