@@ -241,6 +241,15 @@ def kind_named(name: str) -> Kind:
     raise InputError(f"unknown memory kind {quoted(name)}", hint=f"use one of {', '.join(KINDS)}")
 
 
+def kind_of_filename(filename: str) -> Kind | None:
+    """The kind a memory file's name names (`OUTCOMES.md`, `legacy-OUTCOMES.md`), or None."""
+    upper = filename.upper()
+    for kind in KINDS.values():
+        if kind.filename.upper().removesuffix(".MD") in upper:
+            return kind
+    return None
+
+
 def kind_of_id(record_id: str) -> Kind | None:
     prefix = record_id.split("-", 1)[0]
     return next((kind for kind in KINDS.values() if kind.prefix == prefix), None)

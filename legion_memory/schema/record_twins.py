@@ -5,8 +5,11 @@ Both are damage a line merge leaves (docs/decisions.md#record-identity); `valida
 and `doctor --fix` repairs them by the identity rules.
 """
 
+import os
 from array import array
 from collections.abc import Iterable, Iterator
+from itertools import repeat
+from operator import or_
 
 from legion_memory.markdown.document import Document, Table, row_cells
 from legion_memory.named_tuple import NamedTuple
@@ -15,7 +18,7 @@ from legion_memory.schema.identity import (
     Identity,
     identity_of_cells,
 )
-from legion_memory.schema.kinds import KINDS, Kind
+from legion_memory.schema.kinds import KINDS, Kind, kind_of_filename
 from legion_memory.schema.records import column_key, records_table
 from legion_memory.schema.twin_hashes import row_hashes
 
@@ -49,7 +52,7 @@ def kind_rows(
 ) -> Iterator[tuple[Holder, Identity]]:
     """The kind's rows with their identities, archive first as given, in file order."""
     for name, document, archived in documents:
-        for table in _tables(document, kind, archived=archived):
+        for table in _tables(name, document, kind, archived=archived):
             columns = tuple(column_key(c) for c in table.columns)
             if "id" not in columns:
                 continue
@@ -62,11 +65,16 @@ def kind_rows(
                     yield holder, identity_of_cells(kind, columns, cells)
 
 
-def _tables(document: Document, kind: Kind, *, archived: bool) -> list[Table]:
-    """The kind's table; in ARCHIVE.md every table under its heading (a merge may double one)."""
+def _tables(name: str, document: Document, kind: Kind, *, archived: bool) -> list[Table]:
+    """The kind's table; in ARCHIVE.md every table under its heading (a merge may double one).
+    A live file whose name names a kind holds that kind's table only: every kind's is under
+    `## Records`, and another kind's row in it breaks its ID rule, which `validate` reports."""
     if archived:
         heading = kind.archive_section.casefold()
         return [table for table in document.tables if table.heading.casefold() == heading]
+    named = kind_of_filename(os.path.basename(name))
+    if named is not None and named is not kind:
+        return []
     table = records_table(document, kind)
     return [] if table is None else [table]
 
@@ -87,15 +95,15 @@ def twins(
         places: list[_Place] = []
         identity_hashes, rows = hashes(), hashes()
         for name, document, archived in documents:
-            for table in _tables(document, kind, archived=archived):
+            for table in _tables(name, document, kind, archived=archived):
                 columns = tuple(column_key(c) for c in table.columns)
                 if "id" not in columns:
                     continue
                 held = (known or {}).get((id(document), table.header, kind.name))
-                read = row_hashes(kind, document, table, columns) if held is None else _pairs(held)
-                for index, identity_hash in read:
-                    identity_hashes.append(identity_hash)
-                    rows.append(len(places) << _INDEX_BITS | index)
+                indexes, read = _read(kind, document, table, columns) if held is None else held
+                identity_hashes.extend(read)
+                # Each row as its place's number and its line index in one integer, from C.
+                rows.extend(map(or_, repeat(len(places) << _INDEX_BITS), indexes))
                 places.append((name, document, archived, columns))
         again = positions_of(identity_hashes, repeated(identity_hashes))
         found += _repeats(kind, places, [rows[offset] for offset in again])
@@ -105,8 +113,15 @@ def twins(
 _Place = tuple[str, Document, bool, tuple[str, ...]]
 
 
-def _pairs(held: "tuple[array[int], array[int]]") -> Iterator[tuple[int, int]]:
-    return zip(*held, strict=True)
+def _read(
+    kind: Kind, document: Document, table: Table, columns: tuple[str, ...]
+) -> "tuple[array[int], array[int]]":
+    """(line indexes, identity hashes) of the table's rows, as `row_hashes` gives them."""
+    indexes, read = hashes(), hashes()
+    for index, identity_hash in row_hashes(kind, document, table, columns):
+        indexes.append(index)
+        read.append(identity_hash)
+    return indexes, read
 
 
 def _repeats(kind: Kind, places: list[_Place], rows: list[int]) -> Iterator[Twin]:

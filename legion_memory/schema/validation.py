@@ -7,7 +7,7 @@ from operator import contains
 from pathlib import Path
 
 from legion_memory.markdown.document import Document, Table, parse
-from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
+from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, kind_of_filename
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.problems import ERROR, NOTE, WARNING, Problem
 from legion_memory.schema.record_twins import KnownHashes, archive_layout, twins
@@ -42,12 +42,9 @@ OCTOPUS_HINT = "; git's octopus merge never calls the merge driver: merge one br
 
 def kind_for_file(path: Path, document: Document | None = None) -> Kind | None:
     """A memory file's kind from its name (`OUTCOMES.md`, `legacy-OUTCOMES.md`), else its table."""
-    upper = path.name.upper()
-    for kind in KINDS.values():
-        if kind.filename.upper().removesuffix(".MD") in upper:
-            return kind
-    if document is None:
-        return None
+    named = kind_of_filename(path.name)
+    if named is not None or document is None:
+        return named
     for kind in KINDS.values():
         if records_table(document, kind) is not None:
             return kind
