@@ -7,10 +7,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from legion_memory.schema import fields
+from legion_memory.schema.fields import control_character
+from legion_memory.schema.kinds import KINDS, OUTCOME, Column, Kind, column_problem
+from legion_memory.schema.secrets import _may_match, secret_kind
 
 PATTERNS = {
     fields.date_rule: r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
@@ -54,3 +57,49 @@ def test_every_calendar_date_is_real_and_its_neighbours_are_not(day: dt.date) ->
         feb = f"{day.year:04d}-02-29"
         real = day.year % 4 == 0 and (day.year % 100 != 0 or day.year % 400 == 0)
         assert (fields.date_rule(feb) is None) == real
+
+
+SECRET_FREE = [
+    (kind, column) for kind in KINDS.values() for column in kind.columns if column.secret_free
+]
+# What each secret-free rule takes, as patterns and word lists, and the open rules' patterns (a
+# token, a pipe-free run): any rule marked secret-free by mistake meets values that break it.
+TAKEN = st.one_of(
+    *(st.from_regex(pattern, fullmatch=True) for pattern in PATTERNS.values()),
+    st.from_regex(r"[A-Z]-[0-9]{3,12}\n?", fullmatch=True),
+    st.from_regex(r"[A-Za-z0-9_+/=.~-]{10,60}", fullmatch=True),
+    st.sampled_from(
+        [*fields.OUTCOMES, *fields.SIGNALS, *fields.DECISION_POINTS, "1", "5", "true", "false"]
+    ),
+    values,
+)
+
+
+def test_the_secret_free_columns_are_the_closed_ones() -> None:
+    assert {(kind.name, column.key) for kind, column in SECRET_FREE} == {
+        (kind, key) for kind in KINDS for key in ("id", "date", *CLOSED[kind])
+    }
+
+
+CLOSED = {
+    "outcomes": ("phase", "plan", "outcome", "importance"),
+    "patterns": (),
+    "errors": ("resolved",),
+    "preferences": ("decision_point", "signal"),
+}
+
+
+@settings(max_examples=3000)
+@given(st.sampled_from(SECRET_FREE), TAKEN)
+@example((OUTCOME, OUTCOME.columns[0]), "O-123456789")
+def test_a_value_a_secret_free_rule_takes_can_hold_no_secret(
+    kind_and_column: tuple[Kind, Column], value: str
+) -> None:
+    """validate searches such a column's values for a secret only where the rule refuses them
+    (docs/decisions.md#validate-from-lines): what it takes must be no secret, hold no control
+    character, and be too short and plain for the detector's prefilter even to look further."""
+    _, column = kind_and_column
+    if column_problem(column, value) is None:
+        assert not _may_match(value)
+        assert secret_kind(value) is None
+        assert control_character(value) is None

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 import sys
+from array import array
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from legion_memory.markdown.cells import cell_count, line_cells
+from legion_memory.markdown.cells import cell_count, cells_of_rows, line_cells
 from legion_memory.markdown.document import strip_ending
 from legion_memory.schema.fields import control_character
 from legion_memory.schema.identity import identity
@@ -25,7 +26,7 @@ from legion_memory.schema.secrets import (
     secret_kind,
     secret_variants,
 )
-from legion_memory.schema.twin_hashes import WIDE_SPACES, RowHasher, all_clean
+from legion_memory.schema.twin_hashes import WIDE_SPACES, RowHasher, all_clean, hashes_of_rows
 
 # What can disguise a secret or change how a row is read: split marks, escapes, invisible and
 # full-width characters, control characters, whitespace, and pieces of real credential formats.
@@ -155,6 +156,56 @@ def test_rows_hashed_as_a_chunk_known_clean_hash_as_each_is_alone(
     plain = all_clean(lines) or None
     for line in lines:
         assert hasher.of_cells(line, line_cells(line), plain) == hasher.of_line(line)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(st.lists(texts, min_size=1, max_size=5), min_size=1, max_size=8),
+    st.integers(min_value=1, max_value=5),
+    st.sampled_from(["| {} |\n", "|{}|\n", "{} |\r\n", "  | {} |  \n", "| {} \\|\n"]),
+)
+def test_a_chunk_of_rows_splits_into_each_line_s_cells(
+    rows: list[list[str]], width: int, frame: str
+) -> None:
+    """The rows split all at once (escaped pipes held out as NULs) are the cells each line gives
+    alone, and every row of another width is among those read alone."""
+    lines = [frame.format(" | ".join(cells)) for cells in rows]
+    lines = [line for line in lines if "\n" not in line[:-1]]
+    if not lines:
+        return
+    split, alone = cells_of_rows(lines, width)
+    assert split == [line_cells(line) for line in lines]
+    assert {at for at, cells in enumerate(split) if len(cells) != width} <= set(alone)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.sampled_from(list(LAYOUTS)),
+    st.lists(st.lists(texts, min_size=1, max_size=6), min_size=1, max_size=6),
+    st.sampled_from(["| {} |\n", "{}\r\n", "  | {} |  \n"]),
+)
+def test_rows_hashed_from_a_chunk_s_cells_hash_as_each_line_alone(
+    kind: Kind, rows: list[list[str]], frame: str
+) -> None:
+    names = LAYOUTS[kind]
+    columns = tuple(column_key(name) for name in names)
+    id_at = columns.index("id")
+    lines = []
+    for cells in rows:
+        row = [
+            f"{kind.prefix}-007" if i == id_at else cells[i % len(cells)] for i in range(len(names))
+        ]
+        line = frame.format(" | ".join(row))
+        if "\n" not in line[:-1]:
+            lines.append(line)
+    if not lines:
+        return
+    hasher = RowHasher(kind, columns)
+    split, alone = cells_of_rows(lines, len(names))
+    found: tuple[array[int], array[int]] = (array("q"), array("q"))
+    hashes_of_rows(hasher, (lines, split, 0), alone, all_clean(lines) or None, found)
+    alone_hashes = [(at, hasher.of_line(line)) for at, line in enumerate(lines)]
+    assert list(zip(*found, strict=True)) == [(at, h) for at, h in alone_hashes if h is not None]
 
 
 def test_the_wide_spaces_are_every_whitespace_character_beyond_ascii() -> None:

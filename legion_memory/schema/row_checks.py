@@ -59,6 +59,9 @@ class _Rule(NamedTuple):
     when required."""
     order: int
     """Its problems' place among the row's: after every value's secret."""
+    guard: _Value | None
+    """The column's value when its rule is secret-free: only the values the rule refuses are
+    looked at for a secret (or a control character), and those found are no rule's problem."""
 
 
 class Layout(NamedTuple):
@@ -67,6 +70,7 @@ class Layout(NamedTuple):
 
     width: int
     values: tuple[_Value, ...]
+    """The values searched for secrets: all but those of the secret-free columns."""
     rules: tuple[_Rule, ...]
     """The kind's columns the table has, in the kind's order."""
     id_position: int | None
@@ -81,11 +85,20 @@ class Layout(NamedTuple):
             for order, key in enumerate(dict.fromkeys(keys))
         )
         present = [column for column in kind.columns if column.key in last]
+        guarded = {c.key for c in present if c.secret_free}
+        guards = {value.key: value for value in values if value.key in guarded}
         rules = tuple(
-            _Rule(c, last[c.key], None if c.rule is free_rule else set(), len(values) + order)
+            _Rule(
+                c,
+                last[c.key],
+                None if c.rule is free_rule else set(),
+                len(values) + order,
+                guards.get(c.key),
+            )
             for order, c in enumerate(present)
         )
-        return cls(len(keys), values, rules, last.get("id"))
+        searched = tuple(value for value in values if value.key not in guarded)
+        return cls(len(keys), searched, rules, last.get("id"))
 
 
 class RowFindings(NamedTuple):
@@ -316,31 +329,44 @@ def _secrets(
 ) -> None:
     """Adds a problem for each row whose value looks like a secret (never quoted) or holds a
     control character, and flags it. `clean`: values seen to be neither."""
-    values = chunk.column(value.position)
     unknown = chunk.distinct(value.position).difference(clean)
     plain = _plainly_clean(unknown)
     plain |= _clean_beyond_ascii(unknown.difference(plain))
     clean |= plain
+    clean |= _flag(value, chunk, unknown.difference(plain), found, flagged)
+
+
+def _flag(
+    value: _Value,
+    chunk: _Chunk,
+    texts: "set[str] | dict[str, str]",
+    found: _Found,
+    flagged: _Flagged,
+) -> set[str]:
+    """Adds a problem for each row whose value is one of `texts` that looks like a secret or
+    holds a control character, and flags it; returns those of `texts` that are neither."""
     bad = {}
-    for text in unknown.difference(plain):
+    clean = set()
+    for text in texts:
         finding = _finding(value.field, text)
         if finding is None:
             clean.add(text)
         else:
             bad[text] = finding
-    if not bad:
-        return
-    for offset in compress(range(len(values)), map(bad.__contains__, values)):
-        index, message = chunk.indexes[offset], bad[values[offset]]
-        found.append((index, value.order, Problem(chunk.name, index + 1, ERROR, message)))
-        flagged.add((index, value.key))
+    if bad:
+        values = chunk.column(value.position)
+        for offset in compress(range(len(values)), map(bad.__contains__, values)):
+            index, message = chunk.indexes[offset], bad[values[offset]]
+            found.append((index, value.order, Problem(chunk.name, index + 1, ERROR, message)))
+            flagged.add((index, value.key))
+    return clean
 
 
 def _rule_problems(rule: _Rule, chunk: _Chunk, flagged: _Flagged, found: _Found) -> None:
     """Adds a problem for each row whose value breaks the rule's column (a value that only breaks
     it in upper case gets a warning), unless it was flagged as a secret. Only the values not seen
     to pass are checked."""
-    column, position, known, order = rule
+    column, position, known, order, guard = rule
     values = chunk.column(position)
     if known is None:  # free text: only an empty value breaks it, where one is required
         bad = {"": "is required"} if column.required and "" in chunk.distinct(position) else {}
@@ -356,6 +382,8 @@ def _rule_problems(rule: _Rule, chunk: _Chunk, flagged: _Flagged, found: _Found)
             known.clear()
     if not bad:
         return
+    if guard is not None:
+        _flag(guard, chunk, bad, found, flagged)
     for offset in compress(range(len(values)), map(bad.__contains__, values)):
         index, value = chunk.indexes[offset], values[offset]
         if (index, column.key) not in flagged:
