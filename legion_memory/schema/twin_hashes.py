@@ -85,7 +85,8 @@ def hashes_of_rows(
     index of its first line) whose ID has the kind's prefix. When the run is plain (`all_clean`)
     and the layout the tool's own (the ID first, the identity every other cell), each hash is of
     the cells after the ID as they lie, found from C for the whole run, and only the rows at the
-    offsets `alone` (escaped, or of another width) are hashed one by one."""
+    offsets `alone` (read alone by `cells_of_rows`) that hold a `<br>` or have another width are
+    hashed one by one."""
     lines, rows, start = run
     if not (plain and hasher.tail):
         alone = range(len(rows))
@@ -93,6 +94,9 @@ def hashes_of_rows(
     else:
         held = list(map(str.startswith, map(itemgetter(0), rows), repeat(hasher.wanted)))
         values = list(map(hash, map(_JOIN.join, map(itemgetter(slice(1, None)), rows))))
+        # A row read alone for an escaped pipe has the width and clean values: hashed as above.
+        width = hasher.width
+        alone = [at for at in alone if len(rows[at]) != width or "<" in lines[at]]
     for offset in alone:
         value = hasher.of_cells(lines[offset], rows[offset], plain)
         held[offset], values[offset] = value is not None, value or 0
