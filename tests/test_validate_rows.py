@@ -208,6 +208,16 @@ def test_rows_hashed_from_a_chunk_s_cells_hash_as_each_line_alone(
     assert list(zip(*found, strict=True)) == [(at, h) for at, h in alone_hashes if h is not None]
 
 
+def test_no_whitespace_character_but_the_space_is_printable() -> None:
+    """What `all_clean` takes for granted of a printable text."""
+    printable_spaces = [
+        code
+        for code in range(sys.maxunicode + 1)
+        if chr(code).isspace() and chr(code).isprintable() and chr(code) != " "
+    ]
+    assert printable_spaces == []
+
+
 def test_the_wide_spaces_are_every_whitespace_character_beyond_ascii() -> None:
     found = [chr(code) for code in range(0x80, sys.maxunicode + 1) if chr(code).isspace()]
     assert list(WIDE_SPACES) == found
