@@ -34,7 +34,7 @@ pieces = st.sampled_from(
     [
         "a", "Z", "0", "-", ".", "/", "_", "=", " ", "  ", "\t", "|", "\\", "\\|", "<br>",
         "<br />", "<", "\n", "\r", "\r\n", "\u200b", "\x1b", "\x0b", "日本", "😀",
-        "\uff50\uff41\uff53\uff53", "\u3000", "\xa0",
+        "\uff50\uff41\uff53\uff53", "\u3000", "\xa0", "\x00",
         "pass", "key", "token", "://", "AKIA", "ABCDEFGHIJKLMNOP", "ghp_", "a1b2c3d4e5f6g7h8",
         "password=", "hunter2!", "O-", "O-001",
     ]
