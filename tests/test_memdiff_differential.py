@@ -257,7 +257,7 @@ def test_a_kind_whose_files_are_unchanged_is_not_parsed() -> None:
     texts = {"PATTERNS.md": "| not | a | table", "ARCHIVE.md": None}
     reader = RowReader()
     assert not compare_kind(texts, dict(texts), KINDS["patterns"], reader)
-    assert reader.documents == {}
+    assert reader.documents == []
 
 
 def test_a_row_written_another_way_is_the_same_record_live_or_archived() -> None:

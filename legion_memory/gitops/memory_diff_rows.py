@@ -66,8 +66,10 @@ def _keys_as_written(lines: list[str], width: int) -> list[RowKey | None]:
     if width < 2:
         return [None] * len(lines)
     plain = list(map(str.endswith, lines, repeat(" |\n")))
+    text = "".join(lines)
     for mark in ("<", "  ", "\\", "\r"):
-        plain = list(map(and_, plain, map(not_, map(contains, lines, repeat(mark)))))
+        if mark in text:  # else no line holds it, which one search from C tells
+            plain = list(map(and_, plain, map(not_, map(contains, lines, repeat(mark)))))
     for test in (
         map(str.startswith, lines, repeat("| ")),
         map(eq, map(str.count, lines, repeat("|")), repeat(width + 1)),
@@ -165,14 +167,18 @@ class RowReader:
     __slots__ = ("documents", "layouts")
 
     def __init__(self) -> None:
-        self.documents: dict[str, Document] = {}
+        self.documents: list[tuple[str, Document]] = []
         self.layouts: dict[tuple[str, tuple[str, ...]], Identities] = {}
 
     def document(self, text: str) -> Document:
-        found = self.documents.get(text)
-        if found is None:
-            found = self.documents[text] = parse(text)
-        return found
+        """`parse(text)`, once for each distinct text. The few texts are told apart by comparing
+        them (their lengths first), not by a dict: hashing a text reads every character."""
+        for known, document in self.documents:
+            if known == text:
+                return document
+        document = parse(text)
+        self.documents.append((text, document))
+        return document
 
     def rows(self, texts: Mapping[str, str | None], kind: Kind, *, archived: bool) -> KindRows:
         text = texts.get(ARCHIVE_FILENAME if archived else kind.filename)
