@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 _KNOWN = 16384
 _CHUNK = 4096
 """Rows whose cells are held at once: little memory, and each column's distinct values."""
+_CLEAN: set[str] = set()
+"""Values seen to be neither a secret nor hold a control character, in any table checked: a
+file's agents, task types and tags recur in the others (a diff validates four files)."""
 _ROTATE = "remove it from the file and rotate the credential"
 _Found = list[tuple[int, int, Problem]]
 """Problems with their line index and their place among the row's (its value's or column's)."""
@@ -145,7 +148,7 @@ def check_rows(
     found: _Found = []
     id_hashes, id_rows = hashes(), hashes()
     identities = (hashes(), hashes()) if hasher is not None else None
-    clean: set[str] = set()
+    clean = _CLEAN
     for start in range(table.header + 2, table.end, _CHUNK):
         chunk = _Chunk(name)
         end = min(start + _CHUNK, table.end)
