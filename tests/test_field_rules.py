@@ -59,6 +59,38 @@ def test_every_calendar_date_is_real_and_its_neighbours_are_not(day: dt.date) ->
         assert (fields.date_rule(feb) is None) == real
 
 
+# IDs and dates of every kind, real and near misses, beside the shapes above.
+NEAR = st.one_of(
+    st.dates().map(dt.date.isoformat),
+    st.from_regex(r"[A-Z]{1,2}-[0-9٣]{1,11}\n?", fullmatch=True),
+    st.from_regex(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\n?", fullmatch=True),
+    values,
+)
+
+
+@settings(max_examples=1000)
+@given(st.sets(NEAR, max_size=8))
+@example({"2024-02-29", "2023-02-29", "0000-01-01", "2026-01-01\n", "O-001", "O-0001234567"})
+def test_the_values_taken_at_once_are_taken_by_their_rule(found: set[str]) -> None:
+    """What `taken_at_once` finds of many values the column's rule takes: a shortcut that says
+    nothing of the other values."""
+    for kind in KINDS.values():
+        for column in kind.columns:
+            taken = fields.taken_at_once(column.rule, found)
+            assert taken <= found
+            assert all(column.rule(value) is None for value in taken), (column.name, taken)
+    ids = {value for value in found if re.fullmatch(r"O-[0-9]{3,9}", value)}
+    assert fields.taken_at_once(OUTCOME.column("id").rule, found) == ids  # type: ignore[union-attr]
+    dates = {
+        value
+        for value in found
+        if re.fullmatch(PATTERNS[fields.date_rule].strip("^$"), value)
+        and not value.endswith("02-29")
+        and fields.date_rule(value) is None
+    }
+    assert fields.taken_at_once(fields.date_rule, found) == dates
+
+
 SECRET_FREE = [
     (kind, column) for kind in KINDS.values() for column in kind.columns if column.secret_free
 ]

@@ -257,7 +257,7 @@ def test_a_kind_whose_files_are_unchanged_is_not_parsed() -> None:
     texts = {"PATTERNS.md": "| not | a | table", "ARCHIVE.md": None}
     reader = RowReader()
     assert not compare_kind(texts, dict(texts), KINDS["patterns"], reader)
-    assert reader.documents == {}
+    assert reader.documents == []
 
 
 def test_a_row_written_another_way_is_the_same_record_live_or_archived() -> None:
@@ -337,3 +337,22 @@ def test_a_record_with_an_escaped_pipe_archived_padded_is_archived_not_removed()
         f"**Archived (1)**\n\n{_OUTCOME_HEADER}{row}\n"
         "### Validation\n\nNo problems found.\n"
     )
+
+
+@given(st.text(st.sampled_from(("a", " ", "\n", "\r", "\t", "\x1b", "\x7f", "\x9f", "\xa0", "é"))))
+def test_a_text_is_printable_but_its_line_feeds_as_python_says(text: str) -> None:
+    from legion_memory.gitops.memory_diff_rows import printable_but_line_feeds
+
+    assert printable_but_line_feeds(text) == text.replace("\n", "").isprintable()
+    assert printable_but_line_feeds(text + "日😀\u200b\ud800") is False
+
+
+def test_each_character_is_printable_but_line_feeds_as_python_says() -> None:
+    import sys
+
+    from legion_memory.gitops.memory_diff_rows import printable_but_line_feeds
+
+    for code in range(sys.maxunicode + 1):
+        character = chr(code)
+        expected = character == "\n" or character.isprintable()
+        assert printable_but_line_feeds(f"a{character}\n") == expected, hex(code)

@@ -13,11 +13,17 @@ from hypothesis import strategies as st
 
 from legion_memory.markdown.cells import cell_count, cells_of_rows, line_cells
 from legion_memory.markdown.document import strip_ending
-from legion_memory.schema.fields import control_character
+from legion_memory.schema.fields import _CONTROL, control_character
 from legion_memory.schema.identity import identity
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key
-from legion_memory.schema.row_checks import _clean_beyond_ascii, _plainly_clean
+from legion_memory.schema.row_checks import (
+    ASCII_CONTROL,
+    SPLIT_MARKS,
+    _clean_beyond_ascii,
+    _marking,
+    _plainly_clean,
+)
 from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS
 from legion_memory.schema.secrets import (
     _SPLIT,
@@ -221,3 +227,22 @@ def test_no_whitespace_character_but_the_space_is_printable() -> None:
 def test_the_wide_spaces_are_every_whitespace_character_beyond_ascii() -> None:
     found = [chr(code) for code in range(0x80, sys.maxunicode + 1) if chr(code).isspace()]
     assert list(WIDE_SPACES) == found
+
+
+def test_the_listed_characters_are_the_classes_they_stand_for() -> None:
+    """The ASCII control characters listed are fields' control class less what is not ASCII, and
+    each table marks exactly the characters of its class."""
+    ascii_characters = list(map(chr, range(128)))
+    control = re.compile(_CONTROL)
+    assert [c for c in ascii_characters if c in ASCII_CONTROL] == list(
+        filter(control.fullmatch, ascii_characters)
+    )
+    classes = {
+        SPLIT_MARKS + ASCII_CONTROL: r"[|<\n\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f]",
+        ASCII_CONTROL: r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]",
+    }
+    for characters, pattern in classes.items():
+        marked = _marking(characters)
+        assert [chr(byte) for byte in range(256) if marked[byte] == ord("x")] == list(
+            filter(re.compile(pattern).fullmatch, map(chr, range(256)))
+        )

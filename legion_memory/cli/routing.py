@@ -4,6 +4,7 @@ closed pipe, Ctrl-C) turned into one line and an exit code."""
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import sys
@@ -24,6 +25,11 @@ from legion_memory.errors import (
 PROGRAM = "legion-memory"
 # Set by the shell when it asks for completions: typer answers, whatever the words.
 COMPLETION_VARIABLE = "_LEGION_MEMORY_COMPLETE"
+
+# The interpreter's collections at exit walk every object still alive (each module's functions
+# and classes, what the command read) and free nothing the process's end does not: frozen
+# first, they are skipped (docs/decisions.md#no-collection-at-exit).
+atexit.register(gc.freeze)
 
 
 def route(args: list[str]) -> int:

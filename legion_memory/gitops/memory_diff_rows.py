@@ -66,20 +66,39 @@ def _keys_as_written(lines: list[str], width: int) -> list[RowKey | None]:
     if width < 2:
         return [None] * len(lines)
     plain = list(map(str.endswith, lines, repeat(" |\n")))
+    text = "".join(lines)
     for mark in ("<", "  ", "\\", "\r"):
-        plain = list(map(and_, plain, map(not_, map(contains, lines, repeat(mark)))))
-    for test in (
+        if mark in text:  # else no line holds it, which one search from C tells
+            plain = list(map(and_, plain, map(not_, map(contains, lines, repeat(mark)))))
+    tests = [
         map(str.startswith, lines, repeat("| ")),
         map(eq, map(str.count, lines, repeat("|")), repeat(width + 1)),
         map(eq, map(str.count, lines, repeat(" | ")), repeat(width - 1)),
-        map(str.isprintable, map(itemgetter(slice(None, -1)), lines)),
-    ):
+    ]
+    if not printable_but_line_feeds(text):  # else each line is, its line feed aside
+        tests.append(map(str.isprintable, map(itemgetter(slice(None, -1)), lines)))
+    for test in tests:
         plain = list(map(and_, plain, test))
     starts = map(add, map(str.find, lines, repeat(" | ")), repeat(3))
     return [
         line[start:-3] if ok else _key_as_written(line, width)
         for line, ok, start in zip(lines, plain, starts, strict=True)
     ]
+
+
+def printable_but_line_feeds(text: str) -> bool:
+    """`text.replace("\\n", "").isprintable()`, with only the characters beyond ASCII asked: the
+    UTF-8 bytes of the text without its printable ASCII and line feeds are a control character's
+    or those of the others (no byte of theirs is ASCII). `str.isprintable` reads each character
+    through Unicode's tables, about twenty instructions, where `bytes.translate` takes a few."""
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _PRINTABLE_ASCII)
+    if rest.translate(None, _BEYOND_ASCII):
+        return False  # a control character
+    return rest.decode("utf-8", "surrogatepass").isprintable()
+
+
+_PRINTABLE_ASCII = bytes(range(0x20, 0x7F)) + b"\n"
+_BEYOND_ASCII = bytes(range(0x80, 0x100))
 
 
 def _key_as_written(line: str, width: int) -> RowKey | None:
@@ -165,14 +184,18 @@ class RowReader:
     __slots__ = ("documents", "layouts")
 
     def __init__(self) -> None:
-        self.documents: dict[str, Document] = {}
+        self.documents: list[tuple[str, Document]] = []
         self.layouts: dict[tuple[str, tuple[str, ...]], Identities] = {}
 
     def document(self, text: str) -> Document:
-        found = self.documents.get(text)
-        if found is None:
-            found = self.documents[text] = parse(text)
-        return found
+        """`parse(text)`, once for each distinct text. The few texts are told apart by comparing
+        them (their lengths first), not by a dict: hashing a text reads every character."""
+        for known, document in self.documents:
+            if known == text:
+                return document
+        document = parse(text)
+        self.documents.append((text, document))
+        return document
 
     def rows(self, texts: Mapping[str, str | None], kind: Kind, *, archived: bool) -> KindRows:
         text = texts.get(ARCHIVE_FILENAME if archived else kind.filename)

@@ -13,12 +13,12 @@ from operator import add, itemgetter
 from legion_memory.markdown.cells import cells_of_rows, line_cells
 from legion_memory.markdown.document import Document, Table
 from legion_memory.named_tuple import NamedTuple
-from legion_memory.schema.fields import control_character, free_rule
+from legion_memory.schema.fields import control_character, free_rule, taken_at_once
 from legion_memory.schema.fingerprints import hashes, positions_of, repeated
 from legion_memory.schema.kinds import Column, Kind, column_problem
 from legion_memory.schema.problems import ERROR, WARNING, Problem
 from legion_memory.schema.records import column_key
-from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS
+from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS, RUN_CHARACTERS
 from legion_memory.schema.secrets import (
     secret_kind,
     secret_message,
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 _KNOWN = 16384
 _CHUNK = 4096
 """Rows whose cells are held at once: little memory, and each column's distinct values."""
+_CLEAN: set[str] = set()
+"""Values seen to be neither a secret nor hold a control character, in any table checked: a
+file's agents, task types and tags recur in the others (a diff validates four files)."""
 _ROTATE = "remove it from the file and rotate the credential"
 _Found = list[tuple[int, int, Problem]]
 """Problems with their line index and their place among the row's (its value's or column's)."""
@@ -145,14 +148,14 @@ def check_rows(
     found: _Found = []
     id_hashes, id_rows = hashes(), hashes()
     identities = (hashes(), hashes()) if hasher is not None else None
-    clean: set[str] = set()
+    clean = _CLEAN
     for start in range(table.header + 2, table.end, _CHUNK):
         chunk = _Chunk(name)
         end = min(start + _CHUNK, table.end)
         lines = document.lines[start:end]
-        plain = all_clean(lines) or None  # else each line is asked alone
         rows, alone = cells_of_rows(lines, layout.width)
         if hasher is not None and identities is not None:
+            plain = all_clean(lines) or None  # else each line is asked alone
             hashes_of_rows(hasher, (lines, rows, start), alone, plain, identities)
         _keep_whole_rows(chunk, ragged, (rows, start), alone, layout.width)
         flagged: _Flagged = set()
@@ -304,23 +307,27 @@ def _owners(starts: list[int], text: "AnyStr", found: "AnyStr") -> set[int]:
 
 
 # The ASCII characters that make a value more than itself: a split mark (which a disguised token
-# hides behind) or a control character (fields' class, less what is not ASCII).
-_ODD = re.compile(r"[|<\n\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# hides behind) or a control character (fields' class, less what is not ASCII). Listed, not
+# compiled as classes and tried on every byte, which cost each command that validates 2.6 M
+# instructions (1% of a 1,000-row diff; tests/test_validate_rows.py holds the lists to them).
+ASCII_CONTROL = "".join(map(chr, (*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)))
+SPLIT_MARKS = "|<\n\r"
 
 
-def _marking(pattern: re.Pattern[str]) -> bytes:
-    """A `bytes.translate` table marking each ASCII character `pattern` matches as `x` and every
-    other as a space (not ASCII is never translated: the values tested are ASCII)."""
-    return bytes(b"x"[0] if pattern.fullmatch(chr(byte)) else b" "[0] for byte in range(256))
+def _marking(characters: str) -> bytes:
+    """A `bytes.translate` table marking each of the ASCII `characters` as `x` and every other
+    byte as a space (not ASCII is never translated: the values tested are ASCII)."""
+    table = bytearray(b" " * 256)
+    for character in characters:
+        table[ord(character)] = ord("x")
+    return bytes(table)
 
 
-_ODD_BYTES = _marking(_ODD)
-_CONTROL_BYTES = _marking(_ASCII_CONTROL)
+_ODD_BYTES = _marking(SPLIT_MARKS + ASCII_CONTROL)
+_CONTROL_BYTES = _marking(ASCII_CONTROL)
 _PREFILTER_BYTES = tuple(word.encode("ascii") for word in PREFILTER_WORDS)
-_TOKEN_CLASS, _, _RUN_LENGTH = PREFILTER_RUN.rstrip("}").rpartition("{")
-_TOKEN_BYTES = _marking(re.compile(_TOKEN_CLASS))
-_RUN = int(_RUN_LENGTH)
+_TOKEN_BYTES = _marking(RUN_CHARACTERS)
+_RUN = int(PREFILTER_RUN.rstrip("}").rpartition("{")[2])
 """A run of this many token characters, as `PREFILTER_RUN` (one class, repeated) finds it."""
 
 
@@ -372,7 +379,9 @@ def _rule_problems(rule: _Rule, chunk: _Chunk, flagged: _Flagged, found: _Found)
         bad = {"": "is required"} if column.required and "" in chunk.distinct(position) else {}
     else:
         bad = {}
-        for value in chunk.distinct(position).difference(known):
+        unknown = chunk.distinct(position).difference(known)
+        unknown.difference_update(taken_at_once(column.rule, unknown))
+        for value in unknown:
             problem = column_problem(column, value)
             if problem is None:
                 known.add(value)
