@@ -13,17 +13,17 @@ from hypothesis import strategies as st
 
 from legion_memory.markdown.cells import cell_count, cells_of_rows, line_cells
 from legion_memory.markdown.document import strip_ending
+from legion_memory.schema.clean_values import (
+    ASCII_CONTROL,
+    SPLIT_MARKS,
+    clean_beyond_ascii,
+    marking,
+    plainly_clean,
+)
 from legion_memory.schema.fields import _CONTROL, control_character
 from legion_memory.schema.identity import identity
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key
-from legion_memory.schema.row_checks import (
-    ASCII_CONTROL,
-    SPLIT_MARKS,
-    _clean_beyond_ascii,
-    _marking,
-    _plainly_clean,
-)
 from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS
 from legion_memory.schema.secrets import (
     _SPLIT,
@@ -51,7 +51,7 @@ texts = st.lists(pieces, max_size=8).map("".join)
 @settings(max_examples=3000, deadline=None)
 @given(texts)
 def test_a_plainly_clean_value_is_no_secret_and_holds_no_control_character(value: str) -> None:
-    if _plainly_clean({value}):
+    if plainly_clean({value}):
         assert secret_kind(value) is None
         assert control_character(value) is None
 
@@ -71,7 +71,7 @@ def _one_by_one(value: str) -> bool:
 def test_values_tested_together_are_clean_as_each_is_alone(values: set[str]) -> None:
     # A backslash or CR beside a removed mark may go with it: a value then passes only when its
     # text with every mark out would too (never when it would not).
-    clean = _plainly_clean(values)
+    clean = plainly_clean(values)
     alone = {value for value in values if _one_by_one(value)}
     assert clean <= alone
     assert {v for v in clean if "\\" not in v and "\r" not in v} == {
@@ -84,7 +84,7 @@ def test_values_tested_together_are_clean_as_each_is_alone(values: set[str]) -> 
 def test_values_beyond_ascii_tested_together_are_clean_as_the_detector_finds(
     values: set[str],
 ) -> None:
-    clean = _clean_beyond_ascii(values)
+    clean = clean_beyond_ascii(values)
     unread = {v for v in values if not any(map(_may_match, secret_variants(v)))}
     assert clean == {v for v in unread if control_character(v) is None}
     assert all(secret_kind(v) is None for v in clean)
@@ -242,7 +242,7 @@ def test_the_listed_characters_are_the_classes_they_stand_for() -> None:
         ASCII_CONTROL: r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]",
     }
     for characters, pattern in classes.items():
-        marked = _marking(characters)
+        marked = marking(characters)
         assert [chr(byte) for byte in range(256) if marked[byte] == ord("x")] == list(
             filter(re.compile(pattern).fullmatch, map(chr, range(256)))
         )

@@ -3,32 +3,21 @@ column's rule, duplicate IDs), run on the cells split straight from its lines, a
 a time and column by column: no record is built for a row (docs/decisions.md#validate-from-lines).
 """
 
-import re
 from array import array
-from bisect import bisect_right
-from functools import cache
-from itertools import accumulate, compress, count
-from operator import add, itemgetter
+from itertools import compress
+from operator import itemgetter
 
 from legion_memory.markdown.cells import cells_of_rows, line_cells
 from legion_memory.markdown.document import Document, Table
 from legion_memory.named_tuple import NamedTuple
+from legion_memory.schema.clean_values import clean_beyond_ascii, plainly_clean
 from legion_memory.schema.fields import control_character, free_rule, taken_at_once
 from legion_memory.schema.fingerprints import hashes, positions_of, repeated
 from legion_memory.schema.kinds import Column, Kind, column_problem
 from legion_memory.schema.problems import ERROR, WARNING, Problem
 from legion_memory.schema.records import column_key
-from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS, RUN_CHARACTERS
-from legion_memory.schema.secrets import (
-    secret_kind,
-    secret_message,
-    secret_variants_of,
-)
+from legion_memory.schema.secrets import secret_kind, secret_message
 from legion_memory.schema.twin_hashes import RowHasher, all_clean, hashes_of_rows
-
-TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
-if TYPE_CHECKING:
-    from typing import AnyStr
 
 # A table's values repeat from row to row (agents, dates, task types): each distinct value of a
 # chunk is checked once, and the values seen to pass are kept (emptied when this many, so that a
@@ -214,131 +203,14 @@ def _finding(field: str, value: str) -> str | None:
     return None if control is None else f"{field} holds a control character ({control}); remove it"
 
 
-def _plainly_clean(values: set[str]) -> set[str]:
-    """The ASCII values that are neither a secret nor hold a control character, known without
-    reading them further. Every text the detector reads of such a value is the value with some of
-    its split marks taken out; with all of them out, a word or a long run any of those texts holds
-    is still there, none being made of marks: without one no rule can match. The rest are left to
-    `_finding` (docs/decisions.md#validate-from-lines).
-
-    The values without a split mark or control character are tested together, joined by spaces
-    (no mark, control or token character, nor part of a prefilter word, so no match spans two
-    values): each regex and word runs once over the joined text, from C, and only the values a
-    match falls in are set aside (docs/decisions.md#secrets-tested-together)."""
-    ascii_values = list(compress(values, map(str.isascii, values)))
-    starts = _starts(ascii_values)
-    data = " ".join(ascii_values).encode("ascii")
-    caught = _owners(starts, data.translate(_CONTROL_BYTES), b"x")
-    texts = ascii_values
-    marked = _owners(starts, data.translate(_ODD_BYTES), b"x").difference(caught)
-    if marked:  # the texts with their split marks taken out
-        texts = list(ascii_values)
-        for offset in marked:
-            texts[offset] = _unmarked(texts[offset])
-        starts = _starts(texts)
-        data = " ".join(texts).encode("ascii")
-    caught |= _owners(starts, data.translate(_TOKEN_BYTES), b"x" * _RUN)
-    lowered = data.lower()  # ASCII: every character stays where it was
-    for word in _PREFILTER_BYTES:
-        caught |= _owners(starts, lowered, word)
-    return set(ascii_values).difference([ascii_values[offset] for offset in caught])
-
-
-def _unmarked(text: str) -> str:
-    """An ASCII text with every split mark taken out (`split_marks().sub("", text)`), and with it
-    at most a backslash or a CR that a removed mark left beside a pipe or a line feed: neither is
-    a token character nor in a prefilter word, so no word or run of the marks' removal is lost,
-    and `str.replace` runs from C where the marks' pattern, tried at every character, does not."""
-    if "<" in text:
-        text = _br_mark().sub("", text)
-    return text.replace("\\|", "").replace("|", "").replace("\r\n", "").replace("\n", "")
-
-
-@cache
-def _br_mark() -> re.Pattern[str]:
-    """The `<br>` of the split marks (in lower case only, as `split_marks` has it)."""
-    return re.compile(r"<br\s*/?>")
-
-
-def _starts(texts: "list[str] | list[bytes]") -> list[int]:
-    """Where each text starts once they are joined by single spaces: the lengths summed, plus
-    one space before each text but the first (every step from C)."""
-    return list(map(add, accumulate(map(len, texts), initial=0), count()))
-
-
-def _clean_beyond_ascii(values: set[str]) -> set[str]:
-    """Of the values `_plainly_clean` leaves (text that is not ASCII, split marks), those that
-    are neither a secret nor hold a control character, found as the detector finds them: a value
-    no variant of which holds a prefilter word or a long token run is no secret, for no rule is
-    tried on it. The variants of every value are tested together, as `_plainly_clean` tests
-    values (docs/decisions.md#secrets-tested-together)."""
-    listed = list(values)
-    variants = secret_variants_of(listed)
-    texts = [text for found in variants for text in found]
-    owner = [offset for offset, found in enumerate(variants) for _ in found]
-    # UTF-8 encodes every character that is not ASCII as bytes that are not: no token byte.
-    encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
-    starts = _starts(encoded)
-    data = b" ".join(encoded).translate(_TOKEN_BYTES)
-    caught = _owners(starts, data, b"x" * _RUN)
-    lowered = list(map(str.lower, texts))
-    starts = _starts(lowered)
-    joined = " ".join(lowered)
-    for word in PREFILTER_WORDS:
-        caught |= _owners(starts, joined, word)
-    suspect = {owner[offset] for offset in caught}
-    if not "".join(listed).isprintable():  # else no value holds a control character
-        suspect.update(
-            offset for offset, value in enumerate(listed) if control_character(value) is not None
-        )
-    return {value for offset, value in enumerate(listed) if offset not in suspect}
-
-
-def _owners(starts: list[int], text: "AnyStr", found: "AnyStr") -> set[int]:
-    """The offsets of the values (starting at `starts` in the joined `text`) holding `found`:
-    one search from C per value that holds it, none for the others."""
-    owners = set()
-    at = text.find(found)
-    while at >= 0:
-        owner = bisect_right(starts, at) - 1
-        owners.add(owner)
-        at = text.find(found, starts[owner + 1])
-    return owners
-
-
-# The ASCII characters that make a value more than itself: a split mark (which a disguised token
-# hides behind) or a control character (fields' class, less what is not ASCII). Listed, not
-# compiled as classes and tried on every byte, which cost each command that validates 2.6 M
-# instructions (1% of a 1,000-row diff; tests/test_validate_rows.py holds the lists to them).
-ASCII_CONTROL = "".join(map(chr, (*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)))
-SPLIT_MARKS = "|<\n\r"
-
-
-def _marking(characters: str) -> bytes:
-    """A `bytes.translate` table marking each of the ASCII `characters` as `x` and every other
-    byte as a space (not ASCII is never translated: the values tested are ASCII)."""
-    table = bytearray(b" " * 256)
-    for character in characters:
-        table[ord(character)] = ord("x")
-    return bytes(table)
-
-
-_ODD_BYTES = _marking(SPLIT_MARKS + ASCII_CONTROL)
-_CONTROL_BYTES = _marking(ASCII_CONTROL)
-_PREFILTER_BYTES = tuple(word.encode("ascii") for word in PREFILTER_WORDS)
-_TOKEN_BYTES = _marking(RUN_CHARACTERS)
-_RUN = int(PREFILTER_RUN.rstrip("}").rpartition("{")[2])
-"""A run of this many token characters, as `PREFILTER_RUN` (one class, repeated) finds it."""
-
-
 def _secrets(
     value: _Value, chunk: _Chunk, clean: set[str], found: _Found, flagged: _Flagged
 ) -> None:
     """Adds a problem for each row whose value looks like a secret (never quoted) or holds a
     control character, and flags it. `clean`: values seen to be neither."""
     unknown = chunk.distinct(value.position).difference(clean)
-    plain = _plainly_clean(unknown)
-    plain |= _clean_beyond_ascii(unknown.difference(plain))
+    plain = plainly_clean(unknown)
+    plain |= clean_beyond_ascii(unknown.difference(plain))
     clean |= plain
     clean |= _flag(value, chunk, unknown.difference(plain), found, flagged)
 
