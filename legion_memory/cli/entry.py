@@ -25,5 +25,7 @@ def main(argv: list[str] | None = None) -> int:
         from legion_memory.cli.routing import route
     finally:
         if collecting:
+            gc.freeze()  # what the imports made is old: no pass over it at the next object made
+            gc.unfreeze()
             gc.enable()
     return route(args)

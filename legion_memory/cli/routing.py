@@ -92,6 +92,11 @@ def _without_collector(run: Callable[[], int | None]) -> int | None:
         return run()
     finally:
         if collecting:
+            # The count of new objects grew while paused: the first one made after `enable`
+            # would start a pass over everything the command made. Frozen then unfrozen (two
+            # list splices), those objects are old and the count starts again from zero.
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 
