@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError, RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
-from legion_memory.gitops.record_history import any_changed, commits_changing
+from legion_memory.gitops.record_history import any_changed, commits_changing, copy_keys
 from legion_memory.gitops.repository import (
     BOTH_SIDES_ENV,
     PICKED_ENV,
@@ -314,7 +314,7 @@ def _stale_replays(memory: Memory) -> list[Stale]:
     if found is None:
         return []
     now, onto = states(memory, _current(memory)), found[0]
-    replayed = replayed_changes(list(zip(found[1::2], found[2::2], strict=True)))
+    replayed = replayed_changes(list(zip(replay.picked, found[1::2], found[2::2], strict=True)))
     suspected = suspects(now, onto, replayed)
     if not suspected:
         return []  # the usual case: the upstream's history is not read at all
@@ -323,10 +323,11 @@ def _stale_replays(memory: Memory) -> list[Stale]:
     upstream = upstream_commits(memory.directory, replay, memory.directory)
     commits = commits_changing(memory.directory, upstream, sorted(texts), memory.directory)
     made = _versions(memory, [rev for commit in commits for rev in (f"{commit}^", commit)])
-    if made is None:
+    copy_of = copy_keys(memory.directory, [*replay.picked, *commits])
+    if made is None or copy_of is None:
         return []
-    steps = list(zip(made[0::2], made[1::2], strict=True))
-    return stale_records(now, onto, replayed, steps)
+    steps = list(zip(commits, made[0::2], made[1::2], strict=True))
+    return stale_records(now, onto, replayed, steps, copy_of)
 
 
 def _versions(memory: Memory, revs: list[str]) -> list[dict[Key, State]] | None:
