@@ -74,7 +74,10 @@ def copy_keys(start: Path, commits: Sequence[str]) -> dict[str, str] | None:
     date and the message, not the hash), by full hash; None when git cannot say."""
     if not commits:
         return {}
-    listed = run_git(["log", "--no-walk=unsorted", "--format=%H %ae %at %s", *commits], start)
+    # A squash names commits of the clone that made it, which this one may never have fetched.
+    listed = run_git(
+        ["log", "--no-walk=unsorted", "--ignore-missing", "--format=%H %ae %at %s", *commits], start
+    )
     if listed is None:
         return None
     return {line[:40]: line[41:] for line in listed.splitlines() if line}
