@@ -11,7 +11,8 @@ record matched by its identity. A record every replayed change of which the upst
 is stale: it must be as the upstream's tip (`onto`) holds it. Made already means made by that
 very commit or a copy of it (its author, author date and message): a record moves between live
 and archived in only two ways, so a second forget, one the upstream never held, moves it just as
-the first did.
+the first did. A copy in the history both sides share counts too, for a record the upstream
+changed again since they parted: a branch picked or rebased before replays old news.
 """
 
 from collections import Counter
@@ -38,6 +39,8 @@ class State(NamedTuple):
 
 Key = tuple[str, Identity]
 Change = tuple[Key, tuple[bool, tuple[str, ...]] | None, tuple[bool, tuple[str, ...]] | None]
+Step = tuple[str, dict[Key, State], dict[Key, State]]
+"""A commit (its revision) with every record of its versions before and after."""
 
 
 class Stale(NamedTuple):
@@ -71,9 +74,7 @@ def _content(state: State | None) -> tuple[bool, tuple[str, ...]] | None:
     return None if state is None else (state.archived, state.body)
 
 
-def replayed_changes(
-    picked: Sequence[tuple[str, dict[Key, State], dict[Key, State]]],
-) -> dict[Key, list[tuple[str, Change]]]:
+def replayed_changes(picked: Sequence[Step]) -> dict[Key, list[tuple[str, Change]]]:
     """Each record the replayed commits (each as its revision and its versions before and after)
     changed, with every change they made to it and the commit that made it."""
     replayed: dict[Key, list[tuple[str, Change]]] = {}
@@ -103,26 +104,33 @@ def stale_records(
     now: dict[Key, State],
     onto: dict[Key, State],
     replayed: dict[Key, list[tuple[str, Change]]],
-    upstream: Sequence[tuple[str, dict[Key, State], dict[Key, State]]],
+    upstream: Sequence[Step],
     copy_of: Mapping[str, str],
+    shared: Sequence[Step] = (),
 ) -> list[Stale]:
-    """Suspects (above) whose every replayed change one of `upstream`'s commits (each as its
-    revision and its versions before and after) already made, that commit being the replayed one
-    or a copy of it (`copy_of`: what a copy of each commit keeps; a commit it lacks is a copy of
-    itself alone). A commit and its copies make one change: the upstream holding a squash's
-    original and a rebased copy of it accounts for one replayed commit, not two."""
-
-    def keyed_by_copy(commit: str, change: Change) -> tuple[str, Change]:
-        return copy_of.get(commit, commit), change
-
-    made = {
-        keyed_by_copy(commit, change)
-        for commit, before, after in upstream
-        for change in changes(before, after)
-    }
+    """Suspects (above) whose every replayed change the upstream already made: one of
+    `upstream`'s commits (since the sides parted), or of `shared` (the history both sides hold)
+    for a record the upstream changed since, that commit being the replayed one or a copy of it
+    (`copy_of`: what a copy of each commit keeps; a commit it lacks is a copy of itself alone).
+    A commit and its copies make one change: the upstream holding a squash's original and a
+    rebased copy of it accounts for one replayed commit, not two."""
+    made = _made(upstream, copy_of)
+    moved = {change[0] for _, change in made}
+    # A copy the shared history holds is a change the upstream has moved past only when it
+    # changed the record since; else it may be an older commit that merely looks the same.
+    made |= {(copy, change) for copy, change in _made(shared, copy_of) if change[0] in moved}
     found = []
     for key in suspects(now, onto, replayed):
-        done = Counter(keyed_by_copy(commit, change) for commit, change in replayed[key])
+        done = Counter((copy_of.get(commit, commit), change) for commit, change in replayed[key])
         if all(count == 1 and change in made for change, count in done.items()):
             found.append(Stale(now[key], onto[key]))
     return found
+
+
+def _made(steps: Sequence[Step], copy_of: Mapping[str, str]) -> set[tuple[str, Change]]:
+    """Each change the commits made, with what a copy of its commit keeps."""
+    return {
+        (copy_of.get(commit, commit), change)
+        for commit, before, after in steps
+        for change in changes(before, after)
+    }
