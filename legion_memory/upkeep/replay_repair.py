@@ -4,7 +4,9 @@ holds them (docs/decisions.md#replays-upstream-holds). What git is asked, and wh
 which records are stale, from the versions read, is `replayed_changes`.
 """
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError
 from legion_memory.gitops.record_history import any_changed, commits_changing, copy_keys
@@ -53,6 +55,15 @@ def repair_replayed(memory: Memory) -> list[str]:
     return done
 
 
+class Replayed(NamedTuple):
+    """The records as the replay left them, as the upstream's tip holds them, and the changes
+    the replayed commits made to them."""
+
+    now: dict[Key, State]
+    onto: dict[Key, State]
+    changes: dict[Key, list[tuple[str, Change]]]
+
+
 def _stale_replays(memory: Memory) -> list[Stale]:
     """Records a rebase or pick just done left archived or live only by replaying changes its
     upstream had already made and since undone; nothing outside the hooks that name them."""
@@ -70,17 +81,13 @@ def _stale_replays(memory: Memory) -> list[Stale]:
     if not suspected:
         return []  # the usual case: the upstream's history is not read at all
     texts = sorted({v[key].text() for v in (now, *found) for key in suspected if key in v} - {""})
-    return _weighed(memory, replay, texts, (now, onto, replayed))
+    return _weighed(memory, replay, texts, Replayed(now, onto, replayed))
 
 
-def _weighed(
-    memory: Memory,
-    replay: Replay,
-    texts: list[str],
-    replayed: tuple[dict[Key, State], dict[Key, State], dict[Key, list[tuple[str, Change]]]],
-) -> list[Stale]:
-    """The suspects' changes the upstream made since the sides parted, and the copies of the
-    replayed commits in the history the sides share, read for the rows `texts` only."""
+def _weighed(memory: Memory, replay: Replay, texts: list[str], replayed: Replayed) -> list[Stale]:
+    """The suspects weighed against the changes the upstream made since the sides parted and
+    the copies of the replayed commits in the history the sides share, read for the rows
+    `texts` only."""
     upstream = _steps(memory, upstream_commits(memory.directory, replay, memory.directory), texts)
     copy_of = copy_keys(memory.directory, [*replay.picked, *(step[0] for step in upstream or ())])
     if upstream is None or copy_of is None:
@@ -94,9 +101,7 @@ def _weighed(
     return stale_records(now, onto, changes, upstream, {**copy_of, **copies}, shared)
 
 
-def _steps(
-    memory: Memory, commits: tuple[str, ...] | list[str], texts: list[str]
-) -> list[Step] | None:
+def _steps(memory: Memory, commits: Sequence[str], texts: list[str]) -> list[Step] | None:
     """Of `commits`, those that changed how often one of `texts` occurs, each with its versions
     before and after; None when git cannot read them."""
     changing = commits_changing(memory.directory, commits, texts, memory.directory)
