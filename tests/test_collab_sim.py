@@ -38,8 +38,12 @@ HUNDRED_ROUND_MORE_SEEDS = (1207, 2222)
 # that fast-forwarded to its first branch, weighed against the merge it made (2307).
 TWO_HUNDRED_ROUND_SEEDS = (1802, 1811, 2301, 2302, 2307)
 # Two hundred rounds with whole branches picked: a pick of a forget main restored since, in a
-# sequence ending with skipped picks (2703).
-TWO_HUNDRED_ROUND_MORE_SEEDS = (2703,)
+# sequence ending with skipped picks (2703); a rebase replaying copies of a restore and a forget
+# the shared history already held, over the upstream's later restore (3003); a rebase of a branch
+# that forgot a record again after main held its first forget and restore (squashed, and rebased
+# copies), the new forget taken for the old one and undone (3203, and 1811, where a squash also
+# names commits this clone never fetched).
+TWO_HUNDRED_ROUND_MORE_SEEDS = (1811, 2703, 3003, 3203)
 
 
 @pytest.mark.slow

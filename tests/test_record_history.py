@@ -8,7 +8,12 @@ from pathlib import Path
 from support.gitrepos import add_outcome, commit, init_memory, memory_of
 from support.processes import git
 
-from legion_memory.gitops.record_history import any_changed, commits_changing, most_moved
+from legion_memory.gitops.record_history import (
+    any_changed,
+    commits_changing,
+    copy_keys,
+    most_moved,
+)
 from legion_memory.gitops.repository import integration_sources
 from legion_memory.upkeep.forgetting import forget, restore
 
@@ -48,6 +53,22 @@ def test_any_changed_says_whether_a_commit_touched_the_file(repo: Path) -> None:
     assert any_changed(repo, [notes, alpha, beta], archive) is False
     assert any_changed(repo, [beta, forgotten], archive) is True
     assert any_changed(repo, [], archive) is False
+
+
+def test_copy_keys_are_author_date_and_subject_and_a_commit_this_clone_lacks_has_none(
+    repo: Path,
+) -> None:
+    """A squash made in another clone names commits this one never fetched: they are left out,
+    and the commits git has still answer."""
+    notes, alpha, _, _ = _history(repo)
+    missing = "0123456789abcdef0123456789abcdef01234567"
+    dated = {sha: git(repo, "log", "-1", "--format=%at", sha).strip() for sha in (notes, alpha)}
+
+    assert copy_keys(repo, [alpha, missing, notes]) == {
+        alpha: f"dev@example.com {dated[alpha]} store alpha",
+        notes: f"dev@example.com {dated[notes]} notes",
+    }
+    assert copy_keys(repo, []) == {}
 
 
 def test_a_squash_in_progress_has_ours_and_the_squashed_tip_as_its_sides(repo: Path) -> None:

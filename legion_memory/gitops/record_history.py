@@ -69,6 +69,20 @@ def commits_changing(
     return [commit for commit in commits if commit in found]
 
 
+def copy_keys(start: Path, commits: Sequence[str]) -> dict[str, str] | None:
+    """What a copy of each of `commits` keeps (a rebase or a pick keeps the author, the author's
+    date and the message, not the hash), by full hash; None when git cannot say."""
+    if not commits:
+        return {}
+    # A squash names commits of the clone that made it, which this one may never have fetched.
+    listed = run_git(
+        ["log", "--no-walk=unsorted", "--ignore-missing", "--format=%H %ae %at %s", *commits], start
+    )
+    if listed is None:
+        return None
+    return {line[:40]: line[41:] for line in listed.splitlines() if line}
+
+
 def parting(start: Path, sides: Sequence[str]) -> str | None:
     """The commit where the sides parted (their merge base), None when git knows none."""
     found = run_git(["merge-base", "--octopus", *sides], start)

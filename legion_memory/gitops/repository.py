@@ -270,6 +270,20 @@ def upstream_commits(start: Path, replay: Replay, directory: Path) -> tuple[str,
     return (*commits, *(sha for sha in named if len(sha) == 40 and sha.isalnum()))
 
 
+def copies_in_history(start: Path, rev: str, keys: set[str], directory: Path) -> dict[str, str]:
+    """The commits of `rev`'s history (its newest `_UPSTREAM_LIMIT` that changed `directory`,
+    merges aside) whose author, author date and message are one of `keys` (what a copy of a
+    commit keeps), each with that key."""
+    if not keys:
+        return {}
+    listed = run_git(
+        ["log", "--full-history", "--no-merges", f"--max-count={_UPSTREAM_LIMIT}",
+         "--format=%H %ae %at %s", rev, "--", str(directory)],
+        start,
+    )  # fmt: skip
+    return {line[:40]: line[41:] for line in (listed or "").splitlines() if line[41:] in keys}
+
+
 def octopus_in_progress(start: Path) -> bool:
     """Whether git stopped an octopus merge (more than one head merged at once)."""
     git_dir = find_git_dir(start)

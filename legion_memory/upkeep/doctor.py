@@ -11,9 +11,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.errors import LegionMemoryError, RollbackError
+from legion_memory.errors import RollbackError
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
-from legion_memory.gitops.record_history import any_changed, commits_changing
 from legion_memory.gitops.repository import (
     BOTH_SIDES_ENV,
     PICKED_ENV,
@@ -21,9 +20,6 @@ from legion_memory.gitops.repository import (
     find_git_dir,
     integration_sources,
     merge_sides,
-    replay_of_picks,
-    replay_of_rebase,
-    upstream_commits,
 )
 from legion_memory.markdown.document import parse
 from legion_memory.schema.record_twins import archive_layout
@@ -37,7 +33,6 @@ from legion_memory.upkeep.conflict_markers import (
     repair_conflicts,
 )
 from legion_memory.upkeep.finding import Finding
-from legion_memory.upkeep.forgetting import forget, kind_for, restore
 from legion_memory.upkeep.later_state import later_states
 from legion_memory.upkeep.lost_records import find_lost, repair_lost
 from legion_memory.upkeep.renumbering import (
@@ -48,15 +43,7 @@ from legion_memory.upkeep.renumbering import (
     merged_moves,
     verify_nothing_lost,
 )
-from legion_memory.upkeep.replayed_changes import (
-    Key,
-    Stale,
-    State,
-    replayed_changes,
-    stale_records,
-    states,
-    suspects,
-)
+from legion_memory.upkeep.replay_repair import find_replayed, repair_replayed
 from legion_memory.upkeep.source_references import resolved_references, source_versions
 from legion_memory.upkeep.twin_repair import twin_plan, verify_identities_kept
 from legion_memory.upkeep.undone_moves import find_undone, repair_undone
@@ -278,77 +265,6 @@ def find_temp_files(memory: Memory) -> list[Finding]:
 def repair_temp_files(memory: Memory) -> list[str]:
     removed = leftovers.remove_stray_temp_files(memory)
     return [f"{path}: deleted a temporary file left by an interrupted write" for path in removed]
-
-
-# Changes a rebase replayed that its upstream had already made ------------------------------------
-
-
-def find_replayed(memory: Memory) -> list[Finding]:
-    return [Finding(_where(memory, s), _replayed_message(s)) for s in _stale_replays(memory)]
-
-
-def repair_replayed(memory: Memory) -> list[str]:
-    """Set each record back to how the upstream holds it (docs/decisions.md#replays-upstream-holds):
-    archived again by a replayed forget, restored; live again by a replayed restore, forgotten."""
-    done = []
-    for stale in _stale_replays(memory):
-        where = _where(memory, stale)
-        try:
-            (restore if stale.now.archived else forget)(memory, stale.now.id)
-        except LegionMemoryError:
-            continue  # left as found; its finding remains
-        state = "live" if stale.now.archived else "archived"
-        done.append(f"{where}: {stale.now.id} made {state} again, as the upstream holds it")
-    return done
-
-
-def _stale_replays(memory: Memory) -> list[Stale]:
-    """Records a rebase or pick just done left archived or live only by replaying changes its
-    upstream had already made and since undone; nothing outside the hooks that name them."""
-    replay = replay_of_rebase(memory.directory) or replay_of_picks(memory.directory)
-    # A record changes between live and archived only by a commit that changes ARCHIVE.md.
-    if replay is None or not any_changed(memory.directory, replay.picked, memory.archive):
-        return []
-    revs = [replay.onto, *(rev for pick in replay.picked for rev in (f"{pick}^", pick))]
-    found = _versions(memory, revs)
-    if found is None:
-        return []
-    now, onto = states(memory, _current(memory)), found[0]
-    replayed = replayed_changes(list(zip(found[1::2], found[2::2], strict=True)))
-    suspected = suspects(now, onto, replayed)
-    if not suspected:
-        return []  # the usual case: the upstream's history is not read at all
-    texts = {v[key].text() for v in (now, *found) for key in suspected if key in v}
-    texts.discard("")
-    upstream = upstream_commits(memory.directory, replay, memory.directory)
-    commits = commits_changing(memory.directory, upstream, sorted(texts), memory.directory)
-    made = _versions(memory, [rev for commit in commits for rev in (f"{commit}^", commit)])
-    if made is None:
-        return []
-    steps = list(zip(made[0::2], made[1::2], strict=True))
-    return stale_records(now, onto, replayed, steps)
-
-
-def _versions(memory: Memory, revs: list[str]) -> list[dict[Key, State]] | None:
-    """Every record of the memory files at each revision (one `git cat-file --batch`); None
-    when git cannot read them all."""
-    paths = {path.name: path for path in memory_files(memory)}
-    found = files_of_commits(memory.directory, memory.directory, revs, list(paths), keep_empty=True)
-    if len(found) != len(revs):
-        return None
-    return [states(memory, {paths[name]: text for name, text in files.items()}) for files in found]
-
-
-def _where(memory: Memory, stale: Stale) -> str:
-    return str(memory.archive if stale.now.archived else memory.path(kind_for(stale.now.id)))
-
-
-def _replayed_message(stale: Stale) -> str:
-    now, then = ("archived", "live") if stale.now.archived else ("live", "archived")
-    return (
-        f"{stale.now.id} is {now} only by a replayed change the upstream had already made "
-        f"and undone (--fix makes it {then}, as the upstream holds it)"
-    )
 
 
 # A leftover journal goes first: rolling it back may undo what the other checks would find.

@@ -8,10 +8,15 @@ clone's archived records in ARCHIVE.md), so git replays it, and a forget the ups
 and then undid by a restore is made again. Compared by record instead of by text, a change is a
 record's state before and after (absent, live or archived, with its cells but ID and Source), the
 record matched by its identity. A record every replayed change of which the upstream already made
-is stale: it must be as the upstream's tip (`onto`) holds it.
+is stale: it must be as the upstream's tip (`onto`) holds it. Made already means made by that
+very commit or a copy of it (its author, author date and message): a record moves between live
+and archived in only two ways, so a second forget, one the upstream never held, moves it just as
+the first did. A copy in the history both sides share counts too, for a record the upstream
+changed again since they parted: a branch picked or rebased before replays old news.
 """
 
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from legion_memory.schema.identity import Identity, history_text, identity_of_cells
@@ -34,6 +39,8 @@ class State(NamedTuple):
 
 Key = tuple[str, Identity]
 Change = tuple[Key, tuple[bool, tuple[str, ...]] | None, tuple[bool, tuple[str, ...]] | None]
+Step = tuple[str, dict[Key, State], dict[Key, State]]
+"""A commit (its revision) with every record of its versions before and after."""
 
 
 class Stale(NamedTuple):
@@ -67,20 +74,18 @@ def _content(state: State | None) -> tuple[bool, tuple[str, ...]] | None:
     return None if state is None else (state.archived, state.body)
 
 
-def replayed_changes(
-    picked: Sequence[tuple[dict[Key, State], dict[Key, State]]],
-) -> dict[Key, list[Change]]:
-    """Each record the replayed commits (each as its versions before and after) changed, with
-    every change they made to it."""
-    replayed: dict[Key, list[Change]] = {}
-    for before, after in picked:
+def replayed_changes(picked: Sequence[Step]) -> dict[Key, list[tuple[str, Change]]]:
+    """Each record the replayed commits (each as its revision and its versions before and after)
+    changed, with every change they made to it and the commit that made it."""
+    replayed: dict[Key, list[tuple[str, Change]]] = {}
+    for commit, before, after in picked:
         for change in changes(before, after):
-            replayed.setdefault(change[0], []).append(change)
+            replayed.setdefault(change[0], []).append((commit, change))
     return replayed
 
 
 def suspects(
-    now: dict[Key, State], onto: dict[Key, State], replayed: dict[Key, list[Change]]
+    now: dict[Key, State], onto: dict[Key, State], replayed: Mapping[Key, object]
 ) -> list[Key]:
     """Records the replay changed that it left archived where the upstream's tip holds them live
     with the same cells, or the other way round: the only ones that may be set back (anything
@@ -98,14 +103,34 @@ def suspects(
 def stale_records(
     now: dict[Key, State],
     onto: dict[Key, State],
-    replayed: dict[Key, list[Change]],
-    upstream: Sequence[tuple[dict[Key, State], dict[Key, State]]],
+    replayed: dict[Key, list[tuple[str, Change]]],
+    upstream: Sequence[Step],
+    copy_of: Mapping[str, str],
+    shared: Sequence[Step] = (),
 ) -> list[Stale]:
-    """Suspects (above) whose every replayed change one of `upstream`'s commits (each as its
-    versions before and after) already made."""
-    made = {change for before, after in upstream for change in changes(before, after)}
+    """Suspects (above) whose every replayed change the upstream already made: one of
+    `upstream`'s commits (since the sides parted), or of `shared` (the history both sides hold)
+    for a record the upstream changed since, that commit being the replayed one or a copy of it
+    (`copy_of`: what a copy of each commit keeps; a commit it lacks is a copy of itself alone).
+    A commit and its copies make one change: the upstream holding a squash's original and a
+    rebased copy of it accounts for one replayed commit, not two."""
+    made = _made(upstream, copy_of)
+    moved = {change[0] for _, change in made}
+    # A copy the shared history holds is a change the upstream has moved past only when it
+    # changed the record since; else it may be an older commit that merely looks the same.
+    made |= {(copy, change) for copy, change in _made(shared, copy_of) if change[0] in moved}
     found = []
     for key in suspects(now, onto, replayed):
-        if all(change in made for change in replayed[key]):
+        done = Counter((copy_of.get(commit, commit), change) for commit, change in replayed[key])
+        if all(count == 1 and change in made for change, count in done.items()):
             found.append(Stale(now[key], onto[key]))
     return found
+
+
+def _made(steps: Sequence[Step], copy_of: Mapping[str, str]) -> set[tuple[str, Change]]:
+    """Each change the commits made, with what a copy of its commit keeps."""
+    return {
+        (copy_of.get(commit, commit), change)
+        for commit, before, after in steps
+        for change in changes(before, after)
+    }

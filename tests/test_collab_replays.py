@@ -1,0 +1,116 @@
+"""Real-git reproductions of a rebase replaying changes its upstream already made: what the
+upstream made is set back, what it never made stands (docs/decisions.md#replays-upstream-holds)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.gitrepos import (
+    add_outcome,
+    assert_healthy,
+    commit,
+    init_memory,
+    memory_of,
+    outcome_row,
+    run_git,
+    text_of,
+)
+from support.processes import git
+
+from legion_memory.upkeep.forgetting import forget, restore
+
+pytestmark = pytest.mark.slow
+
+OUTCOMES_HEADER = (
+    "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
+    "| Summary |\n"
+    "|----|------|--------|-------|------|-------|-----------|---------|------------|------"
+    "|---------|\n"
+)
+ALPHA = outcome_row(1, "alpha", "feature", date="2026-03-02")
+
+
+def _table_lines(text: str) -> str:
+    """The lines of its tables, headers included."""
+    return "".join(line for line in text.splitlines(keepends=True) if line.startswith("|"))
+
+
+def test_a_forget_made_again_after_main_squashed_the_first_one_and_its_restore_stays(
+    repo: Path,
+) -> None:
+    """feature stores alpha, forgets it and restores it; main squash-merges feature with git's
+    own message, which names those commits. feature then forgets alpha again and is rebased
+    onto main: the replayed store, forget and restore are the upstream's (named by the squash),
+    but the second forget is a commit the upstream never held, though it moves alpha as the
+    first one did. alpha stays archived (seed 3203)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--squash", "feature").returncode == 0
+    git(repo, "commit", "-q", "--no-edit")
+    git(repo, "checkout", "-q", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha again")
+    forgotten = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "as the upstream holds it" not in rebased.stderr
+    assert git(repo, "log", "-1", "--format=%s") == "forget alpha again\n"
+    assert {name: text_of(repo, name) for name in forgotten} == forgotten
+    assert _table_lines(text_of(repo, "OUTCOMES.md")) == OUTCOMES_HEADER
+    assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER + ALPHA
+    assert_healthy(repo)
+
+
+def test_rebasing_copies_of_moves_the_shared_history_holds_keeps_the_upstream_s_later_restore(
+    repo: Path,
+) -> None:
+    """main forgets alpha; `src` restores and forgets it again, and main picks both. `b`, started
+    from there, picks src's two commits once more (alpha archived, restored, archived), then
+    main restores alpha for good. Rebasing b onto main replays its copies: the restore changes
+    nothing, the forget archives alpha. The upstream made both changes before b parted from it
+    (its own copies are in the history b shares) and restored alpha since: alpha is set back
+    live (seed 3003)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "-b", "src")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha again")
+    moves = git(repo, "rev-list", "--reverse", "main..src").split()
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", *moves).returncode == 0
+    git(repo, "checkout", "-q", "-b", "b")
+    (repo / "b.txt").write_text("b\n", encoding="utf-8")
+    commit(repo, "b's own work")
+    assert run_git(repo, "cherry-pick", *moves).returncode == 0
+    git(repo, "checkout", "-q", "main")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha at last")
+    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+    git(repo, "checkout", "-q", "b")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "O-001 made live again, as the upstream holds it" in rebased.stderr
+    assert {name: text_of(repo, name) for name in restored} == restored
+    main_alpha = outcome_row(1, "alpha", "main", date="2026-03-02")
+    assert _table_lines(text_of(repo, "OUTCOMES.md")) == OUTCOMES_HEADER + main_alpha
+    assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER  # main emptied it
+    assert_healthy(repo)
