@@ -56,7 +56,7 @@ def _memory_change(start: Path, commit: str, where: str) -> MemoryChange:
     """The commit's changed lines in the memory files, each without its first cell (a row's
     ID), so that a copy whose records were renumbered where it landed changes the same. A row
     the commit only moved within its file (removed and added there alike) is no change: the
-    merge that made a copy may lay a section's rows out anew around the row it moved."""
+    merge that made a copy lays out in its own order the section a forget's row landed in."""
     patch = run_git(["diff-tree", "-p", "--no-commit-id", "-r", "-U0", commit, "--", where], start)
     added: Counter[tuple[str, str]] = Counter()
     removed: Counter[tuple[str, str]] = Counter()
