@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from support.gitrepos import (
+    add_error,
     add_outcome,
     assert_healthy,
     commit,
@@ -18,6 +19,8 @@ from support.gitrepos import (
 )
 from support.processes import git
 
+from legion_memory.schema.kinds import ERROR_FIX
+from legion_memory.storage import writing
 from legion_memory.upkeep.forgetting import forget, restore
 
 pytestmark = pytest.mark.slow
@@ -29,6 +32,14 @@ OUTCOMES_HEADER = (
     "|---------|\n"
 )
 ALPHA = outcome_row(1, "alpha", "feature", date="2026-03-02")
+ERRORS_HEADER = (
+    "| ID | Date | Branch | Error Signature | Fix | Agent | Resolved | Tags |\n"
+    "|----|------|--------|-----------------|-----|-------|----------|------|\n"
+)
+FIXED_ERROR = "| E-001 | 2026-03-02 | feature | disk full | fix1 | coder | true | git |\n"
+BETA = outcome_row(2, "beta", "feature", date="2026-03-02")
+GAMMA = outcome_row(1, "gamma", "main", date="2026-03-02")
+MEMORY_FILES = ("OUTCOMES.md", "ERRORS.md", "ARCHIVE.md")
 
 
 def _table_lines(text: str) -> str:
@@ -113,4 +124,45 @@ def test_rebasing_copies_of_moves_the_shared_history_holds_keeps_the_upstream_s_
     main_alpha = outcome_row(1, "alpha", "main", date="2026-03-02")
     assert _table_lines(text_of(repo, "OUTCOMES.md")) == OUTCOMES_HEADER + main_alpha
     assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER  # main emptied it
+    assert_healthy(repo)
+
+
+def test_a_forget_whose_picked_copy_also_moved_an_archived_row_is_still_its_copy(
+    repo: Path,
+) -> None:
+    """feature stores beta and forgets it, then stores an error, forgets it, restores it and
+    fixes it; main, which had archived gamma, picks all six. Picking the error's forget, the
+    driver lays the archive's outcomes out anew (beta, a record of that commit's parent, before
+    gamma), so main's copy of the forget moves beta's row too. Rebasing feature onto main
+    replays the forget over main's fixed error: the copy still changes the same records, so
+    main's version stands and the rebase runs through without a conflict (seed 3416)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "beta", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "store beta and forget it")
+    error = add_error(repo, "disk full", "feature")
+    commit(repo, "store the error")
+    forget(memory_of(repo), error)
+    commit(repo, "forget the error")
+    restore(memory_of(repo), error)
+    commit(repo, "restore the error")
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": "fix1", "resolved": "true"})
+    commit(repo, "fix the error")
+    git(repo, "checkout", "-q", "main")
+    forget(memory_of(repo), add_outcome(repo, "gamma", "main"))
+    commit(repo, "store gamma and forget it")
+    picked = run_git(
+        repo, "cherry-pick", *git(repo, "rev-list", "--reverse", "main..feature").split()
+    )
+    assert picked.returncode == 0, picked.stderr
+    on_main = {name: text_of(repo, name) for name in MEMORY_FILES}
+    git(repo, "checkout", "-q", "feature")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr + rebased.stdout
+    assert {name: text_of(repo, name) for name in MEMORY_FILES} == on_main
+    assert _table_lines(text_of(repo, "ERRORS.md")) == ERRORS_HEADER + FIXED_ERROR
+    assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER + BETA + GAMMA
     assert_healthy(repo)

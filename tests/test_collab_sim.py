@@ -42,8 +42,9 @@ TWO_HUNDRED_ROUND_SEEDS = (1802, 1811, 2301, 2302, 2307)
 # the shared history already held, over the upstream's later restore (3003); a rebase of a branch
 # that forgot a record again after main held its first forget and restore (squashed, and rebased
 # copies), the new forget taken for the old one and undone (3203, and 1811, where a squash also
-# names commits this clone never fetched).
-TWO_HUNDRED_ROUND_MORE_SEEDS = (1811, 2703, 3003, 3203)
+# names commits this clone never fetched); a pull --rebase replaying an error's old forget, whose
+# copy main held with an archived row moved beside it, over main's newer fix (3416).
+TWO_HUNDRED_ROUND_MORE_SEEDS = (1811, 2703, 3003, 3203, 3416)
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ merge step would otherwise leave a conflict.
 """
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -53,15 +54,21 @@ def _held(start: Path, directory: Path, replayed: str, ours: str) -> bool:
 
 def _memory_change(start: Path, commit: str, where: str) -> MemoryChange:
     """The commit's changed lines in the memory files, each without its first cell (a row's
-    ID), so that a copy whose records were renumbered where it landed changes the same."""
+    ID), so that a copy whose records were renumbered where it landed changes the same. A row
+    the commit only moved within its file (removed and added there alike) is no change: the
+    merge that made a copy lays out in its own order the section a forget's row landed in."""
     patch = run_git(["diff-tree", "-p", "--no-commit-id", "-r", "-U0", commit, "--", where], start)
-    found = []
+    added: Counter[tuple[str, str]] = Counter()
+    removed: Counter[tuple[str, str]] = Counter()
     name = ""
     for line in (patch or "").splitlines():
         if line.startswith("diff --git "):
             name = line.rsplit("/", 1)[-1]
         elif line[:1] in "+-" and _RECORD_ROW.match(line, 1):
-            found.append((f"{name} {line[0]}", line[1:].strip()[1:].partition("|")[2]))
+            row = (name, line[1:].strip()[1:].partition("|")[2])
+            (added if line[0] == "+" else removed)[row] += 1
+    found = [(f"{name} +", row) for (name, row) in (added - removed).elements()]
+    found += [(f"{name} -", row) for (name, row) in (removed - added).elements()]
     return tuple(sorted(found))
 
 
