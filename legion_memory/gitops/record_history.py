@@ -13,7 +13,7 @@ since (docs/decisions.md#later-version).
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from legion_memory.gitops.repository import run_git
+from legion_memory.gitops.repository import HASH_AND_COPY_KEY, copy_keys_listed, run_git
 
 KeptLater = Callable[[str, str], bool]
 """(the record's row text, `schema.identity.history_text`; the side that keeps it: "ours" or
@@ -76,11 +76,16 @@ def copy_keys(start: Path, commits: Sequence[str]) -> dict[str, str] | None:
         return {}
     # A squash names commits of the clone that made it, which this one may never have fetched.
     listed = run_git(
-        ["log", "--no-walk=unsorted", "--ignore-missing", "--format=%H %ae %at %s", *commits], start
+        [
+            "log",
+            "--no-walk=unsorted",
+            "--ignore-missing",
+            f"--format={HASH_AND_COPY_KEY}",
+            *commits,
+        ],
+        start,
     )
-    if listed is None:
-        return None
-    return {line[:40]: line[41:] for line in listed.splitlines() if line}
+    return None if listed is None else copy_keys_listed(listed)
 
 
 def parting(start: Path, sides: Sequence[str]) -> str | None:

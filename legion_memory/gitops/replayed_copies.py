@@ -17,6 +17,7 @@ from pathlib import Path
 
 from legion_memory.gitops.branch import run_git
 from legion_memory.gitops.record_history import parting
+from legion_memory.gitops.repository import COPY_KEY, HASH_AND_COPY_KEY, copy_keys_listed
 
 MemoryChange = tuple[tuple[str, str], ...]
 """(file and sign, the row after its ID cell) of each record row changed, sorted."""
@@ -35,17 +36,17 @@ def replay_held(start: Path, directory: Path, replayed: str, ours: str) -> Calla
 
 
 def _held(start: Path, directory: Path, replayed: str, ours: str) -> bool:
-    key = run_git(["log", "-1", "--format=%ae %at %s", replayed], start)
+    key = run_git(["log", "-1", f"--format={COPY_KEY}", replayed], start)
     base = parting(start, [ours, replayed])
     if not key or base is None:
         return False
     where = directory.resolve().as_posix()
     listed = run_git(
-        ["log", "--full-history", "--no-merges", "--format=%H %ae %at %s", f"{base}..{ours}",
-         "--", where],
+        ["log", "--full-history", "--no-merges", f"--format={HASH_AND_COPY_KEY}",
+         f"{base}..{ours}", "--", where],
         start,
     )  # fmt: skip
-    copies = [line.split(" ", 1)[0] for line in (listed or "").splitlines() if line[41:] == key]
+    copies = [commit for commit, copy_key in copy_keys_listed(listed).items() if copy_key == key]
     if not copies:
         return False
     change = _memory_change(start, replayed, where)

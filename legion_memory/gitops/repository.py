@@ -270,6 +270,17 @@ def upstream_commits(start: Path, replay: Replay, directory: Path) -> tuple[str,
     return (*commits, *(sha for sha in named if len(sha) == 40 and sha.isalnum()))
 
 
+COPY_KEY = "%ae %at %s"
+"""What a copy of a commit keeps (a rebase or a pick keeps the author, the author's date and the
+message, not the hash), as `git log --format` gives it."""
+HASH_AND_COPY_KEY = f"%H {COPY_KEY}"
+
+
+def copy_keys_listed(listed: str | None) -> dict[str, str]:
+    """Each commit's copy key by full hash, from `git log --format=HASH_AND_COPY_KEY` output."""
+    return {line[:40]: line[41:] for line in (listed or "").splitlines() if line}
+
+
 def copies_in_history(start: Path, rev: str, keys: set[str], directory: Path) -> dict[str, str]:
     """The commits of `rev`'s history (its newest `_UPSTREAM_LIMIT` that changed `directory`,
     merges aside) whose author, author date and message are one of `keys` (what a copy of a
@@ -278,10 +289,10 @@ def copies_in_history(start: Path, rev: str, keys: set[str], directory: Path) ->
         return {}
     listed = run_git(
         ["log", "--full-history", "--no-merges", f"--max-count={_UPSTREAM_LIMIT}",
-         "--format=%H %ae %at %s", rev, "--", str(directory)],
+         f"--format={HASH_AND_COPY_KEY}", rev, "--", str(directory)],
         start,
     )  # fmt: skip
-    return {line[:40]: line[41:] for line in (listed or "").splitlines() if line[41:] in keys}
+    return {commit: key for commit, key in copy_keys_listed(listed).items() if key in keys}
 
 
 def octopus_in_progress(start: Path) -> bool:
