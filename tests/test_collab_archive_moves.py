@@ -558,3 +558,33 @@ def test_rebasing_a_branch_whose_commits_main_picked_under_other_ids_leaves_no_c
     assert [(record, fix) for record, _, fix in rows(repo, "errors")] == errors
     assert "disk full" not in text_of(repo, "ARCHIVE.md")
     assert_healthy(repo)
+
+
+@pytest.mark.parametrize("picked", [["gamma"], ["beta", "gamma"]], ids=["one pick", "two picks"])
+def test_picking_a_branch_s_later_stores_leaves_its_earlier_restored_record_behind(
+    repo: Path, picked: list[str]
+) -> None:
+    """A pick brings its commits' changes only: alpha, forgotten and restored on the branch
+    before the picked stores, is no record main removed, and stays off main however often the
+    branch moved it."""
+    _feature_storing_alpha(repo)
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    stores = {}
+    for summary in ("beta", "gamma"):
+        add_outcome(repo, summary, "feature")
+        commit(repo, f"store {summary}")
+        stores[summary] = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "main")
+    add_error(repo, "main's own error", "main")  # main moves on, holding no outcome
+    commit(repo, "main's own work")
+
+    done = run_git(repo, "cherry-pick", *(stores[name] for name in picked))
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    numbers = {"beta": "O-002", "gamma": "O-003"}
+    assert rows(repo) == [(numbers[name], "feature", name) for name in picked]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)

@@ -114,3 +114,29 @@ def test_a_fix_archived_in_the_version_the_other_side_updated_it_to_stays_archiv
     assert text_of(repo, "ARCHIVE.md") == archived
     assert archived.count("| free port 3000 first |") == 1
     assert_healthy(repo)
+
+
+@pytest.mark.parametrize(
+    "pick",
+    [["cherry-pick", "feature"], ["-c", "core.quotepath=false", "cherry-pick", "-x", "-"]],
+    ids=["cherry-pick feature", "git -c ... cherry-pick -x -"],
+)
+def test_picking_an_update_again_alone_keeps_the_later_version(repo: Path, pick: list[str]) -> None:
+    """A pick of one commit, whose merge git names to no driver, is weighed by the commit its
+    command line names (docs/decisions.md#lone-pick): main replaced feature's update since it
+    picked it, so picking it once more changes nothing, where it used to be a conflict."""
+    _picked_then_updated_again_on_main(repo)
+    before = text_of(repo, "ERRORS.md")
+
+    done = run_git(repo, *pick)
+
+    said = done.stdout + done.stderr
+    assert done.returncode == 1
+    assert "CONFLICT" not in said and "recorded differently" not in said
+    assert "The previous cherry-pick is now empty" in said
+    run_git(repo, "cherry-pick", "--skip")
+    assert text_of(repo, "ERRORS.md") == before
+    assert rows(repo, "errors") == [
+        ("E-001", "feature", "kill the stale dev server, then free port 3000")
+    ]
+    assert_healthy(repo)

@@ -220,8 +220,8 @@ _HEX = frozenset("0123456789abcdef")
 def commit_being_picked(start: Path) -> str | None:
     """The commit a cherry-pick of several commits is applying now: git keeps the sequence's
     remaining picks in `sequencer/todo`, the one being applied first, `pick <sha> subject` (its
-    hash abbreviated). None outside such a sequence (a pick of one commit keeps no list: its
-    post-commit hook repairs what its merge could not weigh)."""
+    hash abbreviated). None outside such a sequence (a pick of one commit keeps no list:
+    `gitops.lone_pick` reads its command line)."""
     git_dir = find_git_dir(start)
     todo = read_stripped(git_dir / "sequencer" / "todo") if git_dir is not None else None
     words = todo.splitlines()[0].split() if todo else []

@@ -7,6 +7,7 @@ step or cherry-pick, from the top of the working tree. The result goes to `%A`; 
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -60,7 +61,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
     try:
         archive = Path(shown).name.upper() == ARCHIVE_FILENAME.upper()
-        incoming = _theirs()
+        incoming = _theirs(theirs, shown)
         companions = _ours_companions(Path(shown))
         result = merge(
             *texts,
@@ -68,7 +69,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
             reserved=taken_ids(Path(shown), companions, os.environ, _logged()),
             archive=archive,
             pick=not incoming.named,
-            kept_later=_kept_later(Path(shown), incoming.one()),
+            kept_later=_kept_later(Path(shown), incoming),
             later_version=_later_version(Path(shown), incoming),
             archived_as=_archived_as(Path(shown), companions, incoming.one()),
             live_as=_live_as(Path(shown), incoming),
@@ -105,7 +106,7 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
         split = split_versions(paths, _SOURCE)
         if split is None or _refusal(split.texts):
             return None
-        incoming = _theirs()
+        incoming = _theirs(str(paths[2]), shown)
         companions = _ours_companions(Path(shown))
         result, at = merge_around(
             *split.texts,
@@ -113,7 +114,7 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), companions, os.environ, _logged()),
             pick=not incoming.named,
-            kept_later=_kept_later(Path(shown), incoming.one()),
+            kept_later=_kept_later(Path(shown), incoming),
             later_version=_later_version(Path(shown), incoming),
             archived_as=_archived_as(Path(shown), companions, incoming.one()),
             replayed_seen=_replayed_seen(Path(shown), incoming),
@@ -127,7 +128,8 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
 
 class _Theirs(NamedTuple):
     """What theirs is, read once per file merged: the commits a `git merge` names (`GITHEAD_*`),
-    else the commit a sequence of picks is applying, else the one a rebase is replaying."""
+    else the commit a pick is applying (one of a sequence, or a lone pick's), else the one a
+    rebase is replaying."""
 
     named: list[str]
     picked: str | None
@@ -139,21 +141,34 @@ class _Theirs(NamedTuple):
         return self.named or ([self.picked] if self.picked else [])
 
 
-def _theirs() -> _Theirs:
+@functools.cache
+def _theirs(theirs: str, shown: str) -> _Theirs:
     named = theirs_commits(os.environ)
-    picked = None if named else commit_being_picked(Path.cwd())
-    replayed = None if named or picked else commit_being_replayed(Path.cwd())
+    if named:
+        return _Theirs(named, None, None)
+    picked = commit_being_picked(Path.cwd())
+    replayed = None if picked else commit_being_replayed(Path.cwd())
+    if picked is None and replayed is None:
+        from legion_memory.gitops.lone_pick import commit_picked_alone
+
+        picked = commit_picked_alone(Path.cwd(), shown, Path(theirs))
     return _Theirs(named, picked, replayed)
 
 
-def _kept_later(path: Path, commits: list[str]) -> KeptLater | None:
-    """In a `git merge` (git names the one commit merged) or one of several picks, the history
-    decides whether a record one side removed and the other kept was restored since
+def _kept_later(path: Path, theirs: _Theirs) -> KeptLater | None:
+    """In a `git merge` (git names the one commit merged) or a pick, the history decides whether
+    a record one side removed and the other kept was restored since
     (docs/decisions.md#archive-moves)."""
+    commits = theirs.one()
     if len(commits) != 1:
         return None
     archive = path.parent / ARCHIVE_FILENAME
-    return kept_later_in_merge(Path.cwd(), archive, commits[0], ours_rev(os.environ))
+    kept_later = kept_later_in_merge(Path.cwd(), archive, commits[0], ours_rev(os.environ))
+    if theirs.named:
+        return kept_later
+    # A pick brings its commit's changes only: a record the picked commit left as its parent
+    # had it stays as ours holds it, whatever the picked branch did with it before.
+    return lambda text, side: side == "ours" and kept_later(text, side)
 
 
 def _archived_as(path: Path, companions: list[str], commits: list[str]) -> ArchivedAs | None:
@@ -183,9 +198,8 @@ def _live_as(path: Path, theirs: _Theirs) -> ArchivedAs | None:
 
 
 def _replayed_seen(path: Path, theirs: _Theirs) -> Callable[[], bool] | None:
-    """In a rebase or a sequence of picks: whether ours holds a copy of the commit replayed
-    (docs/decisions.md#replays-upstream-holds). A merge names its own commit; a single pick
-    none (its conflicts stay, and `doctor --fix` settles them)."""
+    """In a rebase or a pick: whether ours holds a copy of the commit replayed
+    (docs/decisions.md#replays-upstream-holds). A merge names its own commit."""
     replayed = theirs.picked or theirs.replayed
     if replayed is None:
         return None
