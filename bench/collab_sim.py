@@ -3,13 +3,15 @@
 Two clones of one origin, each with its own feature branches, store outcomes, patterns citing
 outcomes and error fixes, update fixes, forget and restore their own records, and integrate by
 merge, `--no-ff`, `merge --no-commit` then commit, rebase, `pull --rebase`, `pull`, push,
-cherry-pick (one commit, or a branch's every commit with the hooks' repairs among them),
+cherry-pick (one commit, a store or a change of a record the branch holds, or a branch's every
+commit with the hooks' repairs among them),
 `merge --squash` (committed with git's own message) and octopus merges. After every step the
 checked-out branch's memory is checked against the truth (`collab_model`); at the end each clone
 merges the other's main, and the two results must be the same bytes. Real git, the real driver
 and hooks (of the code under `--code`, this checkout by default), fixed seeds.
 
-    python -m bench.collab_sim --seeds 20 [--rounds 30] [--more-kinds] [--code /path/to/checkout]
+    python -m bench.collab_sim --seeds 20 [--rounds 30] [--more-kinds | --all-kinds]
+        [--code /path/to/checkout]
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ INTEGRATIONS = (
 )
 # Drawn too under --more-kinds; apart, so that the seeds above replay the runs they always did.
 MORE_INTEGRATIONS = (*INTEGRATIONS, "cherry-pick range", "merge --no-commit")
+# Drawn too under --all-kinds: a pick of one commit that changed a record main holds.
+ALL_INTEGRATIONS = (*MORE_INTEGRATIONS, "cherry-pick change")
 
 
 class Clone:
@@ -279,10 +283,10 @@ class Simulation:
             )
             if merged and (clone.path / ".git" / "MERGE_HEAD").exists():
                 clone.must("commit", "-q", "--no-edit")
-        elif kind == "cherry-pick":
-            self.cherry_pick(clone, other)
-        elif kind == "cherry-pick range":
-            self.cherry_pick_range(clone, other)
+        elif kind == "cherry-pick change":
+            self.cherry_pick_change(clone)
+        elif kind.startswith("cherry-pick"):
+            (self.cherry_pick if kind == "cherry-pick" else self.cherry_pick_range)(clone, other)
         elif kind in ("pull", "pull --rebase"):
             flag = "--rebase" if kind.endswith("rebase") else "--no-rebase"
             self.run(
@@ -301,6 +305,28 @@ class Simulation:
         if stores:
             sha = self.rng.choice(stores)
             self.run(clone, "cherry-pick", ["cherry-pick", sha], [self.deltas[sha]])
+
+    def cherry_pick_change(self, clone: Clone) -> None:
+        """One commit that updated, forgot or restored a record, picked alone onto a branch that
+        holds the record as the commit's parent had it or in a later state: git applies the
+        change, finds the branch holding it already, or the history tells the branch's state is
+        the later one. From any other branch or the origin's main as last fetched (a change the
+        target lacks of a record it holds is rare on one branch)."""
+        target = self.rng.choice(sorted(clone.models))
+        model = clone.models[target]
+
+        def pickable(sha: str) -> bool:
+            delta = self.deltas.get(sha, {})
+            later = (t in model and model[t].clock >= v.clock - 1 for t, v in delta.items())
+            return bool(delta) and all(v.clock for v in delta.values()) and all(later)
+
+        sources = [b for b in sorted(clone.models) if b != target] + ["origin/main"]
+        shas = clone.must("rev-list", "--reverse", *sources, "--not", target).split()
+        changes = [sha for sha in shas if pickable(sha)]
+        if changes:
+            clone.checkout(target)
+            sha = self.rng.choice(changes)
+            self.run(clone, "cherry-pick change", ["cherry-pick", sha], [self.deltas[sha]])
 
     def cherry_pick_range(self, clone: Clone, other: str) -> None:
         """Every commit of the branch main lacks, the hooks' repair commits among them: the
@@ -457,8 +483,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also pick a branch's every commit, and merge with --no-commit then commit",
     )
+    parser.add_argument(
+        "--all-kinds",
+        action="store_true",
+        help="--more-kinds, and pick one commit that changed a record main holds",
+    )
     options = parser.parse_args(argv)
-    kinds = MORE_INTEGRATIONS if options.more_kinds else INTEGRATIONS
+    kinds: tuple[str, ...] = MORE_INTEGRATIONS if options.more_kinds else INTEGRATIONS
+    kinds = ALL_INTEGRATIONS if options.all_kinds else kinds
     totals: dict[str, Counter[str]] = {
         "integrations": Counter(),
         "conflicts": Counter(),
