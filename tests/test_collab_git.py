@@ -273,3 +273,62 @@ def test_a_restored_record_keeps_its_id_through_a_merge(repo: Path) -> None:
     assert (first, "main", "old record") in rows(repo)
     assert run_process("diff", "HEAD~1", "HEAD", cwd=repo).stdout.count(first) == 0
     assert_healthy(repo)
+
+
+def test_picking_again_a_record_main_holds_under_its_own_id_keeps_that_id(repo: Path) -> None:
+    """main merged feature's alpha as O-002 (its own O-001 came first) and cites it so; after
+    main archived O-001, alpha's store picked again brings it as O-001, free in OUTCOMES.md yet
+    archived. A pick keeps the IDs of the branch it replays onto: alpha stays O-002 and the pick
+    changes nothing (it once took the lower ID, renumbered past the archived one to O-003)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "alpha", "feature", date="2026-03-02")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "beta", "main", date="2026-03-01")
+    commit(repo, "store beta")
+    assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
+    assert rows(repo) == [("O-001", "main", "beta"), ("O-002", "feature", "alpha")]
+    add_pattern(repo, "reuse alpha", "O-002", "main")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "cite alpha, forget beta")
+    before = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md", "PATTERNS.md")}
+
+    done = run_git(repo, "cherry-pick", "feature")
+
+    assert done.returncode == 1
+    assert "The previous cherry-pick is now empty" in done.stdout + done.stderr
+    run_git(repo, "cherry-pick", "--skip")
+    assert {name: text_of(repo, name) for name in before} == before
+    assert rows(repo) == [("O-002", "feature", "alpha")]
+    assert sources(repo) == {"reuse alpha": "O-002"}
+    assert_healthy(repo)
+
+
+def test_a_pick_keeps_main_s_id_where_base_held_a_record_main_archived(repo: Path) -> None:
+    """feature stores alpha (O-001), then gamma (O-002). main stored beta first (O-001, earlier),
+    merged alpha as O-002 and archived it. Picking gamma's store: base holds alpha as O-001,
+    which main removed; the pick must leave beta's O-001 alone (it once renumbered beta, the
+    branch replayed onto, because feature still held alpha under that number)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "alpha", "feature", date="2026-03-02")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "beta", "main", date="2026-03-01")
+    commit(repo, "store beta")
+    assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
+    forget(memory_of(repo), "O-002")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "feature")
+    add_outcome(repo, "gamma", "feature", date="2026-03-03")
+    commit(repo, "store gamma")
+    git(repo, "checkout", "-q", "main")
+
+    done = run_git(repo, "cherry-pick", "feature")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ours O-001 renumbered" not in done.stderr
+    assert rows(repo) == [("O-001", "main", "beta"), ("O-003", "feature", "gamma")]
+    assert _archived(repo) == ["O-002"]
+    assert_healthy(repo)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.collab_sim import INTEGRATIONS, MORE_INTEGRATIONS, simulate
+from bench.collab_sim import ALL_INTEGRATIONS, INTEGRATIONS, MORE_INTEGRATIONS, simulate
 
 SEEDS = tuple(range(1, 9))
 ROUNDS = 40
@@ -45,6 +45,9 @@ TWO_HUNDRED_ROUND_SEEDS = (1802, 1811, 2301, 2302, 2307)
 # names commits this clone never fetched); a pull --rebase replaying an error's old forget, whose
 # copy main held with an archived row moved beside it, over main's newer fix (3416).
 TWO_HUNDRED_ROUND_MORE_SEEDS = (1811, 2703, 3003, 3203, 3416)
+# Two hundred rounds with changes picked alone too: a sequence of picks, ending with `--skip`,
+# that gave a record main held under its own number the branch's number instead (4008).
+TWO_HUNDRED_ROUND_ALL_SEEDS = (4008,)
 
 
 @pytest.mark.slow
@@ -56,7 +59,8 @@ TWO_HUNDRED_ROUND_MORE_SEEDS = (1811, 2703, 3003, 3203, 3416)
     + [(seed, 100, INTEGRATIONS) for seed in HUNDRED_ROUND_SEEDS]
     + [(seed, 100, MORE_INTEGRATIONS) for seed in HUNDRED_ROUND_MORE_SEEDS]
     + [(seed, 200, INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_SEEDS]
-    + [(seed, 200, MORE_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_MORE_SEEDS],
+    + [(seed, 200, MORE_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_MORE_SEEDS]
+    + [(seed, 200, ALL_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_ALL_SEEDS],
 )
 def test_every_record_once_every_reference_right_and_the_clones_converge(
     seed: int, rounds: int, kinds: tuple[str, ...]

@@ -296,7 +296,9 @@ class _TableMerge:
                 new.append(self.new_of(row, "theirs"))
                 continue
             free = [r for r in (mine, row) if holders[r.id] == {key} and r.id not in self.base_ids]
-            chosen = same_record(mine, row, free[0] if len(free) == 1 else None)
+            # A pick keeps the IDs of the branch it replays onto (references there cite them).
+            kept = mine if self.ledger.keep_ours and any(r is mine for r in free) else None
+            chosen = same_record(mine, row, free[0] if len(free) == 1 else kept)
             chosen = chosen or self.later_of(mine, row)
             chosen = chosen or (mine if self.ledger.replayed_seen() else None)
             if chosen is None:
@@ -356,8 +358,9 @@ class _TableMerge:
     def placed(self, new: list[_New], used: set[str]) -> list[str]:
         placed: list[tuple[tuple[str, int], str]] = []
         first = (lambda item: item.side != "ours") if self.ledger.keep_ours else (lambda _: False)
+        shown = set().union(*self.emitted.values()) - {""}  # the IDs rows of the result hold
         for item in sorted(new, key=lambda item: (first(item), _ordering(item))):
-            placed.append(self.place(item, used))
+            placed.append(self.place(item, used, shown))
         return [raw for _, raw in sorted(placed)]
 
     def taken_elsewhere(self, item: _New) -> bool:
@@ -369,10 +372,12 @@ class _TableMerge:
         mine = identity(kind, values_of(item.row)) if kind else None
         return not holders or any(other != mine for other in holders)
 
-    def collides(self, item: _New, final: str, used: set[str]) -> bool:
+    def collides(self, item: _New, final: str, used: set[str], shown: set[str]) -> bool:
         if "id" not in self.columns:
             return False
-        return final in used or (self.taken_elsewhere(item) and not self.kept(item))
+        if self.kept(item):  # an ID kept for a record the pick removes was ours's to give
+            return final in shown
+        return final in used or self.taken_elsewhere(item)
 
     def kept(self, item: _New) -> bool:
         """Whether the row keeps its ID whatever the other files hold: ours's in a pick (what
@@ -389,19 +394,20 @@ class _TableMerge:
         ids = [key for key, holders in self.ledger.reserved.items() if holders == {mine}]
         return ids[0] if len(ids) == 1 and ids[0] not in used else None
 
-    def place(self, item: _New, used: set[str]) -> tuple[tuple[str, int], str]:
+    def place(self, item: _New, used: set[str], shown: set[str]) -> tuple[tuple[str, int], str]:
         raw = self.fit(item.row, item.side)
         final, was = item.row.id, ""
         held = None if self.kept(item) else self.held_elsewhere(item, used)
         if held is not None and held != final:
             raw = set_cell(raw, self.columns.index("id"), final, held)
             final, was = held, item.row.id
-        elif self.collides(item, final, used):
+        elif self.collides(item, final, used, shown):
             renumbered = self.ledger.renumber(final)
             if renumbered:
                 raw = set_cell(raw, self.columns.index("id"), final, renumbered)
                 final, was = renumbered, item.row.id
         used.add(final)
+        shown.add(final)
         if item.side == "ours":
             self.ledger.ours_added += 1
         self.ledger.incoming.append(
