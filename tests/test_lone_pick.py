@@ -47,12 +47,13 @@ def test_a_blob_id_is_git_s_for_either_hash() -> None:
 
 @pytest.mark.skipif(shutil.which("ps") is None, reason="no ps here")
 def test_the_process_table_read_without_proc_gives_what_proc_gives() -> None:
-    """macOS and the BSDs have no /proc: `ps` answers the same (arguments joined by spaces,
-    split again: none of this test's holds one)."""
+    """macOS and the BSDs have no /proc: `ps` answers the same, its arguments joined by spaces
+    (split again: an argument holding a space, as pytest's `-k` expression may, comes apart)."""
     shown = lone_pick._from_ps(os.getpid())
     assert shown is not None
     assert shown[0] == os.getppid()
     if os.path.exists("/proc/self"):
-        assert shown == lone_pick._process(os.getpid())
+        parent, argv = lone_pick._process(os.getpid()) or (0, [])
+        assert shown == (parent, " ".join(argv).split())
     else:
         assert "python" in shown[1][0]

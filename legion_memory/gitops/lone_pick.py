@@ -95,7 +95,8 @@ def _ancestor_commands() -> Iterator[list[str]]:
 
 def _process(pid: int) -> tuple[int, list[str]] | None:
     """A process's parent and argument list: from /proc on Linux, else from `ps` (macOS and the
-    BSDs, whose `ps` joins the arguments with spaces: a revision holding none is unharmed)."""
+    BSDs, whose `ps` joins the arguments with spaces: a revision holding none is unharmed; `-ww`:
+    a long command line is not cut to the width of a terminal)."""
     proc = Path("/proc", str(pid))
     try:
         stat = (proc / "stat").read_text(encoding="utf-8", errors="replace")
@@ -112,7 +113,7 @@ def _from_ps(pid: int) -> tuple[int, list[str]] | None:
 
     try:
         done = subprocess.run(
-            ["ps", "-o", "ppid=", "-o", "command=", "-p", str(pid)],
+            ["ps", "-ww", "-o", "ppid=", "-o", "command=", "-p", str(pid)],
             capture_output=True,
             text=True,
             check=False,

@@ -375,8 +375,8 @@ class _TableMerge:
     def collides(self, item: _New, final: str, used: set[str], shown: set[str]) -> bool:
         if "id" not in self.columns:
             return False
-        if self.kept(item):  # an ID kept for a record the pick removes was ours's to give
-            return final in shown
+        if self.kept(item):  # a removed record keeps its ID only where ours's files hold it so
+            return final in shown or (final in used and self.taken_elsewhere(item))
         return final in used or self.taken_elsewhere(item)
 
     def kept(self, item: _New) -> bool:
