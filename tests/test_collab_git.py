@@ -275,11 +275,9 @@ def test_a_restored_record_keeps_its_id_through_a_merge(repo: Path) -> None:
     assert_healthy(repo)
 
 
-def test_picking_again_a_record_main_holds_under_its_own_id_keeps_that_id(repo: Path) -> None:
-    """main merged feature's alpha as O-002 (its own O-001 came first) and cites it so; after
-    main archived O-001, alpha's store picked again brings it as O-001, free in OUTCOMES.md yet
-    archived. A pick keeps the IDs of the branch it replays onto: alpha stays O-002 and the pick
-    changes nothing (it once took the lower ID, renumbered past the archived one to O-003)."""
+def _main_merged_alpha_after_its_own_beta(repo: Path) -> None:
+    """feature stores alpha; main stores beta, dated earlier, and merges feature: beta keeps
+    O-001, alpha is O-002 on main and O-001 on feature."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")
     add_outcome(repo, "alpha", "feature", date="2026-03-02")
@@ -289,6 +287,14 @@ def test_picking_again_a_record_main_holds_under_its_own_id_keeps_that_id(repo: 
     commit(repo, "store beta")
     assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
     assert rows(repo) == [("O-001", "main", "beta"), ("O-002", "feature", "alpha")]
+
+
+def test_picking_again_a_record_main_holds_under_its_own_id_keeps_that_id(repo: Path) -> None:
+    """main merged feature's alpha as O-002 (its own O-001 came first) and cites it so; after
+    main archived O-001, alpha's store picked again brings it as O-001, free in OUTCOMES.md yet
+    archived. A pick keeps the IDs of the branch it replays onto: alpha stays O-002 and the pick
+    changes nothing (it once took the lower ID, renumbered past the archived one to O-003)."""
+    _main_merged_alpha_after_its_own_beta(repo)
     add_pattern(repo, "reuse alpha", "O-002", "main")
     forget(memory_of(repo), "O-001")
     commit(repo, "cite alpha, forget beta")
@@ -310,14 +316,7 @@ def test_a_pick_keeps_main_s_id_where_base_held_a_record_main_archived(repo: Pat
     merged alpha as O-002 and archived it. Picking gamma's store: base holds alpha as O-001,
     which main removed; the pick must leave beta's O-001 alone (it once renumbered beta, the
     branch replayed onto, because feature still held alpha under that number)."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    add_outcome(repo, "alpha", "feature", date="2026-03-02")
-    commit(repo, "store alpha")
-    git(repo, "checkout", "-q", "main")
-    add_outcome(repo, "beta", "main", date="2026-03-01")
-    commit(repo, "store beta")
-    assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
+    _main_merged_alpha_after_its_own_beta(repo)
     forget(memory_of(repo), "O-002")
     commit(repo, "forget alpha")
     git(repo, "checkout", "-q", "feature")
