@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from legion_memory.markdown.words import TOKEN
 from legion_memory.search.stemming import stem
 
 # English function words that carry no meaning in a search. (`markdown.words`, which error-fix
@@ -26,9 +27,8 @@ FUNCTION_WORDS = frozenset(
 # anything). Words that carry meaning in error memory stay searchable: fix, build, add, make, not,
 # no (docs/decisions.md#search-ranking).
 STOPWORDS = FUNCTION_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz")
-# A CJK character is a word on its own: those scripts do not separate words with spaces.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-_TOKEN = re.compile(f"[{_CJK}]|[^\\W_]+")
+# The tokens `markdown.words` reads (a CJK character a word on its own), one compiled pattern.
+_TOKEN = TOKEN
 
 
 def words(text: str) -> list[str]:
