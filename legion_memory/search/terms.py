@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from legion_memory.markdown.words import TOKEN
+from legion_memory.markdown.words import token_list, token_spans
 from legion_memory.search.stemming import stem
 
 # English function words that carry no meaning in a search. (`markdown.words`, which error-fix
@@ -27,22 +27,20 @@ FUNCTION_WORDS = frozenset(
 # anything). Words that carry meaning in error memory stay searchable: fix, build, add, make, not,
 # no (docs/decisions.md#search-ranking).
 STOPWORDS = FUNCTION_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz")
-# The tokens `markdown.words` reads (a CJK character a word on its own), one compiled pattern.
-_TOKEN = TOKEN
 
 
 def words(text: str) -> list[str]:
     """Lowercase alphanumeric tokens in order, search's stopwords removed."""
-    return [word for word in _TOKEN.findall(text.lower()) if word not in STOPWORDS]
+    return [word for word in token_list(text.lower()) if word not in STOPWORDS]
 
 
 def first_match(text: str, wanted: Iterable[str]) -> int:
     """Where the first whole word of `text` whose stem is wanted starts; -1 when none is."""
     stems = set(wanted)
-    for match in _TOKEN.finditer(text):
-        word = match.group().lower()
+    for start, token in token_spans(text):
+        word = token.lower()
         if word not in STOPWORDS and stem(word) in stems:
-            return match.start()
+            return start
     return -1
 
 
