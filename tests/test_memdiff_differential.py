@@ -341,7 +341,7 @@ def test_a_record_with_an_escaped_pipe_archived_padded_is_archived_not_removed()
 
 @given(st.text(st.sampled_from(("a", " ", "\n", "\r", "\t", "\x1b", "\x7f", "\x9f", "\xa0", "é"))))
 def test_a_text_is_printable_but_its_line_feeds_as_python_says(text: str) -> None:
-    from legion_memory.gitops.memory_diff_rows import printable_but_line_feeds
+    from legion_memory.schema.twin_hashes import printable_but_line_feeds
 
     assert printable_but_line_feeds(text) == text.replace("\n", "").isprintable()
     assert printable_but_line_feeds(text + "日😀\u200b\ud800") is False
@@ -350,7 +350,7 @@ def test_a_text_is_printable_but_its_line_feeds_as_python_says(text: str) -> Non
 def test_each_character_is_printable_but_line_feeds_as_python_says() -> None:
     import sys
 
-    from legion_memory.gitops.memory_diff_rows import printable_but_line_feeds
+    from legion_memory.schema.twin_hashes import printable_but_line_feeds
 
     for code in range(sys.maxunicode + 1):
         character = chr(code)

@@ -12,6 +12,7 @@ from legion_memory.markdown.document import Document, Table, parse
 from legion_memory.schema.identity import identity, identity_keys
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import Record, column_key, records_table
+from legion_memory.schema.twin_hashes import printable_but_line_feeds
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
@@ -89,21 +90,6 @@ def _keys_as_written(lines: list[str], width: int) -> list[RowKey | None]:
         line[start:-3] if ok else _key_as_written(line, width)
         for line, ok, start in zip(lines, plain, starts, strict=True)
     ]
-
-
-def printable_but_line_feeds(text: str) -> bool:
-    """`text.replace("\\n", "").isprintable()`, with only the characters beyond ASCII asked: the
-    UTF-8 bytes of the text without its printable ASCII and line feeds are a control character's
-    or those of the others (no byte of theirs is ASCII). `str.isprintable` reads each character
-    through Unicode's tables, about twenty instructions, where `bytes.translate` takes a few."""
-    rest = text.encode("utf-8", "surrogatepass").translate(None, _PRINTABLE_ASCII)
-    if rest.translate(None, _BEYOND_ASCII):
-        return False  # a control character
-    return rest.decode("utf-8", "surrogatepass").isprintable()
-
-
-_PRINTABLE_ASCII = bytes(range(0x20, 0x7F)) + b"\n"
-_BEYOND_ASCII = bytes(range(0x80, 0x100))
 
 
 def _key_as_written(line: str, width: int) -> RowKey | None:
