@@ -89,15 +89,18 @@ def test_default_compares_the_merge_base_with_main_to_the_working_tree(
     )
 
 
-def test_no_changes(cli: CLI, history: Path) -> None:
+def test_no_changes_brings_no_problem(cli: CLI, history: Path) -> None:
+    """v2's ERRORS.md has an error (E-002's Resolved), which v2 itself brought: a diff from v2
+    reports no problem, `validate` still does."""
     result = cli("diff", "v2", cwd=history)
     assert result.stdout == (
         "## Memory changes: `v2` → working tree\n\n"
         "No memory records changed.\n\n"
         "### Validation\n\n"
-        "1 error, 0 warnings:\n\n"
-        "- `.planning/memory/ERRORS.md:11: error: Resolved 'yes' must be true or false`\n"
+        "No problems found.\n"
     )
+    checked = cli("validate", cwd=history)
+    assert "ERRORS.md:11: error: Resolved 'yes' must be true or false" in checked.stdout
 
 
 def test_an_unknown_revision_is_one_line_exit_2(cli: CLI, history: Path) -> None:

@@ -341,7 +341,7 @@ def test_a_record_with_an_escaped_pipe_archived_padded_is_archived_not_removed()
 
 @given(st.text(st.sampled_from(("a", " ", "\n", "\r", "\t", "\x1b", "\x7f", "\x9f", "\xa0", "é"))))
 def test_a_text_is_printable_but_its_line_feeds_as_python_says(text: str) -> None:
-    from legion_memory.gitops.memory_diff_rows import printable_but_line_feeds
+    from legion_memory.schema.twin_hashes import printable_but_line_feeds
 
     assert printable_but_line_feeds(text) == text.replace("\n", "").isprintable()
     assert printable_but_line_feeds(text + "日😀\u200b\ud800") is False
@@ -350,9 +350,39 @@ def test_a_text_is_printable_but_its_line_feeds_as_python_says(text: str) -> Non
 def test_each_character_is_printable_but_line_feeds_as_python_says() -> None:
     import sys
 
-    from legion_memory.gitops.memory_diff_rows import printable_but_line_feeds
+    from legion_memory.schema.twin_hashes import printable_but_line_feeds
 
     for code in range(sys.maxunicode + 1):
         character = chr(code)
         expected = character == "\n" or character.isprintable()
         assert printable_but_line_feeds(f"a{character}\n") == expected, hex(code)
+
+
+def test_the_problems_are_those_the_change_brings() -> None:
+    """A row the old version holds as it is keeps its problem to itself; a new row holding its
+    ID is a duplicate; an unchanged ragged row still makes GitHub show the changed table as
+    text; a file as it was is not read at all."""
+    from support.gitrepos import error_row, outcome_row
+
+    from legion_memory.schema.kinds import ERROR_FIX, OUTCOME
+
+    bad = outcome_row(2, "two", date="2026-02-30")
+    ragged = "| E-001 | 2026-03-01 | main | boom |\n"
+    old = {
+        "OUTCOMES.md": OUTCOME.template() + outcome_row(1, "one") + bad,
+        "ERRORS.md": ERROR_FIX.template() + ragged,
+        "PATTERNS.md": "| not | a | table",
+    }
+    new = {
+        "OUTCOMES.md": old["OUTCOMES.md"] + outcome_row(3, "three") + outcome_row(1, "again"),
+        "ERRORS.md": old["ERRORS.md"] + error_row(2, "bang", resolved="yes"),
+        "PATTERNS.md": old["PATTERNS.md"],
+    }
+    header = OUTCOME.template().count("\n")
+    errors = ERROR_FIX.template().count("\n")
+    assert [str(problem) for problem in compare(old, new, ("v1", "v2"), "m").problems] == [
+        f"m/OUTCOMES.md:{header + 4}: error: duplicate ID O-001 (also on line {header + 1})",
+        f"m/ERRORS.md:{errors - 1}: warning: GitHub would show this table as plain text "
+        "(a bad row)",
+        f"m/ERRORS.md:{errors + 2}: error: Resolved 'yes' must be true or false",
+    ]

@@ -11,7 +11,7 @@ is meant to be pasted into a pull request as is.
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from legion_memory.gitops.memory_diff_rows import KindRows, RowKey, RowReader
+from legion_memory.gitops.memory_diff_rows import KindRows, RowKey, RowReader, unchanged_rows
 from legion_memory.markdown.cells import escape
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
@@ -176,24 +176,39 @@ def _edited(old: KindRows, new: KindRows) -> dict[RowKey, Record]:
     return found
 
 
-def problems_of(texts: Texts, directory: str, reader: RowReader | None = None) -> list[Problem]:
-    """The errors and warnings `validate` reports for these files (notes left out)."""
+def problems_of(
+    texts: Texts, directory: str, reader: RowReader | None = None, old: Texts | None = None
+) -> list[Problem]:
+    """The errors and warnings `validate` reports for these files (notes left out). With the
+    `old` version's texts, those the change from it brings: a file as it was is not read, and a
+    row that the old version's table holds as it is, not checked; a duplicate of the ID of a row
+    checked and each file's other problems are found as before
+    (docs/decisions.md#diff-checks-what-changed)."""
     reader = reader or RowReader()
     found = []
     for name in FILE_NAMES:
         text = texts.get(name)
-        if text is not None:
-            document = reader.document(text)
-            problems = validate_document(Path(name), document, f"{directory}/{name}")
-            found += [problem for problem in problems if problem.severity != NOTE]
+        before = None if old is None else old.get(name)
+        if text is None or (old is not None and before == text):
+            continue
+        document = reader.document(text)
+        unchanged = None
+        if before:
+            archived = name == ARCHIVE_FILENAME
+            unchanged = unchanged_rows(reader.document(before), document, archived=archived)
+        problems = validate_document(
+            Path(name), document, f"{directory}/{name}", unchanged=unchanged
+        )
+        found += [problem for problem in problems if problem.severity != NOTE]
     return found
 
 
 def compare(old: Texts, new: Texts, labels: tuple[str, str], directory: str) -> MemoryDiff:
-    """What changed from `old` to `new`, with the problems of `new`; `directory` names files."""
+    """What changed from `old` to `new`, with the problems that change brings to `new`;
+    `directory` names files."""
     reader = RowReader()
     kinds = [compare_kind(old, new, kind, reader) for kind in KINDS.values()]
-    return MemoryDiff(labels[0], labels[1], kinds, problems_of(new, directory, reader))
+    return MemoryDiff(labels[0], labels[1], kinds, problems_of(new, directory, reader, old))
 
 
 def _table(kind: Kind, records: Sequence[Record]) -> list[str]:

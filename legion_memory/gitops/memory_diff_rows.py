@@ -2,15 +2,21 @@
 identity, worked out from the row lines, with a record built only for a row the diff reports or
 compares (docs/decisions.md#diff-from-lines)."""
 
+from collections import Counter
 from collections.abc import Mapping
-from itertools import repeat
+from itertools import compress, repeat
 from operator import add, and_, contains, eq, itemgetter, not_
 
 from legion_memory.markdown.cells import line_cells
-from legion_memory.markdown.document import Document, parse
+from legion_memory.markdown.document import Document, Table, parse
 from legion_memory.schema.identity import identity, identity_keys
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import Record, column_key, records_table
+from legion_memory.schema.twin_hashes import printable_but_line_feeds
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from legion_memory.schema.validation import Unchanged
 
 RowKey = str | tuple[str, ...]
 """A row's identity as one key: its values joined by " | " when none holds a pipe (then the join
@@ -84,21 +90,6 @@ def _keys_as_written(lines: list[str], width: int) -> list[RowKey | None]:
         line[start:-3] if ok else _key_as_written(line, width)
         for line, ok, start in zip(lines, plain, starts, strict=True)
     ]
-
-
-def printable_but_line_feeds(text: str) -> bool:
-    """`text.replace("\\n", "").isprintable()`, with only the characters beyond ASCII asked: the
-    UTF-8 bytes of the text without its printable ASCII and line feeds are a control character's
-    or those of the others (no byte of theirs is ASCII). `str.isprintable` reads each character
-    through Unicode's tables, about twenty instructions, where `bytes.translate` takes a few."""
-    rest = text.encode("utf-8", "surrogatepass").translate(None, _PRINTABLE_ASCII)
-    if rest.translate(None, _BEYOND_ASCII):
-        return False  # a control character
-    return rest.decode("utf-8", "surrogatepass").isprintable()
-
-
-_PRINTABLE_ASCII = bytes(range(0x20, 0x7F)) + b"\n"
-_BEYOND_ASCII = bytes(range(0x80, 0x100))
 
 
 def _key_as_written(line: str, width: int) -> RowKey | None:
@@ -211,3 +202,37 @@ class RowReader:
             identities = self.layouts[kind.name, keys] = Identities(kind, keys)
         lines = document.lines[table.header + 2 : table.end]
         return KindRows(kind, keys, lines, table.header + 3, identities)
+
+
+def unchanged_rows(old: Document, new: Document, *, archived: bool) -> "Unchanged":
+    """The rows of each of `new`'s tables that `old`'s table of the same kind holds as they are,
+    in the same layout (the same column keys): a line the new version holds more often than the
+    old counts as unchanged as often as the old one holds it, its later copies being the
+    change's (docs/decisions.md#diff-checks-what-changed)."""
+
+    def unchanged(table: Table, kind: Kind) -> set[int]:
+        before = records_table(old, kind, archived=archived)
+        if before is None or _keys(before) != _keys(table):
+            return set()
+        return _held(old.lines[before.header + 2 : before.end], new.lines, table.rows)
+
+    return unchanged
+
+
+def _keys(table: Table) -> tuple[str, ...]:
+    return tuple(map(column_key, table.columns))
+
+
+def _held(old_lines: list[str], lines: list[str], rows: range) -> set[int]:
+    """The indexes among `rows` of the lines that `old_lines` holds, counted."""
+    new_lines = lines[rows.start : rows.stop]
+    held = set(old_lines)
+    if len(set(new_lines)) == len(new_lines):  # no line twice: being held is enough
+        return set(compress(rows, map(held.__contains__, new_lines)))
+    left = Counter(old_lines)
+    found = set()
+    for index, line in zip(rows, new_lines, strict=True):
+        if left[line] > 0:
+            left[line] -= 1
+            found.add(index)
+    return found

@@ -17,6 +17,8 @@ def hashes() -> "array[int]":
 
 def repeated(found: "array[int]") -> set[int]:
     """The hashes that occur more than once."""
+    if len(set(found)) == len(found):  # the usual answer: hashing an int is cheaper than sorting
+        return set()
     ordered = sorted(found)
     later = ordered[1:]
     return set(compress(later, map(eq, later, ordered)))

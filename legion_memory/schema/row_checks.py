@@ -4,7 +4,7 @@ a time and column by column: no record is built for a row (docs/decisions.md#val
 """
 
 from array import array
-from itertools import compress
+from itertools import compress, filterfalse
 from operator import itemgetter
 
 from legion_memory.markdown.cells import cells_of_rows, line_cells
@@ -128,55 +128,105 @@ class _Chunk:
 
 
 def check_rows(
-    document: Document, table: Table, kind: Kind, name: str, hasher: RowHasher | None = None
+    document: Document,
+    table: Table,
+    kind: Kind,
+    name: str,
+    hasher: RowHasher | None = None,
+    unchanged: set[int] | None = None,
 ) -> RowFindings:
     """Every problem of the table's rows, each row's in the order its record would give them;
-    with a hasher, the hash of each row's identity too, from the cells read for the checks."""
+    with a hasher, the hash of each row's identity too, from the cells read for the checks. The
+    rows at the line indexes `unchanged` (a diff's rows the old version holds) are not checked:
+    only a duplicate of the ID of a row checked is found among them (no hasher with them)."""
     layout = Layout.of(table, kind)
     ragged: list[Problem] = []
     found: _Found = []
-    id_hashes, id_rows = hashes(), hashes()
+    ids = _Ids(keep=bool(unchanged))
     identities = (hashes(), hashes()) if hasher is not None else None
-    clean = _CLEAN
-    for start in range(table.header + 2, table.end, _CHUNK):
+    checked = _checked(table.rows, unchanged)
+    for at in range(0, len(checked), _CHUNK):
+        indexes = checked[at : at + _CHUNK]
         chunk = _Chunk(name)
-        end = min(start + _CHUNK, table.end)
-        lines = document.lines[start:end]
+        lines = _lines_at(document, indexes)
         rows, alone = cells_of_rows(lines, layout.width)
         if hasher is not None and identities is not None:
             plain = all_clean(lines) or None  # else each line is asked alone
-            hashes_of_rows(hasher, (lines, rows, start), alone, plain, identities)
-        _keep_whole_rows(chunk, ragged, (rows, start), alone, layout.width)
-        flagged: _Flagged = set()
-        for value in layout.values:
-            _secrets(value, chunk, clean, found, flagged)
-        for rule in layout.rules:
-            _rule_problems(rule, chunk, flagged, found)
-        if len(clean) >= _KNOWN:
-            clean.clear()
+            hashes_of_rows(hasher, (lines, rows, indexes[0]), alone, plain, identities)
+        _keep_whole_rows(chunk, ragged, (rows, indexes), alone, layout.width)
+        _check_values(layout, chunk, found)
         if layout.id_position is not None:
-            ids = chunk.column(layout.id_position)
-            id_hashes.extend(map(hash, compress(ids, ids)))  # an empty ID is no duplicate
-            id_rows.extend(compress(chunk.indexes, ids))
+            ids.add(chunk.column(layout.id_position), chunk.indexes)
     found.sort(key=itemgetter(0, 1))
-    duplicates = _duplicate_ids(document, layout.id_position, id_hashes, id_rows, name)
+    if unchanged:
+        from legion_memory.schema.unchanged_rows import duplicates_among_unchanged  # a diff's
+
+        held = (layout.id_position, layout.width)
+        duplicates = duplicates_among_unchanged(document, held, ids.held(), unchanged, name)
+    else:
+        duplicates = _duplicate_ids(document, layout.id_position, ids.hashes, ids.rows, name)
     return RowFindings(ragged, [problem for *_, problem in found], duplicates, identities)
+
+
+def _check_values(layout: Layout, chunk: "_Chunk", found: _Found) -> None:
+    """Each value's secret and control character check, then each column's rule."""
+    flagged: _Flagged = set()
+    for value in layout.values:
+        _secrets(value, chunk, _CLEAN, found, flagged)
+    for rule in layout.rules:
+        _rule_problems(rule, chunk, flagged, found)
+    if len(_CLEAN) >= _KNOWN:
+        _CLEAN.clear()
+
+
+class _Ids:
+    """The hashes of the IDs checked and their rows' line indexes (an empty ID is no duplicate);
+    the IDs themselves too when `keep`, a diff's few."""
+
+    __slots__ = ("hashes", "keep", "rows", "values")
+
+    def __init__(self, *, keep: bool) -> None:
+        self.hashes, self.rows = hashes(), hashes()
+        self.keep = keep
+        self.values: list[str] = []
+
+    def add(self, ids: tuple[str, ...], indexes: list[int]) -> None:
+        self.hashes.extend(map(hash, compress(ids, ids)))
+        self.rows.extend(compress(indexes, ids))
+        if self.keep:
+            self.values.extend(compress(ids, ids))
+
+    def held(self) -> "tuple[array[int], list[str]]":
+        return self.rows, self.values
+
+
+def _lines_at(document: Document, indexes: "range | list[int]") -> list[str]:
+    if isinstance(indexes, range):  # every row checked: one slice, not a lookup a line
+        return document.lines[indexes.start : indexes.stop]
+    return list(map(document.lines.__getitem__, indexes))
+
+
+def _checked(rows: range, unchanged: set[int] | None) -> "range | list[int]":
+    """The line indexes of the rows to check, in order: a run of lines (sliced from the
+    document's) unless some are left out."""
+    if not unchanged:
+        return rows
+    return list(filterfalse(unchanged.__contains__, rows))
 
 
 def _keep_whole_rows(
     chunk: _Chunk,
     ragged: list[Problem],
-    run: tuple[list[list[str]], int],
+    run: "tuple[list[list[str]], range | list[int]]",
     alone: list[int],
     width: int,
 ) -> None:
-    """The run's rows of the header's width into the chunk, in order; the others are ragged
-    (only a row read alone can be)."""
-    rows, start = run
+    """The run's rows (their cells, their line indexes) of the header's width into the chunk, in
+    order; the others are ragged (only a row read alone can be)."""
+    rows, kept = run
     short = [offset for offset in alone if len(rows[offset]) != width]
     for offset in short:
-        ragged.append(_ragged(chunk.name, start + offset + 1, len(rows[offset]), width))
-    kept = range(start, start + len(rows))
+        ragged.append(_ragged(chunk.name, kept[offset] + 1, len(rows[offset]), width))
     if short:
         whole = [True] * len(rows)
         for offset in short:

@@ -1,7 +1,7 @@
 """Checks of memory files: every problem with its file and line, nothing ever changed."""
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import compress, count, repeat
 from operator import contains
 from pathlib import Path
@@ -64,16 +64,26 @@ def validate_text(path: Path, text: str, name: str) -> list[Problem]:
     return validate_document(path, parse(text), name)
 
 
+Unchanged = Callable[[Table, Kind], set[int]]
+"""The line indexes of a table's rows that are no one's to check (a diff's rows that the old
+version holds as they are): their problems are left out, but for a duplicate of an ID a checked
+row holds and a table GitHub shows as text (docs/decisions.md#diff-checks-what-changed)."""
+
+
 def validate_document(
-    path: Path, document: Document, name: str, known: KnownHashes | None = None
+    path: Path,
+    document: Document,
+    name: str,
+    known: KnownHashes | None = None,
+    unchanged: Unchanged | None = None,
 ) -> list[Problem]:
     """`validate_text` of the text `document` was parsed from. `known` gets the identity hashes
     of the rows checked, for `document_twins`."""
     found = list(_conflict_markers(document, name))
     if path.name.upper() == ARCHIVE_FILENAME.upper():
-        found += _check_archive(document, name, known)
+        found += _check_archive(document, name, known, unchanged)
     else:
-        found += _check_live(path, document, name, known)
+        found += _check_live(path, document, name, known, unchanged)
     found += _check_learn_entries(document, name)
     return sorted(found, key=lambda problem: problem.line)
 
@@ -91,7 +101,11 @@ def _check_learn_entries(document: Document, name: str) -> list[Problem]:
 
 
 def _check_live(
-    path: Path, document: Document, name: str, known: KnownHashes | None
+    path: Path,
+    document: Document,
+    name: str,
+    known: KnownHashes | None,
+    unchanged: Unchanged | None,
 ) -> list[Problem]:
     kind = kind_for_file(path, document)
     if kind is None:
@@ -99,37 +113,52 @@ def _check_live(
     table = records_table(document, kind)
     if table is None:
         return [Problem(name, 1, ERROR, f"no {kind.singular} table found (## {kind.section})")]
-    return list(check_table(document, table, kind, name, known))
+    return list(check_table(document, table, kind, name, known, unchanged))
 
 
-def _check_archive(document: Document, name: str, known: KnownHashes | None) -> list[Problem]:
+def _check_archive(
+    document: Document, name: str, known: KnownHashes | None, unchanged: Unchanged | None
+) -> list[Problem]:
     found = [Problem(name, m.line, ERROR, m.message) for m in archive_layout(document)]
     for kind in KINDS.values():
         table = records_table(document, kind, archived=True)
         if table is not None:
-            found += check_table(document, table, kind, name, known)
+            found += check_table(document, table, kind, name, known, unchanged)
     return found
 
 
 def check_table(
-    document: Document, table: Table, kind: Kind, name: str, known: KnownHashes | None = None
+    document: Document,
+    table: Table,
+    kind: Kind,
+    name: str,
+    known: KnownHashes | None = None,
+    unchanged: Unchanged | None = None,
 ) -> Iterator[Problem]:
     yield from _check_header(table, kind, name)
     columns = tuple(column_key(c) for c in table.columns)
     hasher = RowHasher(kind, columns) if known is not None and "id" in columns else None
-    rows = check_rows(document, table, kind, name, hasher)
+    left = unchanged(table, kind) if unchanged is not None else None
+    rows = check_rows(document, table, kind, name, hasher, left)
     if known is not None and rows.identities is not None:
         known[id(document), table.header, kind.name] = rows.identities
     yield from rows.ragged
     yield from rows.values
     yield from rows.duplicates
-    if rows.ragged or not (_plainly_a_table(document, table) or _renders_as_table(document, table)):
+    ragged = rows.ragged or (left and _ragged_among(document, left, len(columns)))
+    if ragged or not (_plainly_a_table(document, table) or _renders_as_table(document, table)):
         yield Problem(
             name,
             table.header + 1,
             WARNING,
             "GitHub would show this table as plain text (a bad row)",
         )
+
+
+def _ragged_among(document: Document, unchanged: set[int], width: int) -> bool:
+    from legion_memory.schema.unchanged_rows import ragged_among  # a diff's alone
+
+    return ragged_among(document, unchanged, width)
 
 
 def _check_header(table: Table, kind: Kind, name: str) -> Iterator[Problem]:

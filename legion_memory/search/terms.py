@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from legion_memory.markdown.words import token_list, token_spans
 from legion_memory.search.stemming import stem
 
 # English function words that carry no meaning in a search. (`markdown.words`, which error-fix
@@ -26,23 +27,20 @@ FUNCTION_WORDS = frozenset(
 # anything). Words that carry meaning in error memory stay searchable: fix, build, add, make, not,
 # no (docs/decisions.md#search-ranking).
 STOPWORDS = FUNCTION_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz")
-# A CJK character is a word on its own: those scripts do not separate words with spaces.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-_TOKEN = re.compile(f"[{_CJK}]|[^\\W_]+")
 
 
 def words(text: str) -> list[str]:
     """Lowercase alphanumeric tokens in order, search's stopwords removed."""
-    return [word for word in _TOKEN.findall(text.lower()) if word not in STOPWORDS]
+    return [word for word in token_list(text.lower()) if word not in STOPWORDS]
 
 
 def first_match(text: str, wanted: Iterable[str]) -> int:
     """Where the first whole word of `text` whose stem is wanted starts; -1 when none is."""
     stems = set(wanted)
-    for match in _TOKEN.finditer(text):
-        word = match.group().lower()
+    for start, token in token_spans(text):
+        word = token.lower()
         if word not in STOPWORDS and stem(word) in stems:
-            return match.start()
+            return start
     return -1
 
 

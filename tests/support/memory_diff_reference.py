@@ -1,8 +1,11 @@
 """The memory diff as it was first written, kept to hold the faster one to: every record of both
-versions built and matched by identity, and each file validated from its own parse."""
+versions built and matched by identity, and each file that changed validated from its own parse,
+whole, the problems of the rows the old version holds as they are then taken out."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from pathlib import Path
 
 from legion_memory.gitops.memory_diff import (
@@ -11,10 +14,11 @@ from legion_memory.gitops.memory_diff import (
     MemoryDiff,
     Texts,
 )
-from legion_memory.markdown.document import parse
+from legion_memory.markdown.cells import line_cells
+from legion_memory.markdown.document import Document, parse
 from legion_memory.schema.identity import Identity, identity
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
-from legion_memory.schema.records import Record, read_records, records_table
+from legion_memory.schema.records import Record, column_key, read_records, records_table
 from legion_memory.schema.validation import NOTE, Problem, validate_text
 
 
@@ -58,16 +62,63 @@ def _edited(old: dict[Identity, Record], new: dict[Identity, Record]) -> dict[Id
     }
 
 
-def problems_of(texts: Texts, directory: str) -> list[Problem]:
+def problems_of(texts: Texts, directory: str, old: Texts) -> list[Problem]:
+    """Every problem `validate` finds in the files that changed (notes left out), less those of
+    the rows the old version's table holds as they are, counted one by one; a duplicate of an ID
+    that another row holds is kept."""
     found = []
     for name in FILE_NAMES:
-        text = texts.get(name)
-        if text is not None:
-            problems = validate_text(Path(name), text, f"{directory}/{name}")
-            found += [problem for problem in problems if problem.severity != NOTE]
+        text, before = texts.get(name), old.get(name)
+        if text is None or text == before:
+            continue
+        problems = validate_text(Path(name), text, f"{directory}/{name}")
+        problems = [problem for problem in problems if problem.severity != NOTE]
+        if before:
+            archived = name == ARCHIVE_FILENAME
+            problems = _brought(problems, parse(before), parse(text), archived=archived)
+        found += problems
     return found
+
+
+_DUPLICATE = re.compile(r"duplicate ID (.*) \(also on line \d+\)", re.DOTALL)
+
+
+def _brought(
+    problems: list[Problem], old: Document, new: Document, *, archived: bool
+) -> list[Problem]:
+    unchanged: dict[int, set[str]] = {}  # line index -> the IDs the table's other rows hold
+    for kind in KINDS.values():
+        table = records_table(new, kind, archived=archived)
+        if table is None:
+            continue
+        keys = [column_key(name) for name in table.columns]
+        before = records_table(old, kind, archived=archived)
+        left: Counter[str] = Counter()
+        if before is not None and [column_key(name) for name in before.columns] == keys:
+            left.update(old.lines[before.header + 2 : before.end])
+        ids: set[str] = set()
+        held = []
+        for index in table.rows:
+            line = new.lines[index]
+            if left[line] > 0:
+                left[line] -= 1
+                held.append(index)
+                continue
+            cells = line_cells(line)
+            if "id" in keys and len(cells) == len(keys):
+                ids.add(cells[len(keys) - 1 - keys[::-1].index("id")])
+        unchanged.update(dict.fromkeys(held, ids))
+    return [problem for problem in problems if _kept(problem, unchanged)]
+
+
+def _kept(problem: Problem, unchanged: dict[int, set[str]]) -> bool:
+    ids = unchanged.get(problem.line - 1)
+    if ids is None:
+        return True
+    duplicate = _DUPLICATE.fullmatch(problem.message)
+    return duplicate is not None and duplicate[1] in ids
 
 
 def compare(old: Texts, new: Texts, labels: tuple[str, str], directory: str) -> MemoryDiff:
     kinds = [compare_kind(old, new, kind) for kind in KINDS.values()]
-    return MemoryDiff(labels[0], labels[1], kinds, problems_of(new, directory))
+    return MemoryDiff(labels[0], labels[1], kinds, problems_of(new, directory, old))
