@@ -97,7 +97,7 @@ def test_no_changes_brings_no_problem(cli: CLI, history: Path) -> None:
         "## Memory changes: `v2` → working tree\n\n"
         "No memory records changed.\n\n"
         "### Validation\n\n"
-        "No problems found.\n"
+        "No problems in what changed.\n"
     )
     checked = cli("validate", cwd=history)
     assert "ERRORS.md:11: error: Resolved 'yes' must be true or false" in checked.stdout

@@ -241,7 +241,7 @@ def test_unchanged_lines_a_move_both_ways_a_renumbering_and_a_new_layout_exactly
         "\n\n"
         "### ERRORS.md\n\n**Updated (1)**\n\n"
         "- E-001: Fix `retry` → `coder`; Agent `coder` → `retry`\n\n"
-        "### Validation\n\nNo problems found.\n"
+        "### Validation\n\nNo problems in what changed.\n"
     )
     assert render_markdown(reference_compare(old, new, ("v1", "v2"), "m")) == render_markdown(
         compare(old, new, ("v1", "v2"), "m")
@@ -285,7 +285,7 @@ def test_a_row_written_another_way_is_the_same_record_live_or_archived() -> None
         "**Renumbered (1)**\n\n- O-003 → O-004\n\n"
         f"**Archived (1)**\n\n{_OUTCOME_HEADER}"
         "| O-002 | 2026-03-01 | main | 1 | 01-01 | coder | workflow | success | 2 | git | two |\n\n"
-        "### Validation\n\nNo problems found.\n"
+        "### Validation\n\nNo problems in what changed.\n"
     )
 
 
@@ -318,7 +318,7 @@ def test_a_record_archived_with_its_whitespace_cleaned_is_archived_not_removed()
     assert render_markdown(compare(old, new, ("v1", "v2"), "m")) == (
         "## Memory changes: `v1` → `v2`\n\n### OUTCOMES.md\n\n"
         f"**Archived (4)**\n\n{_OUTCOME_HEADER}{rows}\n"
-        "### Validation\n\nNo problems found.\n"
+        "### Validation\n\nNo problems in what changed.\n"
     )
 
 
@@ -335,7 +335,7 @@ def test_a_record_with_an_escaped_pipe_archived_padded_is_archived_not_removed()
     assert render_markdown(compare(old, new, ("v1", "v2"), "m")) == (
         "## Memory changes: `v1` → `v2`\n\n### OUTCOMES.md\n\n"
         f"**Archived (1)**\n\n{_OUTCOME_HEADER}{row}\n"
-        "### Validation\n\nNo problems found.\n"
+        "### Validation\n\nNo problems in what changed.\n"
     )
 
 

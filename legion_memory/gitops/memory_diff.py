@@ -263,7 +263,7 @@ def render_markdown(diff: MemoryDiff) -> str:
     lines += ["### Validation", ""]
     errors = sum(1 for problem in diff.problems if problem.severity == ERROR)
     if not diff.problems:
-        lines.append("No problems found.")
+        lines.append("No problems in what changed.")
     else:
         lines += [
             f"{count_of(errors, 'error')}, {count_of(len(diff.problems) - errors, 'warning')}:",
