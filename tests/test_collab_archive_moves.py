@@ -588,3 +588,55 @@ def test_picking_a_branch_s_later_stores_leaves_its_earlier_restored_record_behi
     assert rows(repo) == [(numbers[name], "feature", name) for name in picked]
     assert _archive_rows(repo) == []
     assert_healthy(repo)
+
+
+def _main_picked_alpha_and_forgot_it(repo: Path) -> str:
+    """feature stores alpha; main, holding an outcome of its own (O-001, so that git merges
+    OUTCOMES.md with the driver), picks that store (alpha is O-002 there) and forgets alpha.
+    The store."""
+    stored = _feature_storing_alpha(repo)
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main's own work", "main", date="2026-03-01")
+    commit(repo, "main's own work")
+    assert run_git(repo, "cherry-pick", stored).returncode == 0
+    forget(memory_of(repo), "O-002")
+    commit(repo, "forget alpha")
+    return stored
+
+
+def test_a_store_picked_again_leaves_the_record_main_forgot_archived(repo: Path) -> None:
+    """Picking once more the store of a record main has forgotten since brings it back live
+    beside its archived copy no longer (docs/decisions.md#stores-replayed): the forget came
+    after the store, so the pick changes nothing, and no repair is needed, which a sequence of
+    picks ending with `--skip` would never get."""
+    stored = _main_picked_alpha_and_forgot_it(repo)
+    before = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+
+    done = run_git(repo, "cherry-pick", stored)
+
+    assert done.returncode == 1
+    assert "The previous cherry-pick is now empty" in done.stdout + done.stderr
+    run_git(repo, "cherry-pick", "--skip")
+    assert {name: text_of(repo, name) for name in before} == before
+    assert rows(repo) == [("O-001", "main", "main's own work")]
+    assert _archive_rows(repo) == [ARCHIVED_ALPHA.replace("O-001", "O-002")]
+    assert_healthy(repo)
+
+
+def test_a_restore_picked_onto_the_forgotten_record_still_restores_it(repo: Path) -> None:
+    """A restore replayed adds the row live too, but its commit's parent held the record
+    archived: main takes the restore."""
+    _main_picked_alpha_and_forgot_it(repo)
+    git(repo, "checkout", "-q", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha on feature")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha on feature")
+    git(repo, "checkout", "-q", "main")
+
+    done = run_git(repo, "cherry-pick", "feature")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert rows(repo) == [("O-001", "main", "main's own work"), ("O-002", "feature", "alpha")]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)

@@ -28,6 +28,20 @@ def archived_in(ours: str, theirs: Callable[[], str]) -> ArchivedAs:
     return archived_as
 
 
+def stored_anew(read_before: Callable[[], str | None]) -> Callable[[str], bool]:
+    """(a new row's text) -> whether the commit replayed stored it anew: the ARCHIVE.md of its
+    parent (`read_before`, read at the first ask; None when git cannot say) does not hold it,
+    as it would had the commit restored it (docs/decisions.md#stores-replayed)."""
+    read: list[str | None] = []
+
+    def fresh(text: str) -> bool:
+        if not read:
+            read.append(read_before())
+        return read[0] is not None and not _holds(read[0], text)
+
+    return fresh
+
+
 def _holds(archive: str, text: str) -> bool:
     """Whether a row of `archive` holds `text` after its ID: a copy of that version."""
     return bool(text) and any(

@@ -84,6 +84,7 @@ def merge(
     archived_as: ArchivedAs | None = None,
     live_as: ArchivedAs | None = None,
     replayed_seen: Callable[[], bool] | None = None,
+    stored_anew: Callable[[str], bool] | None = None,
 ) -> MergeResult:
     """Merge three versions of a memory file. `reserved`: IDs taken in the other memory files,
     each with the identities holding it (`companions`; a bare ID: taken by some other record);
@@ -93,12 +94,13 @@ def merge(
     `later_version`: which side holds the later of two versions of one record; `archived_as`:
     whether a side's ARCHIVE.md holds a row's very version; `live_as`, in a merge of ARCHIVE.md:
     whether a side's live files do; `replayed_seen`: whether theirs is a replayed commit ours
-    holds a copy of, whose conflicts ours's versions then settle."""
+    holds a copy of, whose conflicts ours's versions then settle; `stored_anew`: whether the
+    commit replayed stored a row anew (not restored it)."""
     ledger = _ledger(
         marker_size,
         reserved,
         pick,
-        (kept_later, later_version, archived_as, live_as, replayed_seen),
+        (kept_later, later_version, archived_as, live_as, replayed_seen, stored_anew),
     )
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], archive)
     return _result(ledger, "".join(pieces))
@@ -117,13 +119,13 @@ def merge_around(
     later_version: LaterVersion | None = None,
     archived_as: ArchivedAs | None = None,
     replayed_seen: Callable[[], bool] | None = None,
+    stored_anew: Callable[[str], bool] | None = None,
 ) -> tuple[MergeResult, int]:
     """`merge` of three versions of a file that all held the stable run of rows `stable`, given
     without it: the result without it, and where in the text it goes back. NotStable when the
     merge of the whole files could treat those rows otherwise (docs/decisions.md#stable-rows)."""
-    ledger = _ledger(
-        marker_size, reserved, pick, (kept_later, later_version, archived_as, None, replayed_seen)
-    )
+    questions = (kept_later, later_version, archived_as, None, replayed_seen, stored_anew)
+    ledger = _ledger(marker_size, reserved, pick, questions)
     ledger.stable = stable
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], False)
     at = next((i for i, piece in enumerate(pieces) if piece is SPLICE), None)
@@ -139,12 +141,13 @@ _Questions = tuple[
     ArchivedAs | None,
     ArchivedAs | None,
     Callable[[], bool] | None,
+    Callable[[str], bool] | None,
 ]
 """What the merge may ask of the history and the other files: `merge`'s arguments of those names."""
 
 
 def _ledger(marker_size: int, reserved: Reserved, pick: bool, questions: _Questions) -> Ledger:
-    kept_later, later_version, archived_as, live_as, replayed_seen = questions
+    kept_later, later_version, archived_as, live_as, replayed_seen, stored_anew = questions
     return Ledger(
         marker_size=marker_size,
         reserved=_taken(reserved),
@@ -154,6 +157,7 @@ def _ledger(marker_size: int, reserved: Reserved, pick: bool, questions: _Questi
         archived_as=archived_as,
         live_as=live_as,
         replayed_seen=replayed_seen,
+        stored_anew=stored_anew,
     )
 
 

@@ -293,7 +293,8 @@ class _TableMerge:
         for key, row in theirs_new.items():
             mine = ours_new.pop(key, None)
             if mine is None:
-                new.append(self.new_of(row, "theirs"))
+                if not self.stored_again(row):
+                    new.append(self.new_of(row, "theirs"))
                 continue
             free = [r for r in (mine, row) if holders[r.id] == {key} and r.id not in self.base_ids]
             # A pick keeps the IDs of the branch it replays onto (references there cite them).
@@ -318,6 +319,15 @@ class _TableMerge:
             new.append(self.new_of(chosen, "ours" if chosen is mine else "theirs"))
         new += [self.new_of(row, "ours") for row in ours_new.values()]
         return conflicts, new
+
+    def stored_again(self, row: Row) -> bool:
+        """In a pick, whether theirs's new row is its record's store replayed where ours's
+        archive holds the record: ours forgot it after that store
+        (docs/decisions.md#stores-replayed)."""
+        kind = kind_of_prefix(row.id) if self.ledger.keep_ours else None
+        mine = identity(kind, values_of(row)) if kind else None
+        held = mine is not None and any(ids == {mine} for ids in self.ledger.reserved.values())
+        return held and self.ledger.stored_anew(self.row_text(row, "theirs"))
 
     def new_on(self, rows: dict[str, Row], side: str) -> dict[str, Row]:
         """The side's new records, less each archived row whose record the other side holds

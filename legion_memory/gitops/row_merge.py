@@ -147,6 +147,7 @@ class Ledger:
         archived_as: Callable[[str, str], bool] | None = None,
         live_as: Callable[[str, str], bool] | None = None,
         replayed_seen: Callable[[], bool] | None = None,
+        stored_anew: Callable[[str], bool] | None = None,
     ) -> None:
         self.marker_size = marker_size
         # (row text, side) -> whether that side's ARCHIVE.md holds the record in this very
@@ -164,6 +165,10 @@ class Ledger:
         # (ours's row text, theirs's) of a record each side holds in a version of its own -> the
         # side whose history replaced the other's version (`gitops.record_history`), or None.
         self.later_version = later_version or _untold
+        # (theirs's new row text) -> whether the commit replayed stored it anew (its parent's
+        # ARCHIVE.md does not hold it), asked of a record ours's archive holds
+        # (`gitops.archived_versions`); None: never.
+        self.stored_anew = stored_anew or _no_store
         # A pick (rebase, cherry-pick, revert): ours's new rows keep their IDs
         # (docs/decisions.md#merge-renumbering).
         self.keep_ours = keep_ours
@@ -215,6 +220,10 @@ def _never(line: str, side: str) -> bool:
 
 def _untold(ours: str, theirs: str) -> str | None:
     return None
+
+
+def _no_store(text: str) -> bool:
+    return False
 
 
 def _unseen() -> bool:

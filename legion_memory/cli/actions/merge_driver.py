@@ -15,7 +15,7 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.errors import LegionMemoryError
-from legion_memory.gitops.archived_versions import ArchivedAs, archived_in
+from legion_memory.gitops.archived_versions import ArchivedAs, archived_in, stored_anew
 from legion_memory.gitops.companions import companion_names, taken_ids, theirs_commits
 from legion_memory.gitops.file_merge import MergeResult, describe, merge, merge_around
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
@@ -74,6 +74,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
             archived_as=_archived_as(Path(shown), companions, incoming.one()),
             live_as=_live_as(Path(shown), incoming),
             replayed_seen=_replayed_seen(Path(shown), incoming),
+            stored_anew=_stored_anew(Path(shown), incoming),
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
@@ -118,6 +119,7 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
             later_version=_later_version(Path(shown), incoming),
             archived_as=_archived_as(Path(shown), companions, incoming.one()),
             replayed_seen=_replayed_seen(Path(shown), incoming),
+            stored_anew=_stored_anew(Path(shown), incoming),
         )
     except Exception:  # the whole files' merge then answers, its failure included
         return None
@@ -183,6 +185,16 @@ def _archived_as(path: Path, companions: list[str], commits: list[str]) -> Archi
         return shown if shown and len(commits) == 1 else ""
 
     return archived_in(companions[0] if companions else "", theirs)
+
+
+def _stored_anew(path: Path, theirs: _Theirs) -> Callable[[str], bool] | None:
+    """For a live file in a pick or a rebase step: whether the commit replayed stored a row
+    anew, its parent's ARCHIVE.md not holding it (docs/decisions.md#stores-replayed)."""
+    replayed = theirs.picked or theirs.replayed
+    if replayed is None or path.name.upper() == ARCHIVE_FILENAME.upper():
+        return None
+    archive = (path.parent / ARCHIVE_FILENAME).as_posix()
+    return stored_anew(lambda: run_git(["show", f"{replayed}^:{archive}"], Path.cwd()))
 
 
 def _live_as(path: Path, theirs: _Theirs) -> ArchivedAs | None:
