@@ -16,14 +16,14 @@ is still the same record (docs/decisions.md#record-identity):
   conflict (two people really recorded it differently);
 - new records keep their IDs unless taken; colliding ones are numbered in an order both clones
   compute alike whichever way they merge (date, branch, content:
-  docs/decisions.md#merge-renumbering), and all new records follow the old ones in ID order, so
-  both directions give the same bytes.
+  docs/decisions.md#merge-renumbering; `gitops.new_record_ids`), and all new records follow the
+  old ones in ID order, so both directions give the same bytes.
 """
 
+from legion_memory.gitops.new_record_ids import NewRecord, NewRecordIds
 from legion_memory.gitops.record_versions import (
     body_of,
     merged_id,
-    number_of,
     own_values,
     same_record,
     values_of,
@@ -31,7 +31,6 @@ from legion_memory.gitops.record_versions import (
 from legion_memory.gitops.row_merge import (
     SPLICE,
     Block,
-    Incoming,
     Ledger,
     NotStable,
     Row,
@@ -41,26 +40,14 @@ from legion_memory.gitops.row_merge import (
     fit,
     record_key,
     set_cell,
-    split_id,
     table_key,
     wanted,
 )
-from legion_memory.markdown.document import strip_ending
-from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.identity import (
     history_text,
     identity,
     kind_of_prefix,
-    order_key,
 )
-
-
-class _New(NamedTuple):
-    """A record new relative to base, from one side, as that side wrote it."""
-
-    row: Row
-    block: Block
-    side: str
 
 
 def _head(base: Block | None, ours: Block | None, theirs: Block | None) -> Block | None:
@@ -281,10 +268,10 @@ class _TableMerge:
             out += self.ledger.markers(what, [], [self.fit(other, "theirs")])
         return out
 
-    def new_records(self) -> tuple[list[str], list[_New]]:
+    def new_records(self) -> tuple[list[str], list[NewRecord]]:
         """Records new on either side, each once; markers for one recorded differently."""
         conflicts: list[str] = []
-        new: list[_New] = []
+        new: list[NewRecord] = []
         ours_new = self.new_on(self.our_rows, "ours")
         theirs_new = self.new_on(self.their_rows, "theirs")
         holders: dict[str, set[str]] = {}
@@ -342,14 +329,16 @@ class _TableMerge:
         ledger = self.ledger
         return bool(text) and ledger.live_as(text, other) and ledger.kept_later(text, other)
 
-    def new_of(self, row: Row, side: str) -> _New:
+    def new_of(self, row: Row, side: str) -> NewRecord:
         block = self.blocks[side]
         assert block is not None  # a row comes from a side that has the table
-        return _New(row, block, side)
+        return NewRecord(row, block, side)
 
-    def numbered(self, new: list[_New]) -> list[str]:
+    def numbered(self, new: list[NewRecord]) -> list[str]:
         """New records with IDs no other row holds, in ID order."""
-        return self.placed(new, self.used_ids())
+        shown = set().union(*self.emitted.values()) - {""}  # the IDs rows of the result hold
+        ids = NewRecordIds(self.ledger, self.columns, self.fit, self.used_ids(), shown)
+        return ids.placed(new)
 
     def used_ids(self) -> set[str]:
         """The IDs records of base hold in the result. A record the merge removes keeps from
@@ -365,72 +354,6 @@ class _TableMerge:
             used |= holding or {old.id}
         return used - {""}
 
-    def placed(self, new: list[_New], used: set[str]) -> list[str]:
-        placed: list[tuple[tuple[str, int], str]] = []
-        first = (lambda item: item.side != "ours") if self.ledger.keep_ours else (lambda _: False)
-        shown = set().union(*self.emitted.values()) - {""}  # the IDs rows of the result hold
-        for item in sorted(new, key=lambda item: (first(item), _ordering(item))):
-            placed.append(self.place(item, used, shown))
-        return [raw for _, raw in sorted(placed)]
-
-    def taken_elsewhere(self, item: _New) -> bool:
-        """Whether another record holds the row's ID in the other memory files."""
-        holders = self.ledger.reserved.get(item.row.id)
-        if holders is None:
-            return False
-        kind = kind_of_prefix(item.row.id)
-        mine = identity(kind, values_of(item.row)) if kind else None
-        return not holders or any(other != mine for other in holders)
-
-    def collides(self, item: _New, final: str, used: set[str], shown: set[str]) -> bool:
-        if "id" not in self.columns:
-            return False
-        if self.kept(item):  # a removed record keeps its ID only where ours's files hold it so
-            return final in shown or (final in used and self.taken_elsewhere(item))
-        return final in used or self.taken_elsewhere(item)
-
-    def kept(self, item: _New) -> bool:
-        """Whether the row keeps its ID whatever the other files hold: ours's in a pick (what
-        they collide with there arrived by this very replay, which must yield)."""
-        return self.ledger.keep_ours and item.side == "ours"
-
-    def held_elsewhere(self, item: _New, used: set[str]) -> str | None:
-        """The one ID the other memory files hold this very record under, when no other row
-        has it: a record forgotten or restored on one side keeps the ID it has there."""
-        kind = kind_of_prefix(item.row.id)
-        if kind is None or "id" not in self.columns:
-            return None
-        mine = identity(kind, values_of(item.row))
-        ids = [key for key, holders in self.ledger.reserved.items() if holders == {mine}]
-        return ids[0] if len(ids) == 1 and ids[0] not in used else None
-
-    def place(self, item: _New, used: set[str], shown: set[str]) -> tuple[tuple[str, int], str]:
-        raw = self.fit(item.row, item.side)
-        final, was = item.row.id, ""
-        held = None if self.kept(item) else self.held_elsewhere(item, used)
-        if held is not None and held != final:
-            raw = set_cell(raw, self.columns.index("id"), final, held)
-            final, was = held, item.row.id
-        elif self.collides(item, final, used, shown):
-            renumbered = self.ledger.renumber(final)
-            if renumbered:
-                raw = set_cell(raw, self.columns.index("id"), final, renumbered)
-                final, was = renumbered, item.row.id
-        used.add(final)
-        shown.add(final)
-        if item.side == "ours":
-            self.ledger.ours_added += 1
-        self.ledger.incoming.append(
-            Incoming(final, strip_ending(raw), self.columns, was, item.side)
-        )
-        return split_id(final) or (final, 0), raw
-
 
 def _record(key: str) -> bool:
     return key.startswith("record:")
-
-
-def _ordering(item: _New) -> tuple[tuple[str, ...], tuple[str, int], str]:
-    kind = kind_of_prefix(item.row.id)
-    key = order_key(kind, values_of(item.row)) if kind else ()
-    return key, number_of(item.row), item.row.content
