@@ -14,7 +14,7 @@ from legion_memory.schema.clean_values import clean_beyond_ascii, plainly_clean
 from legion_memory.schema.fields import control_character, free_rule, taken_at_once
 from legion_memory.schema.fingerprints import hashes, positions_of, repeated
 from legion_memory.schema.kinds import Column, Kind, column_problem
-from legion_memory.schema.problems import ERROR, WARNING, Problem
+from legion_memory.schema.problems import ERROR, WARNING, Problem, duplicate_ids
 from legion_memory.schema.records import column_key
 from legion_memory.schema.secrets import secret_kind, secret_message
 from legion_memory.schema.twin_hashes import RowHasher, all_clean, hashes_of_rows
@@ -339,14 +339,6 @@ def _duplicate_ids(
     again = repeated(id_hashes)
     if position is None or not again:
         return []
-    first_line: dict[str, int] = {}
-    found = []
-    for offset in positions_of(id_hashes, again):
-        index = id_rows[offset]
-        record_id = line_cells(document.lines[index])[position]
-        if record_id in first_line:
-            message = f"duplicate ID {record_id} (also on line {first_line[record_id]})"
-            found.append(Problem(name, index + 1, ERROR, message))
-        else:
-            first_line[record_id] = index + 1
-    return found
+    indexes = [id_rows[offset] for offset in positions_of(id_hashes, again)]
+    held = ((index, line_cells(document.lines[index])[position]) for index in indexes)
+    return duplicate_ids(name, held)

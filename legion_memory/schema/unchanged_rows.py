@@ -11,7 +11,7 @@ from operator import contains
 
 from legion_memory.markdown.cells import cell_count, line_cells, rows_to_count
 from legion_memory.markdown.document import Document
-from legion_memory.schema.problems import ERROR, Problem
+from legion_memory.schema.problems import Problem, duplicate_ids
 
 
 def duplicates_among_unchanged(
@@ -34,16 +34,7 @@ def duplicates_among_unchanged(
         cells = line_cells(document.lines[index])
         if len(cells) == width and cells[position] in wanted:
             holding[index] = cells[position]
-    first_line: dict[str, int] = {}
-    found = []
-    for index in sorted(holding):
-        record_id = holding[index]
-        if record_id in first_line:
-            message = f"duplicate ID {record_id} (also on line {first_line[record_id]})"
-            found.append(Problem(name, index + 1, ERROR, message))
-        else:
-            first_line[record_id] = index + 1
-    return found
+    return duplicate_ids(name, ((index, holding[index]) for index in sorted(holding)))
 
 
 def _candidates(document: Document, indexes: list[int], wanted: set[str]) -> list[int]:
