@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from array import array
 
 from hypothesis import given, settings
@@ -26,6 +27,7 @@ from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key
 from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS
 from legion_memory.schema.secrets import (
+    _INVISIBLE,
     _SPLIT,
     _joined,
     _may_match,
@@ -40,7 +42,8 @@ pieces = st.sampled_from(
     [
         "a", "Z", "0", "-", ".", "/", "_", "=", " ", "  ", "\t", "|", "\\", "\\|", "<br>",
         "<br />", "<", "\n", "\r", "\r\n", "\u200b", "\x1b", "\x0b", "日本", "😀",
-        "\uff50\uff41\uff53\uff53", "\u3000", "\xa0", "\x00",
+        "\uff50\uff41\uff53\uff53", "\u3000", "\xa0", "\x00", "\x85", "\u0130", "\u212a",
+        "\u017f", "\u0131", "\u00e9", "e\u0301", "\u2014",
         "pass", "key", "token", "://", "AKIA", "ABCDEFGHIJKLMNOP", "ghp_", "a1b2c3d4e5f6g7h8",
         "password=", "hunter2!", "O-", "O-001",
     ]
@@ -57,9 +60,15 @@ def test_a_plainly_clean_value_is_no_secret_and_holds_no_control_character(value
 
 
 def _one_by_one(value: str) -> bool:
-    """The test of one value that the values tested together stand for: ASCII, no control
-    character, and with the split marks taken out no long token run and no prefilter word."""
-    if not value.isascii() or re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", value):
+    """The test of one value that the values tested together stand for: read as written (ASCII,
+    or printable, folded as NFKC folds it and without U+0130), no control character, and with
+    the split marks taken out no long token run and no prefilter word."""
+    written = value.isascii() or (
+        value.isprintable()
+        and unicodedata.normalize("NFKC", value) == value
+        and "\u0130" not in value
+    )
+    if not written or re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", value):
         return False
     text = re.sub(r"(?:\\?\||<br\s*/?>|\r?\n)+", "", value)
     lowered = text.lower()
@@ -88,6 +97,22 @@ def test_values_beyond_ascii_tested_together_are_clean_as_the_detector_finds(
     unread = {v for v in values if not any(map(_may_match, secret_variants(v)))}
     assert clean == {v for v in unread if control_character(v) is None}
     assert all(secret_kind(v) is None for v in clean)
+
+
+def test_only_u0130_and_the_kelvin_sign_lower_to_ascii_from_beyond_it() -> None:
+    # plainly_clean lowers UTF-8 bytes, which lowers ASCII letters alone: it leaves these out.
+    lowering_to_ascii = [
+        chr(point)
+        for point in range(0x80, sys.maxunicode + 1)
+        if not 0xD800 <= point < 0xE000 and any(map(str.isascii, chr(point).lower()))
+    ]
+    assert lowering_to_ascii == ["\u0130", "\u212a"]
+    assert unicodedata.normalize("NFKC", "\u212a") == "K"  # not read as written
+
+
+def test_no_invisible_character_is_printable() -> None:
+    # plainly_clean reads a printable value as written: the detector drops none of its characters.
+    assert not any(map(str.isprintable, _INVISIBLE))
 
 
 @settings(max_examples=3000, deadline=None)

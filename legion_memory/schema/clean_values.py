@@ -6,7 +6,7 @@ values in a chunk of rows."""
 
 import re
 from bisect import bisect_right
-from functools import cache
+from functools import cache, partial
 from itertools import accumulate, compress, count
 from operator import add
 
@@ -20,37 +20,66 @@ if TYPE_CHECKING:
 
 
 def plainly_clean(values: set[str]) -> set[str]:
-    """The ASCII values that are neither a secret nor hold a control character, known without
-    reading them further. Every text the detector reads of such a value is the value with some of
-    its split marks taken out; with all of them out, a word or a long run any of those texts holds
-    is still there, none being made of marks: without one no rule can match. The rest are left to
-    the detector (docs/decisions.md#validate-from-lines).
+    """The values that are neither a secret nor hold a control character, known without reading
+    them further: those the detector reads as written (`_read_as_written`) whose texts hold no
+    prefilter word or long run. Every text the detector reads of such a value is the value with
+    some of its split marks taken out; with all of them out, a word or a long run any of those
+    texts holds is still there, none being made of marks: without one no rule can match. The
+    rest are left to the detector (docs/decisions.md#validate-from-lines).
 
     The values without a split mark or control character are tested together, joined by spaces
     (no mark, control or token character, nor part of a prefilter word, so no match spans two
     values): each regex and word runs once over the joined text, from C, and only the values a
     match falls in are set aside (docs/decisions.md#secrets-tested-together)."""
-    ascii_values = list(compress(values, map(str.isascii, values)))
-    starts = _starts(ascii_values)
-    data = " ".join(ascii_values).encode("ascii")
+    written = _read_as_written(values)
+    starts, data = _joined_bytes(written)
     caught = _owners(starts, data.translate(_CONTROL_BYTES), b"x")
-    texts = ascii_values
+    texts = written
     marked = _owners(starts, data.translate(_ODD_BYTES), b"x").difference(caught)
     if marked:  # the texts with their split marks taken out
-        texts = list(ascii_values)
+        texts = list(written)
         for offset in marked:
             texts[offset] = _unmarked(texts[offset])
-        starts = _starts(texts)
-        data = " ".join(texts).encode("ascii")
+        starts, data = _joined_bytes(texts)
     caught |= _owners(starts, data.translate(_TOKEN_BYTES), b"x" * _RUN)
-    lowered = data.lower()  # ASCII: every character stays where it was
+    # Lowering ASCII letters alone: of the characters beyond ASCII only U+0130 and the Kelvin
+    # sign lower to ASCII, and `_read_as_written` leaves both out.
+    lowered = data.lower()
     for word in _PREFILTER_BYTES:
         caught |= _owners(starts, lowered, word)
-    return set(ascii_values).difference([ascii_values[offset] for offset in caught])
+    return set(written).difference([written[offset] for offset in caught])
+
+
+def _read_as_written(values: set[str]) -> list[str]:
+    """The values every text the detector reads of which is the value with split marks taken
+    out (`secret_variants`), and whose control characters, if any, are ASCII: the ASCII values,
+    and the others that are printable (so hold no control, invisible or surrogate character),
+    that compatibility folding leaves as they are, and that hold no U+0130 (which lowers to an
+    ASCII `i` and a combining dot, where UTF-8's bytes lower to themselves)."""
+    ascii_values = list(compress(values, map(str.isascii, values)))
+    if len(ascii_values) == len(values):
+        return ascii_values
+    import unicodedata  # a C module, imported only for text that is not ASCII
+
+    wide = values.difference(ascii_values)
+    printable = list(compress(wide, map(str.isprintable, wide)))
+    kept = list(compress(printable, map(partial(unicodedata.is_normalized, "NFKC"), printable)))
+    if "\u0130" in "".join(kept):
+        kept = [value for value in kept if "\u0130" not in value]
+    return ascii_values + kept
+
+
+def _joined_bytes(texts: list[str]) -> tuple[list[int], bytes]:
+    """The texts joined by single spaces as UTF-8, and where each starts in the bytes."""
+    joined = " ".join(texts)
+    if joined.isascii():
+        return _starts(texts), joined.encode("ascii")
+    encoded = list(map(str.encode, texts))
+    return _starts(encoded), b" ".join(encoded)
 
 
 def _unmarked(text: str) -> str:
-    """An ASCII text with every split mark taken out (`split_marks().sub("", text)`), and with it
+    """A text with every split mark taken out (`split_marks().sub("", text)`), and with it
     at most a backslash or a CR that a removed mark left beside a pipe or a line feed: neither is
     a token character nor in a prefilter word, so no word or run of the marks' removal is lost,
     and `str.replace` runs from C where the marks' pattern, tried at every character, does not."""
@@ -72,11 +101,12 @@ def _starts(texts: "list[str] | list[bytes]") -> list[int]:
 
 
 def clean_beyond_ascii(values: set[str]) -> set[str]:
-    """Of the values `plainly_clean` leaves (text that is not ASCII, split marks), those that
-    are neither a secret nor hold a control character, found as the detector finds them: a value
-    no variant of which holds a prefilter word or a long token run is no secret, for no rule is
-    tried on it. The variants of every value are tested together, as `plainly_clean` tests
-    values (docs/decisions.md#secrets-tested-together)."""
+    """Of the values `plainly_clean` leaves (those the detector folds, those not printable, and
+    those a word or run was found in), those that are neither a secret nor hold a control
+    character, found as the detector finds them: a value no variant of which holds a prefilter
+    word or a long token run is no secret, for no rule is tried on it. The variants of every value
+    are tested together, as `plainly_clean` tests values
+    (docs/decisions.md#secrets-tested-together)."""
     listed = list(values)
     variants = secret_variants_of(listed)
     texts = [text for found in variants for text in found]
