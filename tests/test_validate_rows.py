@@ -17,9 +17,9 @@ from legion_memory.markdown.document import strip_ending
 from legion_memory.schema.clean_values import (
     ASCII_CONTROL,
     SPLIT_MARKS,
-    clean_beyond_ascii,
+    clean_as_read,
     marking,
-    plainly_clean,
+    suspicious,
 )
 from legion_memory.schema.fields import _CONTROL, control_character
 from legion_memory.schema.identity import identity
@@ -54,7 +54,7 @@ texts = st.lists(pieces, max_size=8).map("".join)
 @settings(max_examples=3000, deadline=None)
 @given(texts)
 def test_a_plainly_clean_value_is_no_secret_and_holds_no_control_character(value: str) -> None:
-    if plainly_clean({value}):
+    if not suspicious([value]):
         assert secret_kind(value) is None
         assert control_character(value) is None
 
@@ -80,7 +80,7 @@ def _one_by_one(value: str) -> bool:
 def test_values_tested_together_are_clean_as_each_is_alone(values: set[str]) -> None:
     # A backslash or CR beside a removed mark may go with it: a value then passes only when its
     # text with every mark out would too (never when it would not).
-    clean = plainly_clean(values)
+    clean = values.difference(suspicious(list(values)))
     alone = {value for value in values if _one_by_one(value)}
     assert clean <= alone
     assert {v for v in clean if "\\" not in v and "\r" not in v} == {
@@ -90,17 +90,17 @@ def test_values_tested_together_are_clean_as_each_is_alone(values: set[str]) -> 
 
 @settings(max_examples=2000, deadline=None)
 @given(st.sets(texts, max_size=12))
-def test_values_beyond_ascii_tested_together_are_clean_as_the_detector_finds(
+def test_suspicious_values_tested_together_are_clean_as_the_detector_finds(
     values: set[str],
 ) -> None:
-    clean = clean_beyond_ascii(values)
+    clean = clean_as_read(values)
     unread = {v for v in values if not any(map(_may_match, secret_variants(v)))}
     assert clean == {v for v in unread if control_character(v) is None}
     assert all(secret_kind(v) is None for v in clean)
 
 
 def test_only_u0130_and_the_kelvin_sign_lower_to_ascii_from_beyond_it() -> None:
-    # plainly_clean lowers UTF-8 bytes, which lowers ASCII letters alone: it leaves these out.
+    # `suspicious` lowers UTF-8 bytes, which lowers ASCII letters alone: it leaves these out.
     lowering_to_ascii = [
         chr(point)
         for point in range(0x80, sys.maxunicode + 1)
@@ -111,7 +111,7 @@ def test_only_u0130_and_the_kelvin_sign_lower_to_ascii_from_beyond_it() -> None:
 
 
 def test_no_invisible_character_is_printable() -> None:
-    # plainly_clean reads a printable value as written: the detector drops none of its characters.
+    # `suspicious` reads a printable value as written: the detector drops none of its characters.
     assert not any(map(str.isprintable, _INVISIBLE))
 
 

@@ -8,7 +8,7 @@ import re
 from bisect import bisect_right
 from functools import cache, partial
 from itertools import accumulate, compress, count
-from operator import add
+from operator import add, not_
 
 from legion_memory.schema.fields import control_character
 from legion_memory.schema.secret_rules import PREFILTER_RUN, PREFILTER_WORDS, RUN_CHARACTERS
@@ -16,21 +16,23 @@ from legion_memory.schema.secrets import secret_variants_of
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import AnyStr
 
 
-def plainly_clean(values: set[str]) -> set[str]:
-    """The values that are neither a secret nor hold a control character, known without reading
-    them further: those the detector reads as written (`_read_as_written`) whose texts hold no
-    prefilter word or long run. Every text the detector reads of such a value is the value with
-    some of its split marks taken out; with all of them out, a word or a long run any of those
-    texts holds is still there, none being made of marks: without one no rule can match. The
-    rest are left to the detector (docs/decisions.md#validate-from-lines).
+def suspicious(values: "Sequence[str]") -> set[str]:
+    """The values not plainly clean, that is, not known without reading them further to be
+    neither a secret nor hold a control character: those the detector does not read as written
+    (`_read_as_written`), and those whose texts hold a prefilter word, a long run or a control
+    character. Every text the detector reads of any other value is the value with some of its
+    split marks taken out; with all of them out, a word or a long run any of those texts holds is
+    still there, none being made of marks: without one no rule can match. The suspicious ones
+    are left to the detector (docs/decisions.md#validate-from-lines).
 
-    The values without a split mark or control character are tested together, joined by spaces
-    (no mark, control or token character, nor part of a prefilter word, so no match spans two
-    values): each regex and word runs once over the joined text, from C, and only the values a
-    match falls in are set aside (docs/decisions.md#secrets-tested-together)."""
+    The values are tested together, joined by spaces (no mark, control or token character, nor
+    part of a prefilter word, so no match spans two values): each test runs once over the joined
+    text, from C, and only the values a match falls in are set aside
+    (docs/decisions.md#secrets-tested-together)."""
     written = _read_as_written(values)
     starts, data = _joined_bytes(written)
     caught = _owners(starts, data.translate(_CONTROL_BYTES), b"x")
@@ -47,10 +49,11 @@ def plainly_clean(values: set[str]) -> set[str]:
     lowered = data.lower()
     for word in _PREFILTER_BYTES:
         caught |= _owners(starts, lowered, word)
-    return set(written).difference([written[offset] for offset in caught])
+    unread = set(values).difference(written) if len(written) != len(values) else set()
+    return unread.union([written[offset] for offset in caught])
 
 
-def _read_as_written(values: set[str]) -> list[str]:
+def _read_as_written(values: "Sequence[str]") -> list[str]:
     """The values every text the detector reads of which is the value with split marks taken
     out (`secret_variants`), and whose control characters, if any, are ASCII: the ASCII values,
     and the others that are printable (so hold no control, invisible or surrogate character),
@@ -61,7 +64,7 @@ def _read_as_written(values: set[str]) -> list[str]:
         return ascii_values
     import unicodedata  # a C module, imported only for text that is not ASCII
 
-    wide = values.difference(ascii_values)
+    wide = list(compress(values, map(not_, map(str.isascii, values))))
     printable = list(compress(wide, map(str.isprintable, wide)))
     kept = list(compress(printable, map(partial(unicodedata.is_normalized, "NFKC"), printable)))
     if "\u0130" in "".join(kept):
@@ -100,12 +103,12 @@ def _starts(texts: "list[str] | list[bytes]") -> list[int]:
     return list(map(add, accumulate(map(len, texts), initial=0), count()))
 
 
-def clean_beyond_ascii(values: set[str]) -> set[str]:
-    """Of the values `plainly_clean` leaves (those the detector folds, those not printable, and
+def clean_as_read(values: set[str]) -> set[str]:
+    """Of the `suspicious` values (those the detector folds, those not printable, and
     those a word or run was found in), those that are neither a secret nor hold a control
     character, found as the detector finds them: a value no variant of which holds a prefilter
     word or a long token run is no secret, for no rule is tried on it. The variants of every value
-    are tested together, as `plainly_clean` tests values
+    are tested together, as `suspicious` tests values
     (docs/decisions.md#secrets-tested-together)."""
     listed = list(values)
     variants = secret_variants_of(listed)

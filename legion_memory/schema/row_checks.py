@@ -10,7 +10,7 @@ from operator import itemgetter
 from legion_memory.markdown.cells import cells_of_rows, line_cells
 from legion_memory.markdown.document import Document, Table
 from legion_memory.named_tuple import NamedTuple
-from legion_memory.schema.clean_values import clean_beyond_ascii, plainly_clean
+from legion_memory.schema.clean_values import clean_as_read, suspicious
 from legion_memory.schema.fields import control_character, free_rule, taken_at_once
 from legion_memory.schema.fingerprints import hashes, positions_of, repeated
 from legion_memory.schema.kinds import Column, Kind, column_problem
@@ -41,6 +41,8 @@ class _Value(NamedTuple):
     key: str
     position: int
     field: str
+    free: bool
+    """Free text (a summary, a fix): each row's own, so tested row by row and not kept as seen."""
 
 
 class _Rule(NamedTuple):
@@ -72,8 +74,9 @@ class Layout(NamedTuple):
         keys = [column_key(name) for name in table.columns]
         last = {key: position for position, key in enumerate(keys)}
         fields = {column.key: column.name for column in kind.columns}
+        free = {column.key for column in kind.columns if column.rule is free_rule}
         values = tuple(
-            _Value(order, key, last[key], fields.get(key, "a column"))
+            _Value(order, key, last[key], fields.get(key, "a column"), key in free)
             for order, key in enumerate(dict.fromkeys(keys))
         )
         present = [column for column in kind.columns if column.key in last]
@@ -258,9 +261,13 @@ def _secrets(
 ) -> None:
     """Adds a problem for each row whose value looks like a secret (never quoted) or holds a
     control character, and flags it. `clean`: values seen to be neither."""
+    if value.free:
+        unknown = suspicious(chunk.column(value.position))
+        _flag(value, chunk, unknown.difference(clean_as_read(unknown)), found, flagged)
+        return
     unknown = chunk.distinct(value.position).difference(clean)
-    plain = plainly_clean(unknown)
-    plain |= clean_beyond_ascii(unknown.difference(plain))
+    plain = unknown.difference(suspicious(list(unknown)))
+    plain |= clean_as_read(unknown.difference(plain))
     clean |= plain
     clean |= _flag(value, chunk, unknown.difference(plain), found, flagged)
 
@@ -298,7 +305,7 @@ def _rule_problems(rule: _Rule, chunk: _Chunk, flagged: _Flagged, found: _Found)
     column, position, known, order, guard = rule
     values = chunk.column(position)
     if known is None:  # free text: only an empty value breaks it, where one is required
-        bad = {"": "is required"} if column.required and "" in chunk.distinct(position) else {}
+        bad = {"": "is required"} if column.required and "" in values else {}
     else:
         bad = {}
         unknown = chunk.distinct(position).difference(known)
