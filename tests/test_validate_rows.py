@@ -184,7 +184,7 @@ def test_rows_hashed_as_a_chunk_known_clean_hash_as_each_is_alone(
         if "\n" not in line[:-1]:
             lines.append(line)
     hasher = RowHasher(kind, columns)
-    plain = all_clean(lines) or None
+    plain = all_clean("".join(lines)) or None
     for line in lines:
         assert hasher.of_cells(line, line_cells(line), plain) == hasher.of_line(line)
 
@@ -234,7 +234,7 @@ def test_rows_hashed_from_a_chunk_s_cells_hash_as_each_line_alone(
     hasher = RowHasher(kind, columns)
     split, alone = cells_of_rows(lines, len(names))
     found: tuple[array[int], array[int]] = (array("q"), array("q"))
-    hashes_of_rows(hasher, (lines, split, 0), alone, all_clean(lines) or None, found)
+    hashes_of_rows(hasher, (lines, split, 0), alone, all_clean("".join(lines)) or None, found)
     alone_hashes = [(at, hasher.of_line(line)) for at, line in enumerate(lines)]
     assert list(zip(*found, strict=True)) == [(at, h) for at, h in alone_hashes if h is not None]
 

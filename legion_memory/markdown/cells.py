@@ -157,12 +157,16 @@ def line_cells(line: str) -> list[str]:
     return list(map(str.strip, pieces))
 
 
-def cells_of_rows(lines: Sequence[str], width: int) -> tuple[list[list[str]], list[int]]:
+def cells_of_rows(
+    lines: Sequence[str], width: int, text: str | None = None
+) -> tuple[list[list[str]], list[int]]:
     """`line_cells` of each line, and the offsets of the lines read alone. The rest (rows of
     `width` cells, nothing escaped: no backslash, no `<`) are split all at once: one split and
     one strip from C for the whole run, instead of a call per row. Each line is read alone when
-    any of them holds something beside its outer pipes but blanks."""
-    text = "".join(lines)
+    any of them holds something beside its outer pipes but blanks. `text`: the lines joined,
+    when the caller has them so."""
+    if text is None:
+        text = "".join(lines)
     pipes = width + 1
     counts = list(map(str.count, lines, repeat("|")))
     alone: set[int] = set()

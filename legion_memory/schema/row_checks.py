@@ -152,9 +152,10 @@ def check_rows(
         indexes = checked[at : at + _CHUNK]
         chunk = _Chunk(name)
         lines = _lines_at(document, indexes)
-        rows, alone = cells_of_rows(lines, layout.width)
+        text = "".join(lines)
+        rows, alone = cells_of_rows(lines, layout.width, text)
         if hasher is not None and identities is not None:
-            plain = all_clean(lines) or None  # else each line is asked alone
+            plain = all_clean(text) or None  # else each line is asked alone
             hashes_of_rows(hasher, (lines, rows, indexes[0]), alone, plain, identities)
         _keep_whole_rows(chunk, ragged, (rows, indexes), alone, layout.width)
         _check_values(layout, chunk, found)

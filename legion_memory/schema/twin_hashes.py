@@ -133,11 +133,11 @@ def _as_written(line: str, width: int) -> tuple[str, str] | None:
     return line[2:first], line[first + 3 : end - 2]
 
 
-def all_clean(lines: Sequence[str]) -> bool:
-    """True when `_clean_text` holds for each of the lines, line feed ended (a table's rows but
-    perhaps the file's last), asked of them all at once: no line feed sits beside a space that
-    could make a double space of two lines, and a CR anywhere sends each line to be asked alone."""
-    text = "".join(lines)
+def all_clean(text: str) -> bool:
+    """True when `_clean_text` holds for each of the lines joined in `text`, line feed ended (a
+    table's rows but perhaps the file's last), asked of them all at once: no line feed sits beside
+    a space that could make a double space of two lines, and a CR anywhere sends each line to be
+    asked alone."""
     if text.isascii():
         return "\r" not in text and not any(map(text.__contains__, _SPACES))
     # Every whitespace character but the space is a control or separator character, none of them
