@@ -69,3 +69,35 @@ def test_merging_a_restore_that_looks_like_a_copy_of_its_own_forget_keeps_the_re
     assert {name: text_of(repo, name) for name in stored} == stored
     assert rows(repo) == [("O-001", "main", "alpha")]
     assert_healthy(repo)
+
+
+def test_merging_a_forget_into_copies_of_it_and_of_the_restore_after_it_keeps_the_restore(
+    repo: Path,
+) -> None:
+    """The branch stored alpha and forgot it; a branch of it restored alpha in the same second
+    with the same subject. Main holds copies of all three (picked, as a rebase would), so the
+    record is new on both sides: live on main, archived on the branch. Main's copy of the forget
+    is the branch's forget; its copy of the restore is a move the branch never made."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    forget(memory_of(repo), "O-001")
+    _commit_in_one_second(repo, "change alpha")
+    git(repo, "checkout", "-q", "-b", "restorer")
+    restore(memory_of(repo), "O-001")
+    _commit_in_one_second(repo, "change alpha")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", "main..restorer").returncode == 0
+    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+    assert _archive_rows(repo) == []
+
+    merged = run_git(repo, "merge", "--no-ff", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    assert "removed the archived copy of O-001, restored since it was archived" in merged.stderr
+    assert {name: text_of(repo, name) for name in restored} == restored
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+    assert_healthy(repo)
