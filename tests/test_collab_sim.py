@@ -46,8 +46,12 @@ TWO_HUNDRED_ROUND_SEEDS = (1802, 1811, 2301, 2302, 2307)
 # copy main held with an archived row moved beside it, over main's newer fix (3416).
 TWO_HUNDRED_ROUND_MORE_SEEDS = (1811, 2703, 3003, 3203, 3416)
 # Two hundred rounds with changes picked alone too: a sequence of picks, ending with `--skip`,
-# that gave a record main held under its own number the branch's number instead (4008).
-TWO_HUNDRED_ROUND_ALL_SEEDS = (4008,)
+# that gave a record main held under its own number the branch's number instead (4008); a forget
+# and the restore after it, committed in one second with one subject, taken for copies of each
+# other when weighing archive moves, so merging left the restored record archived (4011, 4017;
+# only when the two commits fall in one second, which the real-git tests in
+# test_collab_move_copies.py pin down).
+TWO_HUNDRED_ROUND_ALL_SEEDS = (4008, 4011, 4017)
 
 
 @pytest.mark.slow

@@ -132,3 +132,25 @@ def test_a_move_two_of_three_sides_have_seen_is_the_later_word_against_the_third
     sides = ["main", "two", "three"]
     assert most_moved(repo, base, sides, memory.archive, text) == {"main", "two"}
     assert most_moved(repo, base, ["main", "three"], memory.archive, text) == {"main"}
+
+
+def test_a_restore_with_the_author_date_and_message_of_a_forget_is_no_copy_of_it(
+    repo: Path,
+) -> None:
+    """`two` forgot and restored alpha in one second, both commits "change alpha"; `three` holds
+    a copy of the forget alone. The restore is a move `three` never made."""
+    init_memory(repo, driver=False)
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "two")
+    for move in (forget, restore):
+        move(memory_of(repo), "O-001")
+        git(repo, "commit", "-q", "-am", "change alpha", "--date", "2026-03-02T10:00:00+00:00")
+    git(repo, "checkout", "-q", "-b", "three", base)
+    (repo / "notes.txt").write_text("notes\n", encoding="utf-8")
+    commit(repo, "notes")
+    git(repo, "cherry-pick", "two~1")
+    memory = memory_of(repo)
+    text = f"2026-03-02 {ROW_TAIL}"
+    assert most_moved(repo, base, ["two", "three"], memory.archive, text) == {"two"}

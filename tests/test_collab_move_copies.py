@@ -1,0 +1,103 @@
+"""Real-git reproductions of commits that look like copies of each other by what a pick or a
+rebase keeps (author, author date, message) yet move a record differently: a forget and the
+restore after it, made within one second with one subject (docs/decisions.md#archive-moves)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.gitrepos import (
+    add_outcome,
+    assert_healthy,
+    commit,
+    init_memory,
+    memory_of,
+    rows,
+    run_git,
+    text_of,
+)
+from support.processes import git
+
+from legion_memory.upkeep.forgetting import forget, restore
+
+pytestmark = pytest.mark.slow
+
+ONE_SECOND = "2026-03-02T10:00:00+00:00"
+
+
+def _commit_in_one_second(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message, "--date", ONE_SECOND)
+
+
+def _archive_rows(repo: Path) -> list[str]:
+    return [line for line in text_of(repo, "ARCHIVE.md").splitlines() if line.startswith("| O-")]
+
+
+def test_merging_a_restore_that_looks_like_a_copy_of_its_own_forget_keeps_the_restore(
+    repo: Path,
+) -> None:
+    """The branch forgot and restored alpha in one second, both commits "change alpha"; main
+    picked the forget. Merging the branch, main's pick is a copy of the branch's forget, and the
+    restore, though it has the same author, date and message, is a move main never made: the
+    branch's restore is the later state."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    stored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+    git(repo, "checkout", "-q", "-b", "feature")
+    forget(memory_of(repo), "O-001")
+    _commit_in_one_second(repo, "change alpha")
+    restore(memory_of(repo), "O-001")
+    _commit_in_one_second(repo, "change alpha")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", "feature~1").returncode == 0
+    assert _archive_rows(repo) != []
+
+    merged = run_git(repo, "merge", "--no-ff", "--no-edit", "feature")
+
+    # The branch's files end as base had them, so git takes main's whole; the hook weighs alpha.
+    assert merged.returncode == 0, merged.stderr
+    assert "O-001 made live again, its later state" in merged.stderr
+    assert git(repo, "log", "-2", "--format=%s").splitlines() == [
+        "Repair .planning/memory after post-merge (legion-memory doctor --fix)",
+        "Merge branch 'feature'",
+    ]
+    assert {name: text_of(repo, name) for name in stored} == stored
+    assert rows(repo) == [("O-001", "main", "alpha")]
+    assert_healthy(repo)
+
+
+def test_merging_a_forget_into_copies_of_it_and_of_the_restore_after_it_keeps_the_restore(
+    repo: Path,
+) -> None:
+    """The branch stored alpha and forgot it; a branch of it restored alpha in the same second
+    with the same subject. Main holds copies of all three (picked, as a rebase would), so the
+    record is new on both sides: live on main, archived on the branch. Main's copy of the forget
+    is the branch's forget; its copy of the restore is a move the branch never made."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    forget(memory_of(repo), "O-001")
+    _commit_in_one_second(repo, "change alpha")
+    git(repo, "checkout", "-q", "-b", "restorer")
+    restore(memory_of(repo), "O-001")
+    _commit_in_one_second(repo, "change alpha")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", "main..restorer").returncode == 0
+    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+    assert _archive_rows(repo) == []
+
+    merged = run_git(repo, "merge", "--no-ff", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    assert "removed the archived copy of O-001, restored since it was archived" in merged.stderr
+    assert {name: text_of(repo, name) for name in restored} == restored
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+    assert_healthy(repo)
