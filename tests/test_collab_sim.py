@@ -46,7 +46,9 @@ TWO_HUNDRED_ROUND_SEEDS = (1802, 1811, 2301, 2302, 2307)
 # copy main held with an archived row moved beside it, over main's newer fix (3416).
 TWO_HUNDRED_ROUND_MORE_SEEDS = (1811, 2703, 3003, 3203, 3416)
 # Two hundred rounds with changes picked alone too: a sequence of picks, ending with `--skip`,
-# that gave a record main held under its own number the branch's number instead (4008).
+# that gave a record main held under its own number the branch's number instead (4008); an
+# octopus merge whose last branch forgot a record again, made live by the post-merge hook weighing
+# the first two parents only (4015).
 TWO_HUNDRED_ROUND_ALL_SEEDS = (4008, 4015)
 
 
