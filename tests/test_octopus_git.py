@@ -307,3 +307,41 @@ def test_a_later_branch_whose_files_ended_as_base_is_weighed_in_its_own_step(
     assert "| O-" not in text_of(repo, "ARCHIVE.md")
     assert git(repo, "status", "--porcelain") == ""
     assert_healthy(repo)
+
+
+def test_an_octopus_merge_keeps_a_forget_its_third_branch_made_after_the_others_moves(
+    repo: Path,
+) -> None:
+    """`one` forgets, restores and forgets alpha again; main merged it at the restore; `picker`
+    picked the first forget. Merging picker and one into main: the first step restores alpha
+    (main's restore is later than picker's copy of the forget), the second archives it again
+    (one's second forget is later still). The post-merge hook weighs the merge's every parent:
+    weighed by main and picker alone, alpha was made live again (seed 4015)."""
+    _alpha_on_main(repo)
+    git(repo, "checkout", "-q", "-b", "one")
+    _forgotten_and_restored(repo)
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--ff-only", "one")
+    add_outcome(repo, "beta", "main")
+    commit(repo, "store beta")
+    git(repo, "checkout", "-q", "one")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha again")
+    git(repo, "checkout", "-q", "-b", "picker", "main~3")
+    add_outcome(repo, "gamma", "picker")
+    commit(repo, "store gamma")
+    assert run_git(repo, "cherry-pick", "one~2").returncode == 0
+    git(repo, "checkout", "-q", "main")
+    sides = [_tip(repo, branch) for branch in ("main", "picker", "one")]
+
+    done = run_git(repo, "merge", "--no-edit", "picker", "one")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert rows(repo) == [("O-002", "main", "beta"), ("O-003", "picker", "gamma")]
+    archived = [line for line in text_of(repo, "ARCHIVE.md").splitlines() if "| O-" in line]
+    assert archived == [
+        "| O-001 | 2026-03-02 | main | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
+    ]
+    assert _parents(repo) == sides  # no repair commit on top
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)

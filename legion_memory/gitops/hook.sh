@@ -54,16 +54,17 @@ fi
 # driver (patterns from ours, outcomes from theirs), or merged them as text (octopus): doctor
 # follows each side's references. The same after the commit that concludes a stopped merge, and
 # after a squash (not yet committed: its sides are HEAD and the newest commit git lists).
+# An octopus merge's sides are all its parents: a later branch may hold a record's latest state.
 sides=""
 if [ "{name}" = post-merge -o "{name}" = post-commit ] &&
     git rev-parse -q --verify HEAD^2 >/dev/null 2>&1; then
-    sides="HEAD^1 HEAD^2"
+    sides=$(git rev-list --parents -n 1 HEAD | cut -d' ' -f2-)
 elif [ "{name}" = post-merge ] && [ "$1" = 1 ]; then
     squashed=$(sed -n 's/^commit \([0-9a-f]*\)$/\1/p' "$(git rev-parse --git-path SQUASH_MSG)" 2>/dev/null | head -n 1)
     [ -n "$squashed" ] && sides="HEAD $squashed"
 fi
 if [ -n "$sides" ]; then
-    base=$(git merge-base $sides 2>/dev/null)
+    base=$(git merge-base --octopus $sides 2>/dev/null)
     changed=0
     for side in $sides; do
         [ -z "$base" ] && continue
@@ -77,7 +78,7 @@ if [ -n "$sides" ]; then
             fi
         done
     done
-    if [ "$changed" = 2 ]; then
+    if [ "$changed" -ge 2 ]; then
         LEGION_MEMORY_BOTH_SIDES=1
         export LEGION_MEMORY_BOTH_SIDES
     fi

@@ -147,9 +147,9 @@ REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
 PICKED_ENV = "LEGION_MEMORY_PICKED"
 """The commit a cherry-pick just replayed onto HEAD^, set by the post-commit hook."""
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
-"""Set by the post-merge hook, to the merge's two sides (`HEAD^1 HEAD^2`, or HEAD and the newest
-commit of a squash), when a side's memory files ended as the base had them though its history
-changed them: git then took the other side's files whole, unweighed."""
+"""Set by the post-merge hook, to the merge's sides (its parents, every one of an octopus merge;
+or HEAD and the newest commit of a squash), when a side's memory files ended as the base had
+them though its history changed them: git then took the other side's files whole, unweighed."""
 BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
 """Set by the post-merge hook when both parents changed memory since their base: git may have
 taken one file whole from each (the driver never ran), a pattern from one side still citing an

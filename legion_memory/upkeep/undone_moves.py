@@ -3,9 +3,10 @@
 When one side's memory files ended exactly as the merge base had them (it forgot a record and
 restored it again, say), git takes the other side's files whole without calling the merge driver,
 so the driver never weighs the two sides' histories. The post-merge hook notices that case and
-asks doctor to: for each record the two parents hold, one live and one archived, the side that
-moved it in or out of ARCHIVE.md more often since they parted holds its later state
-(docs/decisions.md#archive-moves), and the merge result is set to that state.
+asks doctor to: for each record the parents hold, live on one and archived on another, the side
+that moved it in or out of ARCHIVE.md more often since they parted holds its later state
+(docs/decisions.md#archive-moves), and the merge result is set to that state. An octopus merge's
+parents are all weighed: by its first two alone, a later forget its third branch made was undone.
 """
 
 import os
@@ -24,7 +25,7 @@ from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.forgetting import forget, restore
 from legion_memory.upkeep.renumbering import Texts, memory_files, occurrences
 
-_PARENTS = ("HEAD^1", "HEAD^2")  # a merge at HEAD; the hook names a squash's two sides
+_PARENTS = ("HEAD^1", "HEAD^2")  # a merge at HEAD; the hook names its sides (a squash's too)
 
 
 class Undone(NamedTuple):
@@ -60,7 +61,7 @@ def _undone(memory: Memory) -> list[Undone]:
     named = tuple(os.environ.get(RECHECK_ENV, "").split())
     if not named:
         return []
-    parents = named if len(named) == 2 else _PARENTS
+    parents = named if len(named) >= 2 else _PARENTS
     base = parting(memory.directory, list(parents))
     paths = {path.name: path for path in memory_files(memory)}
     found = files_of_commits(
@@ -71,8 +72,8 @@ def _undone(memory: Memory) -> list[Undone]:
     sides = [_states(memory, {paths[n]: text for n, text in files.items()}) for files in found]
     now = _states(memory, {path: reading.read_text(path) for path in paths.values()})
     undone = []
-    for key, (ours, theirs) in _disagreeing(sides[0], sides[1]).items():
-        later = _later(memory, base, parents, ours, theirs)
+    for key, held_by in _disagreeing(dict(zip(parents, sides, strict=True))).items():
+        later = _later(memory, base, held_by)
         held = now.get(key)
         if later is not None and held is not None and held.archived != later:
             undone.append(Undone(held.record_id, held.where, held.archived))
@@ -97,23 +98,27 @@ def _states(memory: Memory, texts: Texts) -> dict[tuple[str, Identity], _Held]:
 
 
 def _disagreeing(
-    ours: Mapping[tuple[str, Identity], _Held], theirs: Mapping[tuple[str, Identity], _Held]
-) -> dict[tuple[str, Identity], tuple[_Held, _Held]]:
+    sides: Mapping[str, Mapping[tuple[str, Identity], _Held]],
+) -> dict[tuple[str, Identity], dict[str, _Held]]:
+    """Each record the sides hold in different states, with the sides holding it."""
+    held_by: dict[tuple[str, Identity], dict[str, _Held]] = {}
+    for side, states in sides.items():
+        for key, held in states.items():
+            held_by.setdefault(key, {})[side] = held
     return {
-        key: (held, theirs[key])
-        for key, held in ours.items()
-        if key in theirs and theirs[key].archived != held.archived
+        key: held
+        for key, held in held_by.items()
+        if len({copy.archived for copy in held.values()}) > 1
     }
 
 
-def _later(
-    memory: Memory, base: str, parents: tuple[str, ...], ours: _Held, theirs: _Held
-) -> bool | None:
-    """Whether the record's later state is archived; None when the histories tie."""
-    text = ours.text or theirs.text
+def _later(memory: Memory, base: str, held_by: Mapping[str, _Held]) -> bool | None:
+    """Whether the record's later state is archived: the state of the sides that moved it most
+    (an octopus merge's every branch is weighed, the last one's later forget among them). None
+    when those sides disagree, or git cannot say."""
+    text = next((held.text for held in held_by.values() if held.text), "")
     if not text:
         return None
-    later = most_moved(memory.directory, base, parents, memory.archive, text)
-    if later is None or len(later) != 1:
-        return None
-    return ours.archived if later == {parents[0]} else theirs.archived
+    later = most_moved(memory.directory, base, list(held_by), memory.archive, text)
+    states = {held_by[side].archived for side in later or ()}
+    return states.pop() if len(states) == 1 else None
