@@ -18,6 +18,7 @@ from legion_memory.schema.kinds import Kind
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:
     from array import array
+    from typing import Any
 
 _JOIN = " | "
 # What `clean` collapses, in an ASCII line, but a CR: two spaces, or another whitespace character.
@@ -32,7 +33,9 @@ _ANY_SPACES = _SPACES + WIDE_SPACES
 class RowHasher:
     """The hash of the identity of a kind's rows in one table's layout."""
 
-    __slots__ = ("columns", "getter", "id_position", "kind", "tail", "wanted", "width")
+    __slots__ = (
+        "columns", "getter", "id_position", "kind", "picker", "single", "tail", "wanted", "width"
+    )  # fmt: skip
 
     def __init__(self, kind: Kind, columns: tuple[str, ...]) -> None:
         self.kind = kind
@@ -48,6 +51,14 @@ class RowHasher:
         # The ID first and the identity all the other cells, in order: a row as the tool writes
         # it holds the identity's text after its ID.
         self.tail = self.id_position == 0 and positions == list(range(1, self.width))
+        # What picks the identity's cells from a row's when the table has every one of them (a
+        # plain run's rows are then hashed from C): the cells after the ID in the tool's layout.
+        self.picker: itemgetter[Any] | None = None
+        if self.tail:
+            self.picker = itemgetter(slice(1, None))
+        elif positions and self.width not in positions:
+            self.picker = itemgetter(*positions)
+        self.single = not self.tail and len(positions) == 1  # its picker gives the cell itself
 
     def of_line(self, line: str) -> int | None:
         """The hash of the row's identity; None when its ID lacks the kind's prefix."""
@@ -83,17 +94,18 @@ def hashes_of_rows(
 ) -> None:
     """Adds (line index, identity hash) of each row of a run (its lines, their `line_cells`, the
     index of its first line) whose ID has the kind's prefix. When the run is plain (`all_clean`)
-    and the layout the tool's own (the ID first, the identity every other cell), each hash is of
-    the cells after the ID as they lie, found from C for the whole run, and only the rows at the
-    offsets `alone` (read alone by `cells_of_rows`) that hold a `<br>` or have another width are
-    hashed one by one."""
+    and the table has every column of the identity, each hash is of the identity's cells as they
+    lie, found from C for the whole run, and only the rows at the offsets `alone` (read alone by
+    `cells_of_rows`) that hold a `<br>` or have another width are hashed one by one."""
     lines, rows, start = run
-    if not (plain and hasher.tail):
+    if not plain or hasher.picker is None:
         alone = range(len(rows))
         held, values = [False] * len(rows), [0] * len(rows)
     else:
-        held = list(map(str.startswith, map(itemgetter(0), rows), repeat(hasher.wanted)))
-        values = list(map(hash, map(_JOIN.join, map(itemgetter(slice(1, None)), rows))))
+        ids = map(itemgetter(hasher.id_position), rows)
+        held = list(map(str.startswith, ids, repeat(hasher.wanted)))
+        picked = map(hasher.picker, rows)
+        values = list(map(hash, picked if hasher.single else map(_JOIN.join, picked)))
         # A row read alone for an escaped pipe has the width and clean values: hashed as above.
         width = hasher.width
         alone = [at for at in alone if len(rows[at]) != width or "<" in lines[at]]
