@@ -1,6 +1,7 @@
 """Real-git reproductions of commits that look like copies of each other by what a pick or a
-rebase keeps (author, author date, message) yet move a record differently: a forget and the
-restore after it, made within one second with one subject (docs/decisions.md#archive-moves)."""
+rebase keeps (author, author date, message) yet are different moves of a record: a forget and the
+restore after it, or two restores, made within one second with one subject
+(docs/decisions.md#archive-moves)."""
 
 from __future__ import annotations
 
@@ -84,6 +85,41 @@ def test_merging_a_forget_into_copies_of_it_and_of_the_restore_after_it_keeps_th
     commit(repo, "store alpha")
     forget(memory_of(repo), "O-001")
     _commit_in_one_second(repo, "change alpha")
+    git(repo, "checkout", "-q", "-b", "restorer")
+    restore(memory_of(repo), "O-001")
+    _commit_in_one_second(repo, "change alpha")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", "main..restorer").returncode == 0
+    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+    assert _archive_rows(repo) == []
+
+    merged = run_git(repo, "merge", "--no-ff", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    assert "removed the archived copy of O-001, restored since it was archived" in merged.stderr
+    assert {name: text_of(repo, name) for name in restored} == restored
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+    assert_healthy(repo)
+
+
+def test_merging_a_forget_into_copies_of_it_and_of_two_moves_alike_keeps_the_last_restore(
+    repo: Path,
+) -> None:
+    """The branch stored alpha, forgot, restored and forgot it again; a branch of it restored
+    alpha once more, all in one second with one subject. Main holds copies of all five, so the
+    record is new on both sides: live on main, archived on the branch. Main's copies of the two
+    forgets and the first restore are the branch's moves; its second restore looks like the
+    branch's first one, which main's first restore already matched: a move the branch never
+    made (seed 4041 of the collaboration simulation)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    for move in (forget, restore, forget):
+        move(memory_of(repo), "O-001")
+        _commit_in_one_second(repo, "change alpha")
     git(repo, "checkout", "-q", "-b", "restorer")
     restore(memory_of(repo), "O-001")
     _commit_in_one_second(repo, "change alpha")

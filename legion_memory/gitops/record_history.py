@@ -10,6 +10,7 @@ commits wrote, then replaced, the very version the other side holds has seen it 
 since (docs/decisions.md#later-version).
 """
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -108,21 +109,30 @@ def most_moved(
     whole = {side: _moves(start, side, archive, row_text) for side in sides}
     if any(moves is None for moves in (*since.values(), *whole.values())):
         return None
-    held = {side: _held(whole[side] or []) for side in sides}
     counts = {}
     for side in sides:
-        others = [held[other] for other in sides if other != side]
-        counts[side] = sum(
-            not all(sha in shas or copy in copies for shas, copies in others)
-            for sha, copy in since[side] or ()
-        )
+        moves = since[side] or []
+        held = [_held(moves, whole[other] or []) for other in sides if other != side]
+        counts[side] = sum(not all(i in seen for seen in held) for i in range(len(moves)))
     most = max(counts.values(), default=0)
     return {side for side, count in counts.items() if count == most}
 
 
-def _held(moves: list[tuple[str, str]]) -> tuple[set[str], set[str]]:
-    """A history's moves as (their hashes, what their copies keep)."""
-    return {sha for sha, _ in moves}, {copy for _, copy in moves}
+def _held(moves: list[tuple[str, str]], other: list[tuple[str, str]]) -> set[int]:
+    """The indexes of `moves` (one side's) that `other` (another side's whole history of moves)
+    holds, itself or as a copy. Each of the other's commits stands for one move only: moves alike
+    by what a copy keeps (a forget, a restore and a forget again within one second with one
+    subject) need a copy each, or one side's second restore passes for a copy of the other's
+    first (seed 4041 of the collaboration simulation). A commit held itself is matched first."""
+    shas = {sha for sha, _ in other}
+    copies = Counter(copy for _, copy in other)
+    held = {i for i, (sha, _) in enumerate(moves) if sha in shas}
+    copies.subtract(moves[i][1] for i in held)
+    for i in range(len(moves) - 1, -1, -1):  # oldest first: git log lists the newest first
+        if i not in held and copies[moves[i][1]] > 0:
+            copies[moves[i][1]] -= 1
+            held.add(i)
+    return held
 
 
 def _moves(start: Path, revs: str, path: Path, row_text: str) -> list[tuple[str, str]] | None:
