@@ -5,6 +5,7 @@ restore after it, or two restores, made within one second with one subject
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from support.gitrepos import (
 )
 from support.processes import git
 
+from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.forgetting import forget, restore
 
 pytestmark = pytest.mark.slow
@@ -72,52 +74,27 @@ def test_merging_a_restore_that_looks_like_a_copy_of_its_own_forget_keeps_the_re
     assert_healthy(repo)
 
 
-def test_merging_a_forget_into_copies_of_it_and_of_the_restore_after_it_keeps_the_restore(
-    repo: Path,
+@pytest.mark.parametrize(
+    "moves",
+    [
+        pytest.param((forget,), id="a forget"),
+        pytest.param((forget, restore, forget), id="two moves alike (seed 4041)"),
+    ],
+)
+def test_merging_a_forget_into_copies_of_its_moves_and_of_a_restore_after_them_keeps_the_restore(
+    repo: Path, moves: tuple[Callable[[Memory, str], object], ...]
 ) -> None:
-    """The branch stored alpha and forgot it; a branch of it restored alpha in the same second
-    with the same subject. Main holds copies of all three (picked, as a rebase would), so the
-    record is new on both sides: live on main, archived on the branch. Main's copy of the forget
-    is the branch's forget; its copy of the restore is a move the branch never made."""
+    """The branch stored alpha and moved it (the last move a forget); a branch of it restored
+    alpha, all in one second with one subject. Main holds copies of every commit (picked, as a
+    rebase would), so the record is new on both sides: live on main, archived on the branch.
+    Main's copies of the branch's moves are those moves; its copy of the restore is a move the
+    branch never made, though it looks like the branch's own restore when there is one, which
+    main's copy of that restore already matched (seed 4041 of the collaboration simulation)."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")
     add_outcome(repo, "alpha", "feature")
     commit(repo, "store alpha")
-    forget(memory_of(repo), "O-001")
-    _commit_in_one_second(repo, "change alpha")
-    git(repo, "checkout", "-q", "-b", "restorer")
-    restore(memory_of(repo), "O-001")
-    _commit_in_one_second(repo, "change alpha")
-    git(repo, "checkout", "-q", "main")
-    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
-    commit(repo, "notes")
-    assert run_git(repo, "cherry-pick", "main..restorer").returncode == 0
-    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
-    assert _archive_rows(repo) == []
-
-    merged = run_git(repo, "merge", "--no-ff", "--no-edit", "feature")
-
-    assert merged.returncode == 0, merged.stderr
-    assert "removed the archived copy of O-001, restored since it was archived" in merged.stderr
-    assert {name: text_of(repo, name) for name in restored} == restored
-    assert rows(repo) == [("O-001", "feature", "alpha")]
-    assert_healthy(repo)
-
-
-def test_merging_a_forget_into_copies_of_it_and_of_two_moves_alike_keeps_the_last_restore(
-    repo: Path,
-) -> None:
-    """The branch stored alpha, forgot, restored and forgot it again; a branch of it restored
-    alpha once more, all in one second with one subject. Main holds copies of all five, so the
-    record is new on both sides: live on main, archived on the branch. Main's copies of the two
-    forgets and the first restore are the branch's moves; its second restore looks like the
-    branch's first one, which main's first restore already matched: a move the branch never
-    made (seed 4041 of the collaboration simulation)."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    add_outcome(repo, "alpha", "feature")
-    commit(repo, "store alpha")
-    for move in (forget, restore, forget):
+    for move in moves:
         move(memory_of(repo), "O-001")
         _commit_in_one_second(repo, "change alpha")
     git(repo, "checkout", "-q", "-b", "restorer")
