@@ -80,7 +80,7 @@ def _at(path: Path) -> Legion | None:
 
 def _package_name(package_json: Path) -> str:
     try:
-        data = json.loads(package_json.read_text(encoding="utf-8"))
+        data = json.loads(package_json.read_text(encoding="utf-8-sig"))
     except (OSError, ValueError):
         return ""
     return data.get("name", "") if isinstance(data, dict) else ""
@@ -90,7 +90,7 @@ def _installed(manifest: Path) -> Legion | None:
     """An install's skill copies: `paths.skills` and any native surface (Kilo, Antigravity) that
     the installer listed among its `nativeArtifacts`."""
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data = json.loads(manifest.read_text(encoding="utf-8-sig"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("name") != PACKAGE_NAME:

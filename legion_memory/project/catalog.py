@@ -143,7 +143,7 @@ def catalog_path(
 def load_catalog(path: Path) -> Catalog | None:
     """Read and parse a catalog; None when it cannot be read (treated like a missing catalog)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return None
     return parse_catalog(text, path)

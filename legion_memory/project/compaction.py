@@ -13,6 +13,7 @@ from pathlib import Path
 
 from legion_memory.errors import LegionMemoryError, WriteError
 from legion_memory.markdown.cells import escape
+from legion_memory.markdown.document import BOM
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.catalog import Catalog
 from legion_memory.project.compaction_check import CheckReport, check_text
@@ -209,13 +210,14 @@ def uncompacted(root: Path, *, exclude: int | None = None) -> list[Uncompacted]:
 
 def phase_context(root: Path, selector: str | int) -> tuple[list[Path], str]:
     """The spec's recall integration: COMPACTED.md when present, else the summaries in plan
-    order, each introduced by a comment naming its file."""
+    order, each introduced by a comment naming its file. A BOM an editor saved is no text of
+    theirs: left out, not printed into the middle of the context."""
     phase = find_phase(root, selector)
     compacted = reading.read_text(phase.compacted)
     if compacted is not None:
-        return [phase.compacted], compacted
+        return [phase.compacted], compacted.removeprefix(BOM)
     parts = []
     for path in phase.summaries:
-        text = reading.read_text(path) or ""
+        text = (reading.read_text(path) or "").removeprefix(BOM)
         parts.append(f"<!-- {path.relative_to(root)} -->\n{text.rstrip()}\n")
     return phase.summaries, "\n".join(parts)

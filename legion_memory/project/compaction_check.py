@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from legion_memory.errors import LegionMemoryError
+from legion_memory.markdown.document import BOM
 from legion_memory.markdown.frontmatter import Value, split_front_matter, strings
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.catalog import Catalog
@@ -148,4 +149,4 @@ def check(root: Path, selector: str | int, catalog: Catalog | None = None) -> Ch
             where=str(path.parent),
             hint=f"run `legion-memory compact {number}` first",
         )
-    return check_text(facts, text, path)
+    return check_text(facts, text.removeprefix(BOM), path)  # a BOM would hide the front matter

@@ -240,9 +240,10 @@ def plan_documents(phase: Phase) -> dict[str, PlanDocument]:
 
 
 def read_planning_file(path: Path) -> str:
-    """A planning file's text; one clear error when it cannot be read."""
+    """A planning file's text, without the BOM an editor may have saved it with (else its front
+    matter and first heading go unseen); one clear error when it cannot be read."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ParseError("file is not valid UTF-8", where=str(path)) from exc
     except OSError as exc:

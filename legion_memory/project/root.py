@@ -67,7 +67,7 @@ class Settings(NamedTuple):
 def load_settings(root: Path) -> Settings:
     path = root / SETTINGS_FILE
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         return Settings()
     except (OSError, UnicodeDecodeError) as exc:
@@ -132,7 +132,7 @@ def current_phase(root: Path) -> int | None:
 
 def _state_text(root: Path) -> str | None:
     try:
-        return (root / STATE_FILE).read_text(encoding="utf-8")
+        return (root / STATE_FILE).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -154,7 +154,7 @@ def milestone_start(root: Path) -> "dt.date | None":
         if current is not None and path.name.startswith(current.group(1) + "-"):
             continue
         try:
-            head = path.read_text(encoding="utf-8")[:_HEAD_CHARS]
+            head = path.read_text(encoding="utf-8-sig")[:_HEAD_CHARS]
         except (OSError, UnicodeDecodeError):
             continue
         found = re.search(_COMPLETED_ON, head, re.MULTILINE | re.IGNORECASE)
