@@ -166,3 +166,36 @@ def test_a_forget_whose_picked_copy_also_moved_an_archived_row_is_still_its_copy
     assert _table_lines(text_of(repo, "ERRORS.md")) == ERRORS_HEADER + FIXED_ERROR
     assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER + BETA + GAMMA
     assert_healthy(repo)
+
+
+def test_a_fix_a_squash_on_the_rebased_branch_names_is_one_ours_has_seen(repo: Path) -> None:
+    """feature stores an error and fixes it twice; main squash-merges feature with git's own
+    message, which names those commits, then merges feature too. Rebasing main onto an upstream
+    that moved on replays the squash, then feature's commits: the first fix (retry to fix1)
+    meets fix2, which ours holds from the squash that names that very commit. It is a change
+    ours has seen: fix2 stands and the rebase runs through without a conflict (seed 4058)."""
+    init_memory(repo, driver=True)
+    git(repo, "branch", "upstream")
+    git(repo, "checkout", "-q", "-b", "feature")
+    error = add_error(repo, "disk full", "feature")
+    commit(repo, "store the error")
+    for fix in ("fix1", "fix2"):
+        writing.update(memory_of(repo), ERROR_FIX, error, {"fix": fix, "resolved": "true"})
+        commit(repo, f"fix the error: {fix}")
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--squash", "feature").returncode == 0
+    git(repo, "commit", "-q", "--no-edit")
+    assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
+    git(repo, "checkout", "-q", "upstream")
+    add_outcome(repo, "gamma", "main")
+    commit(repo, "store gamma")
+    git(repo, "checkout", "-q", "main")
+
+    rebased = run_git(repo, "rebase", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr + rebased.stdout
+    fixed = FIXED_ERROR.replace("fix1", "fix2")
+    assert _table_lines(text_of(repo, "ERRORS.md")) == ERRORS_HEADER + fixed
+    assert _table_lines(text_of(repo, "OUTCOMES.md")) == OUTCOMES_HEADER + GAMMA
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)

@@ -6,8 +6,9 @@ may differ (it was renumbered where it landed), so git replays it: a forget appl
 the restore that followed its copy upstream, or over a later fix, looks like two people changing
 one record. A copy keeps the commit's author, author date and message, and changes the same
 memory rows (their cells after the ID) in the same files: with both, the replayed change is one
-ours has seen, and ours's version of each record it touches stands. Asked of git only when a
-merge step would otherwise leave a conflict.
+ours has seen, and ours's version of each record it touches stands. So is a commit that a squash
+of ours names (git's own message after `merge --squash`). Asked of git only when a merge step
+would otherwise leave a conflict.
 """
 
 import re
@@ -17,7 +18,12 @@ from pathlib import Path
 
 from legion_memory.gitops.branch import run_git
 from legion_memory.gitops.record_history import parting
-from legion_memory.gitops.repository import COPY_KEY, HASH_AND_COPY_KEY, copy_keys_listed
+from legion_memory.gitops.repository import (
+    HASH_AND_COPY_KEY,
+    SQUASHED,
+    copy_keys_listed,
+    squashes_named,
+)
 
 MemoryChange = tuple[tuple[str, str], ...]
 """(file and sign, the row after its ID cell) of each record row changed, sorted."""
@@ -36,21 +42,37 @@ def replay_held(start: Path, directory: Path, replayed: str, ours: str) -> Calla
 
 
 def _held(start: Path, directory: Path, replayed: str, ours: str) -> bool:
-    key = run_git(["log", "-1", f"--format={COPY_KEY}", replayed], start)
+    shown = run_git(["log", "-1", f"--format={HASH_AND_COPY_KEY}", replayed], start)
+    found = copy_keys_listed(shown)
     base = parting(start, [ours, replayed])
-    if not key or base is None:
+    if not found or base is None:
         return False
+    [(commit, key)] = found.items()
     where = directory.resolve().as_posix()
     listed = run_git(
         ["log", "--full-history", "--no-merges", f"--format={HASH_AND_COPY_KEY}",
          f"{base}..{ours}", "--", where],
         start,
     )  # fmt: skip
-    copies = [commit for commit, copy_key in copy_keys_listed(listed).items() if copy_key == key]
-    if not copies:
-        return False
-    change = _memory_change(start, replayed, where)
-    return bool(change) and any(_memory_change(start, copy, where) == change for copy in copies)
+    copies = [copy for copy, copy_key in copy_keys_listed(listed).items() if copy_key == key]
+    if copies:
+        change = _memory_change(start, commit, where)
+        if change and any(_memory_change(start, copy, where) == change for copy in copies):
+            return True
+    return _squashed_in(start, commit, f"{base}..{ours}", where)
+
+
+def _squashed_in(start: Path, commit: str, commits: str, where: str) -> bool:
+    """Whether a squash among the `commits` that changed memory names the replayed commit
+    itself: ours then holds its change, folded with the others the squash names. A branch
+    squash-merged and then merged too is flattened by a rebase into the squash and, after it,
+    the branch's own commits, whose changes the squash already made (seed 4058)."""
+    messages = run_git(
+        ["log", "--full-history", "--no-merges", "--fixed-strings", f"--grep={SQUASHED}",
+         "--format=%B%x00", commits, "--", where],
+        start,
+    )  # fmt: skip
+    return commit in squashes_named(messages or "")
 
 
 def _memory_change(start: Path, commit: str, where: str) -> MemoryChange:

@@ -243,9 +243,6 @@ def replay_of_picks(start: Path, env: Mapping[str, str] | None = None) -> Replay
     return Replay(onto.strip(), tuple((written or "").split()), tuple(picked))
 
 
-_SQUASHED = "Squashed commit of the following:"
-
-
 def upstream_commits(start: Path, replay: Replay, directory: Path) -> tuple[str, ...]:
     """The replay's upstream: the commits of its `onto` that changed `directory` and its `apart`
     commits do not reach (newest first, at most `_UPSTREAM_LIMIT`), and the commits a squash
@@ -262,12 +259,22 @@ def upstream_commits(start: Path, replay: Replay, directory: Path) -> tuple[str,
     if not commits:
         return ()
     shown = run_git(["show", "-s", "--format=%B%x00", *commits], start) or ""
+    return (*commits, *squashes_named(shown))
+
+
+SQUASHED = "Squashed commit of the following:"
+
+
+def squashes_named(messages: str) -> list[str]:
+    """The full hashes of the commits each squash among the messages (NUL-separated, as
+    `--format=%B%x00` gives them) names: git's own message after `merge --squash` lists them,
+    a `commit <sha>` line each, under "Squashed commit of the following:"."""
     named = []
-    for message in shown.split("\0"):
-        if _SQUASHED in message:
-            lines = message.partition(_SQUASHED)[2].splitlines()
+    for message in messages.split("\0"):
+        if SQUASHED in message:
+            lines = message.partition(SQUASHED)[2].splitlines()
             named += [line[7:].strip() for line in lines if line.startswith("commit ")]
-    return (*commits, *(sha for sha in named if len(sha) == 40 and sha.isalnum()))
+    return [sha for sha in named if len(sha) == 40 and sha.isalnum()]
 
 
 COPY_KEY = "%ae %at %s"
