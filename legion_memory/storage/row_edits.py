@@ -82,6 +82,28 @@ def verify_append(
     which has no pipe, still ends it (docs/decisions.md#one-parse-per-store).
     """
     lines = before.lines
+    added = _appended_text(path, before, data, new, table)
+    if lines[table.end - 1] == strip_ending(lines[table.end - 1]):
+        # The anchor was the file's last line, without an ending: it gains one.
+        ending = added[: len(added) - len(added.lstrip("\r\n"))]
+        if ending not in ("\n", "\r\n"):
+            raise not_read_back(path)
+        added = added[len(ending) :]
+    header = "".join(strip_ending(line) + "\n" for line in lines[table.header : table.header + 2])
+    mini = parse(header + added)
+    new_table = mini.tables[0] if len(mini.lines) == 3 and len(mini.tables) == 1 else None
+    if new_table is None or new_table.rows != range(2, 3) or new_table.columns != table.columns:
+        raise not_read_back(path)
+    if not same_values(record_at(mini, new_table, record.kind, 2), record):
+        raise not_read_back(path)
+
+
+def _appended_text(
+    path: Path, before: Document, data: bytes, new: bytes | Pieces, table: Table
+) -> str:
+    """The text `new` adds to the old bytes `data` right after the table's last row, when every
+    old byte is where it was (those after the table shifted); else not read back."""
+    lines = before.lines
     head = _row_end_offset(before, table, data)
     view = memoryview(data)
     if isinstance(new, tuple):  # pieces: compared in place (by `bytes` methods, in C), never joined
@@ -102,22 +124,9 @@ def verify_append(
     ):
         raise not_read_back(path)
     try:
-        added = added_bytes.decode("utf-8")
+        return added_bytes.decode("utf-8")
     except UnicodeDecodeError:
         raise not_read_back(path) from None
-    if lines[table.end - 1] == strip_ending(lines[table.end - 1]):
-        # The anchor was the file's last line, without an ending: it gains one.
-        ending = added[: len(added) - len(added.lstrip("\r\n"))]
-        if ending not in ("\n", "\r\n"):
-            raise not_read_back(path)
-        added = added[len(ending) :]
-    header = "".join(strip_ending(line) + "\n" for line in lines[table.header : table.header + 2])
-    mini = parse(header + added)
-    new_table = mini.tables[0] if len(mini.lines) == 3 and len(mini.tables) == 1 else None
-    if new_table is None or new_table.rows != range(2, 3) or new_table.columns != table.columns:
-        raise not_read_back(path)
-    if not same_values(record_at(mini, new_table, record.kind, 2), record):
-        raise not_read_back(path)
 
 
 def same_values(read_back: Record, intended: Record) -> bool:
