@@ -140,3 +140,46 @@ def test_picking_an_update_again_alone_keeps_the_later_version(repo: Path, pick:
         ("E-001", "feature", "kill the stale dev server, then free port 3000")
     ]
     assert_healthy(repo)
+
+
+def test_a_fix_restored_after_a_copy_of_the_forget_that_archived_its_version_stays_live(
+    repo: Path,
+) -> None:
+    """feature updates the fix and forgets it; main picks both commits, restores the fix, then
+    stores work of its own and forgets part of it (so that ARCHIVE.md changed on both sides and
+    no memory file of main's ends as base had it: the hook leaves the merge's result alone).
+    Merging feature, its archive holds the fix in the very version main holds live, but main's
+    live copy is no stale one: main made feature's forget too (a copy) and a restore since, the
+    later state (seed 4048 of the collaboration simulation, there through `merge --squash`)."""
+    init_memory(repo, driver=True)
+    _store_error(repo, "retry the server")
+    git(repo, "checkout", "-q", "-b", "feature")
+    _store_error(repo, "free port 3000 first")
+    run_process("forget", "E-001", cwd=repo, check=True)
+    commit(repo, "forget the fix")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main's own work", "main")
+    commit(repo, "main's own work")
+    assert run_git(repo, "cherry-pick", "main..feature").returncode == 0
+    run_process("restore", "E-001", cwd=repo, check=True)
+    commit(repo, "restore the fix")
+    add_outcome(repo, "main's abandoned work", "main")
+    run_process("forget", "O-002", cwd=repo, check=True)
+    commit(repo, "main's abandoned work")
+    errors, archived = text_of(repo, "ERRORS.md"), text_of(repo, "ARCHIVE.md")
+
+    done = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "conflict" not in done.stderr
+    assert rows(repo, "errors") == [("E-001", "main", "free port 3000 first")]
+    # The driver keeps the live copy, ARCHIVE.md's merge brings feature's archived one beside
+    # it, and the hook's repair weighs the two the same way.
+    assert "removed the archived copy of E-001, restored since it was archived" in done.stderr
+    assert git(repo, "log", "-2", "--format=%s").splitlines() == [
+        "Repair .planning/memory after post-merge (legion-memory doctor --fix)",
+        "Merge branch 'feature'",
+    ]
+    assert text_of(repo, "ERRORS.md") == errors
+    assert text_of(repo, "ARCHIVE.md") == archived
+    assert_healthy(repo)

@@ -1,6 +1,7 @@
 """Real-git reproductions of commits that look like copies of each other by what a pick or a
 rebase keeps (author, author date, message) yet are different moves of a record: a forget and the
-restore after it, or two restores, made within one second with one subject
+restore after it, or two restores, made within one second with one subject; and of copies of
+moves a squash folded away, told by the commits its message names
 (docs/decisions.md#archive-moves)."""
 
 from __future__ import annotations
@@ -113,4 +114,49 @@ def test_merging_a_forget_into_copies_of_its_moves_and_of_a_restore_after_them_k
     assert "removed the archived copy of O-001, restored since it was archived" in merged.stderr
     assert {name: text_of(repo, name) for name in restored} == restored
     assert rows(repo) == [("O-001", "feature", "alpha")]
+    assert_healthy(repo)
+
+
+def test_merging_a_picked_forget_into_a_squash_of_that_forget_and_its_restore_keeps_the_restore(
+    repo: Path,
+) -> None:
+    """feature forgot alpha, restored it and stored beta; main squash-merged feature with git's
+    own message, which names those commits, though the squash's diff moves nothing in
+    ARCHIVE.md. picker picked the forget alone. Merging picker, its forget is a copy of one of
+    the squashed moves, and the restore after it is main's later word: alpha stays live (seed
+    4052 of the collaboration simulation)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    stored_archive = text_of(repo, "ARCHIVE.md")
+    git(repo, "checkout", "-q", "-b", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    add_outcome(repo, "beta", "feature")
+    commit(repo, "store beta")
+    git(repo, "checkout", "-q", "-b", "picker", "main")
+    (repo / "notes.txt").write_text("picker moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", "feature~2").returncode == 0
+    assert _archive_rows(repo) != []
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--squash", "feature").returncode == 0
+    git(repo, "commit", "-q", "--no-edit")
+    squashed = text_of(repo, "OUTCOMES.md")
+
+    merged = run_git(repo, "merge", "--no-edit", "picker")
+
+    assert merged.returncode == 0, merged.stderr
+    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "feature", "beta")]
+    # The driver keeps alpha live, git takes picker's ARCHIVE.md whole (main's is base's), and
+    # the hook's repair weighs the two copies the same way.
+    assert "removed the archived copy of O-001, restored since it was archived" in merged.stderr
+    assert git(repo, "log", "-2", "--format=%s").splitlines() == [
+        "Repair .planning/memory after post-merge (legion-memory doctor --fix)",
+        "Merge branch 'picker'",
+    ]
+    assert text_of(repo, "OUTCOMES.md") == squashed
+    assert text_of(repo, "ARCHIVE.md") == stored_archive
     assert_healthy(repo)

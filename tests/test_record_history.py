@@ -154,3 +154,38 @@ def test_a_restore_with_the_author_date_and_message_of_a_forget_is_no_copy_of_it
     memory = memory_of(repo)
     text = f"2026-03-02 {ROW_TAIL}"
     assert most_moved(repo, base, ["two", "three"], memory.archive, text) == {"two"}
+
+
+def test_a_squash_stands_for_the_moves_of_the_commits_its_message_names(repo: Path) -> None:
+    """`two` forgot and restored alpha and stored beta, and main squashed it with git's own
+    message: the squash's diff moves nothing, yet main made both moves, and `three`'s copy of
+    the forget is one of them. `four` forgot alpha, main squashed that alone (its diff moves
+    alpha), then `four` restored it: the squash's move is `four`'s forget, not one beside it."""
+    init_memory(repo, driver=False)
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "two")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    add_outcome(repo, "beta", "feature")
+    commit(repo, "store beta")
+    git(repo, "checkout", "-q", "-b", "three", base)
+    (repo / "notes.txt").write_text("notes\n", encoding="utf-8")
+    commit(repo, "notes")
+    git(repo, "cherry-pick", "two~2")
+    git(repo, "checkout", "-q", "-b", "four", base)
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha on four")
+    for squashed in ("two", "four"):
+        git(repo, "checkout", "-q", "-b", f"squash-{squashed}", base)
+        git(repo, "merge", "-q", "--squash", squashed)
+        git(repo, "commit", "-q", "--no-edit")
+    git(repo, "checkout", "-q", "four")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha on four")
+    archive, text = memory_of(repo).archive, f"2026-03-02 {ROW_TAIL}"
+    assert most_moved(repo, base, ["squash-two", "three"], archive, text) == {"squash-two"}
+    assert most_moved(repo, base, ["squash-four", "four"], archive, text) == {"four"}

@@ -14,7 +14,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from legion_memory.gitops.repository import HASH_AND_COPY_KEY, copy_keys_listed, run_git
+from legion_memory.gitops.repository import (
+    HASH_AND_COPY_KEY,
+    copy_keys_listed,
+    run_git,
+    squashes_of,
+)
 
 KeptLater = Callable[[str, str], bool]
 """(the record's row text, `schema.identity.history_text`; the side that keeps it: "ours" or
@@ -105,8 +110,8 @@ def most_moved(
     """The sides that moved the record most often since `base`, each move of one side counted
     unless every other side's history holds it or a copy of it (a move all have seen tells none
     apart): the ones holding its later state. None when git cannot say for one of them."""
-    since = {side: _moves(start, f"{base}..{side}", archive, row_text) for side in sides}
-    whole = {side: _moves(start, side, archive, row_text) for side in sides}
+    since = {side: _side_moves(start, f"{base}..{side}", archive, row_text) for side in sides}
+    whole = {side: _side_moves(start, side, archive, row_text) for side in sides}
     if any(moves is None for moves in (*since.values(), *whole.values())):
         return None
     counts = {}
@@ -135,13 +140,38 @@ def _held(moves: list[tuple[str, str]], other: list[tuple[str, str]]) -> set[int
     return held
 
 
-def _moves(start: Path, revs: str, path: Path, row_text: str) -> list[tuple[str, str]] | None:
+def _side_moves(start: Path, revs: str, path: Path, row_text: str) -> list[tuple[str, str]] | None:
+    """The moves of `revs`'s commits, a squash (git's own message of `merge --squash`) standing
+    for the commits it names: a squash of a forget and the restore that undid it moves nothing
+    in its own diff, yet its side made both moves, and a copy of that forget arriving from
+    another branch is one of them (docs/decisions.md#archive-moves). None when git cannot say."""
+    own = _moves(start, ["--full-history", revs], path, row_text)
+    squashes = squashes_of(start, revs)
+    if own is None or squashes is None:
+        return None
+    held = {sha for sha, _ in own}
+    named = [sha for names in squashes.values() for sha in names]
+    folded = [sha for sha in dict.fromkeys(named) if sha not in held]
+    # A squash names commits of the clone that made it, which this one may never have fetched.
+    listed = ["--no-walk=unsorted", "--ignore-missing", *folded]
+    moved = _moves(start, listed, path, row_text) if folded else []
+    if moved is None:
+        return None
+    # A squash's own move is the sum of those it names: counted once, by the commits that made it.
+    movers = held | {sha for sha, _ in moved}
+    standing_for = {squash for squash, names in squashes.items() if movers.intersection(names)}
+    return [move for move in own if move[0] not in standing_for] + moved
+
+
+def _moves(
+    start: Path, revs: Sequence[str], path: Path, row_text: str
+) -> list[tuple[str, str]] | None:
     """`archive_moves`'s commits, each as (its hash, what a copy of it keeps): a rebase or a
     pick keeps the author, the author's date and the message, not the hash, and moves the record
     the way the original did (docs/decisions.md#archive-moves)."""
     listed = run_git(
-        ["log", "--full-history", "--format=%x01%H%x00%ae %at %s", "-p", "--unified=0",
-         "--no-color", "--no-ext-diff", "--no-textconv", f"-S{row_text}", revs, "--",
+        ["log", "--format=%x01%H%x00%ae %at %s", "-p", "--unified=0", "--no-color",
+         "--no-ext-diff", "--no-textconv", f"-S{row_text}", *revs, "--",
          path.resolve().as_posix()],
         start,
     )  # fmt: skip

@@ -184,12 +184,11 @@ class _TableMerge:
         return out + conflicts + self.numbered(new)
 
     def removed_by_theirs(self, old: Row, mine: Row) -> list[str]:
-        if own_values(mine) == own_values(old) and not self.kept_later(mine, "ours"):
-            return []  # removed (or moved to ARCHIVE) by theirs
-        if own_values(mine) == own_values(old):  # restored after the forget theirs holds
-            return [self.fit(mine, "ours")]
-        if self.archived_as(mine, "ours", "theirs"):
-            return []  # theirs archived this very version: ours's copy is stale
+        # Theirs removed (or archived) the record as base had it, or archived ours's very
+        # version (docs/decisions.md#archived-version): gone, unless ours restored it after
+        # that forget (docs/decisions.md#archive-moves).
+        if own_values(mine) == own_values(old) or self.archived_as(mine, "ours", "theirs"):
+            return [self.fit(mine, "ours")] if self.kept_later(mine, "ours") else []
         if self.ledger.replayed_seen():  # a removal ours had and changed the record since
             return [self.fit(mine, "ours")]
         what = f"row {mine.id or mine.content.strip()[:40]} changed on ours, removed on theirs"
@@ -257,12 +256,12 @@ class _TableMerge:
             other = self.their_rows.get(key)
             if key in self.our_rows or other is None:
                 continue
-            if own_values(other) == own_values(old):
+            if own_values(other) == own_values(old) or self.archived_as(other, "theirs", "ours"):
                 if self.kept_later(other, "theirs"):  # restored after ours's forget
                     out.append(self.fit(other, "theirs"))
                 continue
-            if self.archived_as(other, "theirs", "ours") or self.ledger.replayed_seen():
-                continue  # ours archived this very version, or removed it after the update
+            if self.ledger.replayed_seen():
+                continue  # ours removed it after the update
             name = other.id or other.content.strip()[:40]
             what = f"row {name} removed on ours, changed on theirs"
             out += self.ledger.markers(what, [], [self.fit(other, "theirs")])

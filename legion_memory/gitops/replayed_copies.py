@@ -20,9 +20,8 @@ from legion_memory.gitops.branch import run_git
 from legion_memory.gitops.record_history import parting
 from legion_memory.gitops.repository import (
     HASH_AND_COPY_KEY,
-    SQUASHED,
     copy_keys_listed,
-    squashes_named,
+    squashes_of,
 )
 
 MemoryChange = tuple[tuple[str, str], ...]
@@ -59,20 +58,16 @@ def _held(start: Path, directory: Path, replayed: str, ours: str) -> bool:
         change = _memory_change(start, commit, where)
         if change and any(_memory_change(start, copy, where) == change for copy in copies):
             return True
-    return _squashed_in(start, commit, f"{base}..{ours}", where)
+    return _named_by_squash(start, commit, f"{base}..{ours}")
 
 
-def _squashed_in(start: Path, commit: str, commits: str, where: str) -> bool:
-    """Whether a squash among the `commits` that changed memory names the replayed commit
-    itself: ours then holds its change, folded with the others the squash names. A branch
-    squash-merged and then merged too is flattened by a rebase into the squash and, after it,
-    the branch's own commits, whose changes the squash already made (seed 4058)."""
-    messages = run_git(
-        ["log", "--full-history", "--no-merges", "--fixed-strings", f"--grep={SQUASHED}",
-         "--format=%B%x00", commits, "--", where],
-        start,
-    )  # fmt: skip
-    return commit in squashes_named(messages or "")
+def _named_by_squash(start: Path, commit: str, commits: str) -> bool:
+    """Whether a squash among the `commits` names the replayed commit itself: ours then holds
+    its change, folded with the others the squash names. A branch squash-merged and then merged
+    too is flattened by a rebase into the squash and, after it, the branch's own commits, whose
+    changes the squash already made (seed 4058)."""
+    squashes = squashes_of(start, commits) or {}
+    return any(commit in named for named in squashes.values())
 
 
 def _memory_change(start: Path, commit: str, where: str) -> MemoryChange:

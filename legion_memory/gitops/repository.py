@@ -2,7 +2,7 @@
 needs): its repository, revisions, files at a revision, rebases and picks in progress."""
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from legion_memory.errors import GitError
@@ -243,6 +243,9 @@ def replay_of_picks(start: Path, env: Mapping[str, str] | None = None) -> Replay
     return Replay(onto.strip(), tuple((written or "").split()), tuple(picked))
 
 
+SQUASHED = "Squashed commit of the following:"
+
+
 def upstream_commits(start: Path, replay: Replay, directory: Path) -> tuple[str, ...]:
     """The replay's upstream: the commits of its `onto` that changed `directory` and its `apart`
     commits do not reach (newest first, at most `_UPSTREAM_LIMIT`), and the commits a squash
@@ -259,22 +262,30 @@ def upstream_commits(start: Path, replay: Replay, directory: Path) -> tuple[str,
     if not commits:
         return ()
     shown = run_git(["show", "-s", "--format=%B%x00", *commits], start) or ""
-    return (*commits, *squashes_named(shown))
+    return (*commits, *squashed_in(shown.split("\0")))
 
 
-SQUASHED = "Squashed commit of the following:"
-
-
-def squashes_named(messages: str) -> list[str]:
-    """The full hashes of the commits each squash among the messages (NUL-separated, as
-    `--format=%B%x00` gives them) names: git's own message after `merge --squash` lists them,
-    a `commit <sha>` line each, under "Squashed commit of the following:"."""
+def squashed_in(messages: Iterable[str]) -> list[str]:
+    """The commits squashes name, as git's own message of `merge --squash` lists them (`commit
+    <sha>` lines under "Squashed commit of the following:"), in the order the messages list them."""
     named = []
-    for message in messages.split("\0"):
+    for message in messages:
         if SQUASHED in message:
             lines = message.partition(SQUASHED)[2].splitlines()
             named += [line[7:].strip() for line in lines if line.startswith("commit ")]
     return [sha for sha in named if len(sha) == 40 and sha.isalnum()]
+
+
+def squashes_of(start: Path, revs: str) -> dict[str, list[str]] | None:
+    """The squashes of `revs` (a revision or a range) whose message is git's own, each with the
+    commits it names (`squashed_in`), by full hash; None when git cannot say."""
+    listed = run_git(
+        ["log", "--format=%x01%H%n%B", "--fixed-strings", f"--grep={SQUASHED}", revs], start
+    )
+    if listed is None:
+        return None
+    entries = (entry.partition("\n") for entry in listed.split("\x01") if entry.strip())
+    return {sha: squashed_in([message]) for sha, _, message in entries}
 
 
 COPY_KEY = "%ae %at %s"
