@@ -365,7 +365,8 @@ def test_an_existing_planning_directory_or_root_is_a_project(cli: CLI, tmp_path:
     assert cli(*STORE_PATTERN, cwd=planned).code == 0
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    assert cli("--root", str(planned), *STORE_PATTERN, cwd=elsewhere).code == 0
+    another = (*STORE_PATTERN[:-1], "r2")  # another pattern: the same one is stored once
+    assert cli("--root", str(planned), *another, cwd=elsewhere).code == 0
     assert (planned / ".planning/memory/PATTERNS.md").read_text(encoding="utf-8").count("| P-") == 2
 
 

@@ -403,7 +403,9 @@ def test_preference_scores_count_the_global_tier_only_when_asked(cli: CLI, proje
     signal += ("--proposed", "p", "--choice", "x", "--agent", "eng-a", "--signal")
     assert run(cli, project, *signal, "positive")[0] == 0
     assert run(cli, project, *signal, "negative", "--scope", "global")[0] == 0
-    assert run(cli, project, *signal, "negative", "--scope", "global")[0] == 0
+    # A second signal, on another proposal: the same one again would be the same record.
+    again = tuple("p2" if value == "p" else value for value in signal)
+    assert run(cli, project, *again, "negative", "--scope", "global")[0] == 0
     scores = ("--json", "score", "preferences")
     assert json.loads(run(cli, project, *scores)[1]) == {"eng-a": 0.5, "notes": []}
     data = json.loads(run(cli, project, *scores, "--include-global")[1])

@@ -30,6 +30,7 @@ RESERVED_KEY = "notes"
 DISABLED_NOTICE = "memory is disabled (memory.enabled is false in settings.json); nothing stored"
 DISABLED = "disabled"
 STORED = "stored"
+UNCHANGED = "unchanged"
 Target = Project | Path | str
 
 
@@ -87,7 +88,9 @@ def store_pattern(
     tier = project.target(scope)
     if not _enabled(project):
         return StoredRecord(tier.scope, DISABLED)
-    stored = writing.append(tier.memory, record)
+    stored, written = writing.append_once(tier.memory, record)
+    if not written:
+        return _held(project, tier, stored)
     notes = [n for n in (_unknown_outcome(tier.memory, stored["source"]),) if n]
     return _stored(project, tier, stored, notes)
 
@@ -118,7 +121,7 @@ def store_error(
     if error_fixes.is_resolved(before):
         action = "skipped"
     else:
-        action = "unchanged" if before is after else "updated"
+        action = UNCHANGED if before is after else "updated"
     where = _location(project, tier, after)
     return StoredRecord(tier.scope, action, where, after, [], before, alike)
 
@@ -143,7 +146,8 @@ def store_preference(
     tier = project.target(scope)
     if not _enabled(project):
         return StoredRecord(tier.scope, DISABLED)
-    return _stored(project, tier, writing.append(tier.memory, record), [])
+    stored, written = writing.append_once(tier.memory, record)
+    return _stored(project, tier, stored, []) if written else _held(project, tier, stored)
 
 
 def recall_patterns(
@@ -268,6 +272,11 @@ def _stored(
     for message in notes:
         project.notice(message)
     return StoredRecord(tier.scope, STORED, _location(project, tier, record), record, notes)
+
+
+def _held(project: Project, tier: scopes.Scoped, record: Record) -> StoredRecord:
+    """A store of a record memory holds already: nothing written (docs/decisions.md#store-once)."""
+    return StoredRecord(tier.scope, UNCHANGED, _location(project, tier, record), record)
 
 
 def _agent_names(agents: Sequence[str]) -> list[str] | None:

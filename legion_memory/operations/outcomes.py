@@ -107,7 +107,13 @@ def store_given(
         return StoredOutcome(tier.scope, preview, columns, True)
     from legion_memory.storage import writing  # a store's alone: recall and scores never write
 
-    stored = writing.append(tier.memory, built.record, seen)
+    stored, written = writing.append_once(tier.memory, built.record, seen)
+    if not written:  # docs/decisions.md#store-once
+        project.notice(
+            f"Note: {OUTCOME.filename} already holds this outcome as {stored.id} (line "
+            f"{stored.line}); nothing was stored"
+        )
+        return StoredOutcome(tier.scope, _shown(stored, columns), columns, False)
     unstored = unstored_fields(stored, columns)
     if unstored:
         project.notice(

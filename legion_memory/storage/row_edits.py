@@ -3,9 +3,13 @@ as intended: the old rows unchanged and in order, the new row exactly the intend
 `store` reads the file, calls these and writes the text only when they pass.
 """
 
+from collections.abc import Iterable
+from itertools import compress, repeat
+from operator import contains
 from pathlib import Path
 
 from legion_memory.errors import IntegrityError, ParseError, SchemaError
+from legion_memory.markdown.cells import unescape
 from legion_memory.markdown.document import (
     Document,
     RowStyle,
@@ -14,6 +18,7 @@ from legion_memory.markdown.document import (
     render,
     strip_ending,
 )
+from legion_memory.schema.identity import identity, identity_of_cells
 from legion_memory.schema.kinds import Kind
 from legion_memory.schema.records import Record, column_key, read_records, record_at, records_table
 
@@ -46,6 +51,32 @@ def row_insertion(
     at = _row_end_offset(document, table, data)
     view = memoryview(data)
     return (view[:at], added.encode("utf-8"), view[at:]), table.end + 1
+
+
+def held_already(document: Document, table: Table, kind: Kind, cells: list[str]) -> Record | None:
+    """The table's row holding the same record as the row of escaped `cells` about to be added
+    (their identity as the file will read them back: every cell but the ID and references,
+    spaces aside); None when there is none. A store of a record memory holds already writes
+    nothing (docs/decisions.md#store-once). Only the rows holding the longest plain word of its
+    identity are read: one pass over the lines, from C."""
+    keys = [column_key(name) for name in table.columns]
+    wanted = identity_of_cells(kind, keys, [unescape(cell) for cell in cells])
+    words = [word for value in wanted[1:] for word in value.split() if _plain(word)]
+    rows: Iterable[int] = range(table.header + 2, table.end)
+    if words:
+        lines = document.lines[table.header + 2 : table.end]
+        rows = compress(rows, map(contains, lines, repeat(max(words, key=len))))
+    for index in rows:
+        found = record_at(document, table, kind, index)
+        if identity(kind, found.values) == wanted:
+            return found
+    return None
+
+
+def _plain(word: str) -> bool:
+    """A word a row holds as the value does: none of the characters a cell escapes or unescapes
+    (a pipe, a line break's `<br>`)."""
+    return "|" not in word and "<" not in word and "\\" not in word
 
 
 def _row_end_offset(document: Document, table: Table, data: bytes) -> int:

@@ -53,6 +53,7 @@ from legion_memory.storage.reading import (
 from legion_memory.storage.row_edits import (
     Pieces,
     find_record,
+    held_already,
     replace_row,
     require_id_column,
     row_insertion,
@@ -70,6 +71,7 @@ __all__ = [
     "Dedupe",
     "Mutation",
     "append",
+    "append_once",
     "append_or_update",
     "atomic_write",
     "create_file",
@@ -183,10 +185,16 @@ def ensure_directory(memory: Memory) -> None:
 
 
 def append(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
-    """Store a new record with the next free ID; returns it with its ID and line number.
+    """Store a new record with the next free ID; returns it with its ID and line number. A record
+    the file holds already (its identity) is not stored twice: returned as held (`append_once`).
 
     `seen`: the file as the caller read and checked it before taking the lock, if it did.
     """
+    return append_once(memory, record, seen)[0]
+
+
+def append_once(memory: Memory, record: Record, seen: Checked | None = None) -> tuple[Record, bool]:
+    """`append`, and whether it wrote the record (False: the file held it already)."""
     with _echoing(record), locked(memory):
         return _append_held(memory, record, seen)
 
@@ -218,7 +226,9 @@ class _echoing:
             raise WriteError(what, where=where, hint=hint, record=shown) from failure
 
 
-def _append_held(memory: Memory, record: Record, seen: Checked | None = None) -> Record:
+def _append_held(
+    memory: Memory, record: Record, seen: Checked | None = None
+) -> tuple[Record, bool]:
     kind = record.kind
     path = memory.path(kind)
     document, table, data, suspects = _current(path, kind, seen)
@@ -226,10 +236,14 @@ def _append_held(memory: Memory, record: Record, seen: Checked | None = None) ->
     highest = max_id_number(memory, kind, document, table, data, suspects)
     next_id = format_id(kind.prefix, highest + 1)
     stored = record.replace(values={**record.values, "id": next_id})
-    new, line = row_insertion(document, table, data, row_for(stored, table.columns))
+    cells = row_for(stored, table.columns)
+    held = held_already(document, table, kind, cells)
+    if held is not None:
+        return held, False
+    new, line = row_insertion(document, table, data, cells)
     verify_append(path, document, data, new, table, stored)
     _write(path, new, stored)
-    return stored.replace(line=line)
+    return stored.replace(line=line), True
 
 
 def _current(
@@ -275,7 +289,7 @@ def append_or_update(
         records = [] if document is None else records_of(path, document, kind)
         found = dedupe(records)
         if found is None:
-            return None, _append_held(memory, record)
+            return None, _append_held(memory, record)[0]
         existing, changes = found
         if not changes:
             return existing, existing

@@ -7,7 +7,7 @@ from legion_memory.cli.output import emit, markdown_table, note
 from legion_memory.cli.tiers import marked, scoped_cells
 from legion_memory.knowledge import error_fixes
 from legion_memory.operations.common import Recalled
-from legion_memory.operations.knowledge import DISABLED, STORED, StoredRecord
+from legion_memory.operations.knowledge import DISABLED, STORED, UNCHANGED, StoredRecord
 from legion_memory.schema.kinds import Kind
 
 
@@ -19,6 +19,8 @@ def _stored_text(stored: StoredRecord) -> str:
     before, after = stored.previous, stored.record
     if stored.action == DISABLED or after is None:
         return ""
+    if stored.action == UNCHANGED and before is None:
+        return f"Unchanged: {after.id} already holds this {after.kind.singular} ({stored.where})"
     if stored.action == STORED or before is None:
         return f"Stored {after.id} in {stored.where}"
     percent = f"signature {round(stored.similarity * 100)}% alike"
@@ -27,7 +29,7 @@ def _stored_text(stored: StoredRecord) -> str:
             f"Skipped: {before.id} already holds a resolved fix for this error ({percent})"
             f"\nFix: {before['fix']}"
         )
-    if stored.action == "unchanged":
+    if stored.action == UNCHANGED:
         return f"Unchanged: {before.id} already records this fix ({percent})"
     changed = [c.name for c in after.kind.columns if before[c.key] != after[c.key]]
     return f"Updated {after.id} in place ({' and '.join(changed)}) in {stored.where} ({percent})"
