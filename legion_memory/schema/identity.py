@@ -10,10 +10,7 @@ with or without padding, CRLF or LF, is the same record.
 
 from collections.abc import Mapping, Sequence
 
-from legion_memory.schema.kinds import ERROR_FIX, KINDS, Kind
-
-REFERENCE_KEYS = frozenset({"source"})
-"""Cells that cite another record by ID: a renumbering rewrites them, they are not identity."""
+from legion_memory.schema.kinds import ERROR_FIX, KINDS, REFERENCE_KEYS, Kind
 
 _UPDATED_IN_PLACE: Mapping[str, tuple[str, ...]] = {
     ERROR_FIX.name: ("date", "branch", "error_signature"),

@@ -229,6 +229,9 @@ PREFERENCE = Kind(
 )
 
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (OUTCOME, PATTERN, ERROR_FIX, PREFERENCE)}
+REFERENCE_KEYS = frozenset({"source"})
+"""Cells that cite another record by ID: a renumbering rewrites them, they are no part of a
+record's identity (`schema.identity`)."""
 ARCHIVE_FILENAME = "ARCHIVE.md"
 ARCHIVE_TITLE = "Memory — Archived Outcomes"
 ARCHIVE_DESCRIPTION = (

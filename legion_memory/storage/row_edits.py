@@ -18,8 +18,7 @@ from legion_memory.markdown.document import (
     render,
     strip_ending,
 )
-from legion_memory.schema.identity import identity, identity_of_cells
-from legion_memory.schema.kinds import Kind
+from legion_memory.schema.kinds import REFERENCE_KEYS, Kind
 from legion_memory.schema.records import Record, column_key, read_records, record_at, records_table
 
 Pieces = tuple[memoryview, bytes, memoryview]
@@ -58,19 +57,37 @@ def held_already(document: Document, table: Table, kind: Kind, cells: list[str])
     (their identity as the file will read them back: every cell but the ID and references,
     spaces aside); None when there is none. A store of a record memory holds already writes
     nothing (docs/decisions.md#store-once). Only the rows holding the longest plain word of its
-    identity are read: one pass over the lines, from C."""
+    longest value are read, found by one pass over the lines from C: a store that adds a new
+    record reads none (nor imports what compares them)."""
     keys = [column_key(name) for name in table.columns]
-    wanted = identity_of_cells(kind, keys, [unescape(cell) for cell in cells])
-    words = [word for value in wanted[1:] for word in value.split() if _plain(word)]
+    values = [unescape(cell) for cell in cells]
+    # The longest value is the record's own text (a summary, a pattern), whose words few rows
+    # share; an agent's or a branch's name is in many.
+    own = [value for key, value in zip(keys, values, strict=False) if _identifying(key)]
+    plain_words = (
+        [word for word in value.split() if _plain(word)]
+        for value in sorted(own, key=len, reverse=True)
+    )
+    words = next((found for found in plain_words if found), [])
     rows: Iterable[int] = range(table.header + 2, table.end)
     if words:
         lines = document.lines[table.header + 2 : table.end]
         rows = compress(rows, map(contains, lines, repeat(max(words, key=len))))
-    for index in rows:
+    candidates = list(rows)
+    if not candidates:
+        return None
+    from legion_memory.schema.identity import identity, identity_of_cells  # only now: rarely
+
+    wanted = identity_of_cells(kind, keys, values)
+    for index in candidates:
         found = record_at(document, table, kind, index)
         if identity(kind, found.values) == wanted:
             return found
     return None
+
+
+def _identifying(key: str) -> bool:
+    return key != "id" and key not in REFERENCE_KEYS
 
 
 def _plain(word: str) -> bool:
