@@ -11,6 +11,7 @@ from support.processes import CLI, read_bytes_of
 
 from legion_memory.schema.kinds import PATTERN, new_record
 from legion_memory.storage.reading import Memory, load_records
+from legion_memory.storage.row_edits import _lines_holding
 from legion_memory.storage.writing import append, append_once
 
 TODAY = "2026-03-10"
@@ -97,3 +98,14 @@ def test_a_row_padded_by_hand_is_the_record_it_holds(tmp_path: Path) -> None:
     other, added = append_once(memory, new_record(PATTERN, {**values, "tags": "cli"}))
     assert (added, other.id) == (True, "P-002")
     assert [record.id for record in load_records(memory, PATTERN)] == ["P-001", "P-002"]
+
+
+def test_the_rows_holding_a_word_are_found_in_the_bytes() -> None:
+    text = "tool\n| a | b |\n|---|---|\n| tool | x |\n| y | z |\r\n| tool tool | w |\ntool\n"
+    data = ("\ufeff" + text).encode("utf-8")
+    found = _lines_holding(data, b"tool", range(3, 6))
+    assert found == [3, 5]
+    lines = text.split("\n")
+    assert found == [at for at in range(3, 6) if "tool" in lines[at]]
+    assert _lines_holding(data, b"absent", range(3, 6)) == []
+    assert _lines_holding(data, b"tool", range(0, 7)) == [0, 3, 5, 6]

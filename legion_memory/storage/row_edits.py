@@ -3,9 +3,6 @@ as intended: the old rows unchanged and in order, the new row exactly the intend
 `store` reads the file, calls these and writes the text only when they pass.
 """
 
-from collections.abc import Iterable
-from itertools import compress, repeat
-from operator import contains
 from pathlib import Path
 
 from legion_memory.errors import IntegrityError, ParseError, SchemaError
@@ -52,13 +49,15 @@ def row_insertion(
     return (view[:at], added.encode("utf-8"), view[at:]), table.end + 1
 
 
-def held_already(document: Document, table: Table, kind: Kind, cells: list[str]) -> Record | None:
+def held_already(
+    document: Document, table: Table, data: bytes, kind: Kind, cells: list[str]
+) -> Record | None:
     """The table's row holding the same record as the row of escaped `cells` about to be added
     (their identity as the file will read them back: every cell but the ID and references,
     spaces aside); None when there is none. A store of a record memory holds already writes
     nothing (docs/decisions.md#store-once). Only the rows holding the longest plain word of its
-    longest value are read, found by one pass over the lines from C: a store that adds a new
-    record reads none (nor imports what compares them)."""
+    longest value are read, found in the file's bytes (`data`, of which `document` is the parse)
+    by C's search: a store that adds a new record reads none (nor imports what compares them)."""
     keys = [column_key(name) for name in table.columns]
     values = [unescape(cell) for cell in cells]
     # The longest value is the record's own text (a summary, a pattern), whose words few rows
@@ -69,11 +68,8 @@ def held_already(document: Document, table: Table, kind: Kind, cells: list[str])
         for value in sorted(own, key=len, reverse=True)
     )
     words = next((found for found in plain_words if found), [])
-    rows: Iterable[int] = range(table.header + 2, table.end)
-    if words:
-        lines = document.lines[table.header + 2 : table.end]
-        rows = compress(rows, map(contains, lines, repeat(max(words, key=len))))
-    candidates = list(rows)
+    rows = range(table.header + 2, table.end)
+    candidates = _lines_holding(data, max(words, key=len).encode(), rows) if words else list(rows)
     if not candidates:
         return None
     from legion_memory.schema.identity import identity, identity_of_cells  # only now: rarely
@@ -84,6 +80,26 @@ def held_already(document: Document, table: Table, kind: Kind, cells: list[str])
         if identity(kind, found.values) == wanted:
             return found
     return None
+
+
+def _lines_holding(data: bytes, needle: bytes, rows: range) -> list[int]:
+    """The indexes of the lines among `rows` whose bytes hold `needle` (lines end at line feeds,
+    as the file is read): a few searches and counts in the bytes, none a line."""
+    found: list[int] = []
+    line = counted = 0
+    at = data.find(needle)
+    while at >= 0:
+        line += data.count(b"\n", counted, at)
+        if line >= rows.stop:
+            break
+        if line >= rows.start:
+            found.append(line)
+        end = data.find(b"\n", at)
+        if end < 0:
+            break
+        line, counted = line + 1, end + 1
+        at = data.find(needle, counted)
+    return found
 
 
 def _identifying(key: str) -> bool:
