@@ -160,10 +160,10 @@ def test_a_task_type_outside_the_catalog_is_stored_with_a_warning(cli: CLI, repo
 def test_only_the_first_outcome_of_an_agent_and_task_type_gets_the_bonus(
     cli: CLI, repo: Path
 ) -> None:
-    args = [*PLAN, "--agent", "engineering-frontend-developer", "--summary", "s"]
+    args = [*PLAN, "--agent", "engineering-frontend-developer", "--summary"]
     importances = [
-        json.loads(store(cli, repo, *args, options=["--json"]).stdout)["importance"]
-        for _ in range(2)
+        json.loads(store(cli, repo, *args, summary, options=["--json"]).stdout)["importance"]
+        for summary in ("s", "another s")  # the same summary again would be the same outcome
     ]
     assert importances == [3, 2]
 

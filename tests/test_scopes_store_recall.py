@@ -131,13 +131,15 @@ def test_store_outcome_global_shows_its_tier_and_counts_that_tiers_history(
         "| global | O-001 | 2026-05-10 | main | 1 | 01-02 | eng-a | backend | success | 3 |  "
         "| global |\n"
     )
-    code, out, _ = run(cli, project, "--json", *args, "--scope", "global")
+    again = (*args[:-3], "global again", *args[-2:])  # another outcome: not the same record
+    code, out, _ = run(cli, project, "--json", *again, "--scope", "global")
     data = json.loads(out)
     assert (data["scope"], data["id"], data["importance"]) == ("global", "O-002", 2)
     rows = (home / "OUTCOMES.md").read_text(encoding="utf-8").split("\n")[-3:]
     assert rows == [
         "| O-001 | 2026-05-10 | main | 1 | 01-02 | eng-a | backend | success | 3 |  | global |",
-        "| O-002 | 2026-05-10 | main | 1 | 01-02 | eng-a | backend | success | 2 |  | global |",
+        "| O-002 | 2026-05-10 | main | 1 | 01-02 | eng-a | backend | success | 2 |  "
+        "| global again |",
         "",
     ]
 

@@ -109,3 +109,29 @@ def test_the_rows_holding_a_word_are_found_in_the_bytes() -> None:
     assert found == [at for at in range(3, 6) if "tool" in lines[at]]
     assert _lines_holding(data, b"absent", range(3, 6)) == []
     assert _lines_holding(data, b"tool", range(0, 7)) == [0, 3, 5, 6]
+
+
+def test_a_retried_first_outcome_of_its_kind_is_held_whatever_importance_it_works_out(
+    cli: CLI, repo: Path
+) -> None:
+    """The first run made the agent's first outcome of its task type (+1 importance); run
+    again, the history holds that outcome, so the importance worked out is one lower. Still the
+    same outcome: held. An importance the caller gives is compared like every other value."""
+    assert cli("init", cwd=repo).code == 0
+    store = [arg for arg in OUTCOME if arg not in ("--importance", "2")]
+    first = cli(*store, "First of its kind", cwd=repo)
+    assert first.stdout.endswith(
+        "| O-001 | 2026-03-10 | main | 3 | 03-01 | coder | general | success | 3 |  "
+        "| First of its kind |\n"
+    )
+    before = read_bytes_of(repo)
+
+    again = cli(*store, "First of its kind", cwd=repo)
+
+    assert (again.code, again.stdout) == (0, first.stdout)
+    assert again.stderr.endswith(
+        "Note: OUTCOMES.md already holds this outcome as O-001 (line 10); nothing was stored\n"
+    )
+    assert read_bytes_of(repo) == before
+    given = cli(*store, "First of its kind", "--importance", "2", cwd=repo)
+    assert "| O-002 |" in given.stdout

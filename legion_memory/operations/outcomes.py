@@ -107,7 +107,10 @@ def store_given(
         return StoredOutcome(tier.scope, preview, columns, True)
     from legion_memory.storage import writing  # a store's alone: recall and scores never write
 
-    stored, written = writing.append_once(tier.memory, built.record, seen)
+    # A retried store finds its first run's record in the history: an importance worked out
+    # from it (an agent's first of a task type) would differ, the record would not.
+    inferred = frozenset({"importance"}) if given.importance is None else frozenset()
+    stored, written = writing.append_once(tier.memory, built.record, seen, inferred)
     if not written:  # docs/decisions.md#store-once
         project.notice(
             f"Note: {OUTCOME.filename} already holds this outcome as {stored.id} (line "

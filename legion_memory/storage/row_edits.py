@@ -50,16 +50,23 @@ def row_insertion(
 
 
 def held_already(
-    document: Document, table: Table, data: bytes, kind: Kind, cells: list[str]
+    document: Document,
+    table: Table,
+    data: bytes,
+    cells: tuple[Kind, list[str]],
+    inferred: frozenset[str] = frozenset(),
 ) -> Record | None:
     """The table's row holding the same record as the row of escaped `cells` about to be added
     (their identity as the file will read them back: every cell but the ID and references,
     spaces aside); None when there is none. A store of a record memory holds already writes
     nothing (docs/decisions.md#store-once). Only the rows holding the longest plain word of its
     longest value are read, found in the file's bytes (`data`, of which `document` is the parse)
-    by C's search: a store that adds a new record reads none (nor imports what compares them)."""
+    by C's search: a store that adds a new record reads none (nor imports what compares them).
+    The `inferred` values (an importance worked out from the history, which the record held has
+    since joined) are not compared."""
+    kind, escaped = cells
     keys = [column_key(name) for name in table.columns]
-    values = [unescape(cell) for cell in cells]
+    values = [unescape(cell) for cell in escaped]
     # The longest value is the record's own text (a summary, a pattern), whose words few rows
     # share; an agent's or a branch's name is in many.
     own = [value for key, value in zip(keys, values, strict=False) if _identifying(key)]
@@ -72,12 +79,13 @@ def held_already(
     candidates = _lines_holding(data, max(words, key=len).encode(), rows) if words else list(rows)
     if not candidates:
         return None
-    from legion_memory.schema.identity import identity, identity_of_cells  # only now: rarely
+    from legion_memory.schema.identity import identity  # only now: rarely
 
-    wanted = identity_of_cells(kind, keys, values)
+    mine = dict(zip(keys, values, strict=False))
     for index in candidates:
         found = record_at(document, table, kind, index)
-        if identity(kind, found.values) == wanted:
+        worked_out = {key: found.values.get(key, "") for key in inferred}
+        if identity(kind, found.values) == identity(kind, {**mine, **worked_out}):
             return found
     return None
 

@@ -193,10 +193,16 @@ def append(memory: Memory, record: Record, seen: Checked | None = None) -> Recor
     return append_once(memory, record, seen)[0]
 
 
-def append_once(memory: Memory, record: Record, seen: Checked | None = None) -> tuple[Record, bool]:
-    """`append`, and whether it wrote the record (False: the file held it already)."""
+def append_once(
+    memory: Memory,
+    record: Record,
+    seen: Checked | None = None,
+    inferred: frozenset[str] = frozenset(),
+) -> tuple[Record, bool]:
+    """`append`, and whether it wrote the record (False: the file held it already, its
+    `inferred` values aside: `row_edits.held_already`)."""
     with _echoing(record), locked(memory):
-        return _append_held(memory, record, seen)
+        return _append_held(memory, record, seen, inferred)
 
 
 class _echoing:
@@ -227,7 +233,10 @@ class _echoing:
 
 
 def _append_held(
-    memory: Memory, record: Record, seen: Checked | None = None
+    memory: Memory,
+    record: Record,
+    seen: Checked | None = None,
+    inferred: frozenset[str] = frozenset(),
 ) -> tuple[Record, bool]:
     kind = record.kind
     path = memory.path(kind)
@@ -237,7 +246,7 @@ def _append_held(
     next_id = format_id(kind.prefix, highest + 1)
     stored = record.replace(values={**record.values, "id": next_id})
     cells = row_for(stored, table.columns)
-    held = held_already(document, table, data, kind, cells)
+    held = held_already(document, table, data, (kind, cells), inferred)
     if held is not None:
         return held, False
     new, line = row_insertion(document, table, data, cells)
