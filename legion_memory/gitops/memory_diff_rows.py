@@ -9,8 +9,8 @@ from operator import add, and_, contains, eq, itemgetter, not_
 
 from legion_memory.markdown.cells import line_cells
 from legion_memory.markdown.document import Document, Table, parse
-from legion_memory.schema.identity import identity, identity_keys
-from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
+from legion_memory.schema.identity import identity
+from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind, identity_keys
 from legion_memory.schema.records import Record, column_key, records_table
 from legion_memory.schema.twin_hashes import printable_but_line_feeds
 

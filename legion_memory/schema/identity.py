@@ -10,20 +10,9 @@ with or without padding, CRLF or LF, is the same record.
 
 from collections.abc import Mapping, Sequence
 
-from legion_memory.schema.kinds import ERROR_FIX, KINDS, REFERENCE_KEYS, Kind
-
-_UPDATED_IN_PLACE: Mapping[str, tuple[str, ...]] = {
-    ERROR_FIX.name: ("date", "branch", "error_signature"),
-}
+from legion_memory.schema.kinds import KINDS, REFERENCE_KEYS, Kind, identity_keys
 
 Identity = tuple[str, ...]
-
-
-def identity_keys(kind: Kind) -> tuple[str, ...]:
-    """The columns whose values make up a record's identity."""
-    if kind.name in _UPDATED_IN_PLACE:
-        return _UPDATED_IN_PLACE[kind.name]
-    return tuple(key for key in kind.keys if key != "id" and key not in REFERENCE_KEYS)
 
 
 def identity(kind: Kind, values: Mapping[str, str]) -> Identity:

@@ -232,6 +232,21 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (OUTCOME, PATTERN, ERROR_F
 REFERENCE_KEYS = frozenset({"source"})
 """Cells that cite another record by ID: a renumbering rewrites them, they are no part of a
 record's identity (`schema.identity`)."""
+
+_UPDATED_IN_PLACE: Mapping[str, tuple[str, ...]] = {
+    ERROR_FIX.name: ("date", "branch", "error_signature"),
+}
+
+
+def identity_keys(kind: Kind) -> tuple[str, ...]:
+    """The columns whose values make up a record's identity (`schema.identity`): an error fix's
+    Fix and Resolved are updated in place, so its identity is its signature, date and branch.
+    Here beside the columns, so that a store reads it without importing the identity rules."""
+    if kind.name in _UPDATED_IN_PLACE:
+        return _UPDATED_IN_PLACE[kind.name]
+    return tuple(key for key in kind.keys if key != "id" and key not in REFERENCE_KEYS)
+
+
 ARCHIVE_FILENAME = "ARCHIVE.md"
 ARCHIVE_TITLE = "Memory — Archived Outcomes"
 ARCHIVE_DESCRIPTION = (

@@ -12,8 +12,8 @@ from operator import contains, itemgetter
 
 from legion_memory.markdown.cells import line_cells
 from legion_memory.markdown.document import Document, Table
-from legion_memory.schema.identity import clean, identity, identity_keys
-from legion_memory.schema.kinds import Kind
+from legion_memory.schema.identity import clean, identity
+from legion_memory.schema.kinds import Kind, identity_keys
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from legion_memory.markdown.document import (
     render,
     strip_ending,
 )
-from legion_memory.schema.kinds import REFERENCE_KEYS, Kind
+from legion_memory.schema.kinds import Kind, identity_keys
 from legion_memory.schema.records import Record, column_key, read_records, record_at, records_table
 
 Pieces = tuple[memoryview, bytes, memoryview]
@@ -53,7 +53,8 @@ def held_already(
     document: Document,
     table: Table,
     data: bytes,
-    cells: tuple[Kind, list[str]],
+    kind: Kind,
+    cells: list[str],
     inferred: frozenset[str] = frozenset(),
 ) -> Record | None:
     """The table's row holding the same record as the row of escaped `cells` about to be added
@@ -64,12 +65,11 @@ def held_already(
     by C's search: a store that adds a new record reads none (nor imports what compares them).
     The `inferred` values (an importance worked out from the history, which the record held has
     since joined) are not compared."""
-    kind, escaped = cells
     keys = [column_key(name) for name in table.columns]
-    values = [unescape(cell) for cell in escaped]
-    # The longest value is the record's own text (a summary, a pattern), whose words few rows
-    # share; an agent's or a branch's name is in many.
-    own = [value for key, value in zip(keys, values, strict=False) if _identifying(key)]
+    mine = dict(zip(keys, map(unescape, cells), strict=False))
+    # The longest value is the record's own text (a summary, a pattern, a signature), whose
+    # words few rows share; an agent's or a branch's name is in many.
+    own = [mine.get(key, "") for key in identity_keys(kind)]
     plain_words = (
         [word for word in value.split() if _plain(word)]
         for value in sorted(own, key=len, reverse=True)
@@ -81,7 +81,6 @@ def held_already(
         return None
     from legion_memory.schema.identity import identity  # only now: rarely
 
-    mine = dict(zip(keys, values, strict=False))
     for index in candidates:
         found = record_at(document, table, kind, index)
         worked_out = {key: found.values.get(key, "") for key in inferred}
@@ -108,10 +107,6 @@ def _lines_holding(data: bytes, needle: bytes, rows: range) -> list[int]:
         line, counted = line + 1, end + 1
         at = data.find(needle, counted)
     return found
-
-
-def _identifying(key: str) -> bool:
-    return key != "id" and key not in REFERENCE_KEYS
 
 
 def _plain(word: str) -> bool:

@@ -246,7 +246,7 @@ def _append_held(
     next_id = format_id(kind.prefix, highest + 1)
     stored = record.replace(values={**record.values, "id": next_id})
     cells = row_for(stored, table.columns)
-    held = held_already(document, table, data, (kind, cells), inferred)
+    held = held_already(document, table, data, kind, cells, inferred)
     if held is not None:
         return held, False
     new, line = row_insertion(document, table, data, cells)

@@ -20,8 +20,8 @@ becomes that outcome's ID again once the outcome is held here exactly once
 import re
 from collections.abc import Mapping, Sequence
 
-from legion_memory.schema.identity import Identity, identity_keys, identity_of_cells
-from legion_memory.schema.kinds import OUTCOME, PATTERN
+from legion_memory.schema.identity import Identity, identity_of_cells
+from legion_memory.schema.kinds import OUTCOME, PATTERN, identity_keys
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.renumbering import Occurrence, Plan, Texts, occurrences, rewrite_source
 
