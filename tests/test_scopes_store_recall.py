@@ -10,7 +10,7 @@ from support.processes import CLI, read_bytes_of
 
 from legion_memory.schema.kinds import PATTERN
 from legion_memory.storage import scopes
-from legion_memory.storage.writing import GITIGNORE
+from legion_memory.storage.locking import GITIGNORE
 
 TODAY = "2026-05-10"
 NO_CATALOG = (

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from support.processes import CLI, read_bytes_of
 
-from legion_memory.storage import writing
+from legion_memory.storage import locking
 
 MEMORY = Path(".planning/memory")
 LOCK = MEMORY / ".legion-memory.lock"
@@ -73,7 +73,7 @@ def test_a_lock_held_by_a_hung_process_fails_the_store_with_its_record(
     cli: CLI, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = _initialised(cli, repo)
-    monkeypatch.setattr(writing, "LOCK_TIMEOUT_SECONDS", 0.2)
+    monkeypatch.setattr(locking, "LOCK_TIMEOUT_SECONDS", 0.2)
     holder = os.open(repo / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     fcntl.flock(holder, fcntl.LOCK_EX)  # another open file: flock conflicts as across processes
     try:

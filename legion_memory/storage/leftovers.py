@@ -1,12 +1,13 @@
 """What a killed writer leaves in the memory directory: a journal to roll back, temporary files
-to delete. `doctor` finds and repairs them; taking the lock (`writing.locked`) rolls a journal
+to delete. `doctor` finds and repairs them; taking the lock (`locking.locked`) rolls a journal
 back anyway."""
 
 from pathlib import Path
 
 from legion_memory.storage.files import TEMP_PREFIX, TEMP_SUFFIX, remove
+from legion_memory.storage.locking import locked
 from legion_memory.storage.reading import Memory
-from legion_memory.storage.writing import journal_files, locked
+from legion_memory.storage.writing import journal_files
 
 
 def recover(memory: Memory) -> list[str]:
