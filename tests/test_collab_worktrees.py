@@ -67,7 +67,7 @@ def test_a_wave_of_worktrees_merged_in_plan_order_keeps_every_record_and_its_sou
         ("E-002", "legion-wt-02-02"),
         ("E-003", "legion-wt-02-03"),
     ]
-    for plan, (tree, branch) in trees.items():  # the executor's cleanup
+    for tree, branch in trees.values():  # the executor's cleanup
         git(repo, "worktree", "remove", "--force", str(tree))
         git(repo, "branch", "-q", "-D", branch)
     assert_healthy(repo)
