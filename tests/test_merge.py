@@ -9,6 +9,7 @@ from support.gitrepos import error_row, outcome_row, pattern_row
 
 from legion_memory.gitops.companions import taken_ids
 from legion_memory.gitops.file_merge import describe, merge
+from legion_memory.gitops.row_merge import HistoryQuestions
 from legion_memory.schema.kinds import (
     ERROR_FIX,
     OUTCOME,
@@ -157,12 +158,13 @@ def test_a_fix_one_side_archived_in_the_version_the_other_updated_it_to_stays_re
         return text == error_row(1, "EADDRINUSE", "free the port").strip()[8:]
 
     ours, theirs = (removed, updated) if archiver == "ours" else (updated, removed)
-    result = merge(base, ours, theirs, archived_as=archived_as)
+    result = merge(base, ours, theirs, questions=HistoryQuestions(archived_as=archived_as))
     assert result.text == removed
     assert result.conflicts == ()
     assert asked == [(error_row(1, "EADDRINUSE", "free the port").strip()[8:], archiver)]
 
-    result = merge(base, ours, theirs, archived_as=lambda text, side: False)
+    never = HistoryQuestions(archived_as=lambda text, side: False)
+    result = merge(base, ours, theirs, questions=never)
     assert len(result.conflicts) == 1
 
 

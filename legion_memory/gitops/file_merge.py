@@ -19,14 +19,14 @@ first, instead of a conflict. Different edits of the same existing lines are a c
 markers around just those lines. Untouched lines come out byte-identical.
 """
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from legion_memory.gitops.archived_versions import ArchivedAs
-from legion_memory.gitops.record_history import KeptLater, LaterVersion
 from legion_memory.gitops.record_merge import merge_rows
 from legion_memory.gitops.row_merge import (
+    NO_QUESTIONS,
     SPLICE,
     Block,
+    HistoryQuestions,
     Incoming,
     Ledger,
     NotStable,
@@ -79,29 +79,15 @@ def merge(
     reserved: Reserved = (),
     archive: bool = False,
     pick: bool = False,
-    kept_later: KeptLater | None = None,
-    later_version: LaterVersion | None = None,
-    archived_as: ArchivedAs | None = None,
-    live_as: ArchivedAs | None = None,
-    replayed_seen: Callable[[], bool] | None = None,
-    stored_anew: Callable[[str], bool] | None = None,
+    questions: HistoryQuestions = NO_QUESTIONS,
 ) -> MergeResult:
     """Merge three versions of a memory file. `reserved`: IDs taken in the other memory files,
     each with the identities holding it (`companions`; a bare ID: taken by some other record);
     `archive`: the file is ARCHIVE.md, merged per kind table (`archive_merge`); `pick`: theirs is
     one commit replayed onto ours (rebase, cherry-pick), whose colliding rows alone renumber;
-    `kept_later`: whether a side keeping a record the other removed holds its later state;
-    `later_version`: which side holds the later of two versions of one record; `archived_as`:
-    whether a side's ARCHIVE.md holds a row's very version; `live_as`, in a merge of ARCHIVE.md:
-    whether a side's live files do; `replayed_seen`: whether theirs is a replayed commit ours
-    holds a copy of, whose conflicts ours's versions then settle; `stored_anew`: whether the
-    commit replayed stored a row anew (not restored it)."""
-    ledger = _ledger(
-        marker_size,
-        reserved,
-        pick,
-        (kept_later, later_version, archived_as, live_as, replayed_seen, stored_anew),
-    )
+    `questions`: what the merge may ask of the history and the other files (`HistoryQuestions`),
+    none by default."""
+    ledger = _ledger(marker_size, reserved, pick, questions)
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], archive)
     return _result(ledger, "".join(pieces))
 
@@ -115,16 +101,11 @@ def merge_around(
     marker_size: int = 7,
     reserved: Reserved = (),
     pick: bool = False,
-    kept_later: KeptLater | None = None,
-    later_version: LaterVersion | None = None,
-    archived_as: ArchivedAs | None = None,
-    replayed_seen: Callable[[], bool] | None = None,
-    stored_anew: Callable[[str], bool] | None = None,
+    questions: HistoryQuestions = NO_QUESTIONS,
 ) -> tuple[MergeResult, int]:
     """`merge` of three versions of a file that all held the stable run of rows `stable`, given
     without it: the result without it, and where in the text it goes back. NotStable when the
     merge of the whole files could treat those rows otherwise (docs/decisions.md#stable-rows)."""
-    questions = (kept_later, later_version, archived_as, None, replayed_seen, stored_anew)
     ledger = _ledger(marker_size, reserved, pick, questions)
     ledger.stable = stable
     pieces = _merged(ledger, [parse(text) for text in (base, ours, theirs)], False)
@@ -135,29 +116,11 @@ def merge_around(
     return _result(ledger, before + "".join(pieces[at + 1 :])), len(before)
 
 
-_Questions = tuple[
-    KeptLater | None,
-    LaterVersion | None,
-    ArchivedAs | None,
-    ArchivedAs | None,
-    Callable[[], bool] | None,
-    Callable[[str], bool] | None,
-]
-"""What the merge may ask of the history and the other files: `merge`'s arguments of those names."""
-
-
-def _ledger(marker_size: int, reserved: Reserved, pick: bool, questions: _Questions) -> Ledger:
-    kept_later, later_version, archived_as, live_as, replayed_seen, stored_anew = questions
+def _ledger(
+    marker_size: int, reserved: Reserved, pick: bool, questions: HistoryQuestions
+) -> Ledger:
     return Ledger(
-        marker_size=marker_size,
-        reserved=_taken(reserved),
-        keep_ours=pick,
-        kept_later=kept_later,
-        later_version=later_version,
-        archived_as=archived_as,
-        live_as=live_as,
-        replayed_seen=replayed_seen,
-        stored_anew=stored_anew,
+        marker_size=marker_size, reserved=_taken(reserved), keep_ours=pick, questions=questions
     )
 
 

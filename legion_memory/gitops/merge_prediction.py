@@ -18,6 +18,7 @@ from legion_memory.gitops.file_merge import MergeResult, merge
 from legion_memory.gitops.merge_log import Arrival, arrivals
 from legion_memory.gitops.record_history import kept_later_in_merge, later_version_in_merge
 from legion_memory.gitops.repository import files_of_commits, ours_rev, run_git
+from legion_memory.gitops.row_merge import HistoryQuestions
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, OUTCOME
 
 NAMES = tuple([kind.filename for kind in KINDS.values()] + [ARCHIVE_FILENAME])
@@ -88,6 +89,6 @@ def _merged(
     into = ours_rev(env)
     later = kept_later_in_merge(Path.cwd(), path.parent / ARCHIVE_FILENAME, named[0], into)
     version = later_version_in_merge(Path.cwd(), path, named[0], into)
-    result = merge(*texts, reserved=reserved, archive=name == ARCHIVE_FILENAME, kept_later=later,
-                   later_version=version)  # fmt: skip
+    questions = HistoryQuestions(kept_later=later, later_version=version)
+    result = merge(*texts, reserved=reserved, archive=name == ARCHIVE_FILENAME, questions=questions)
     return None if result.conflicts else result

@@ -2,7 +2,8 @@
 
 `file_merge` finds the tables that line up in the three versions of a file and `record_merge`
 merges each table's rows, with a `Ledger` that collects what happened (conflicts, new rows,
-renumberings) and hands out free ID numbers for the whole file.
+renumberings), hands out free ID numbers for the whole file and answers the `HistoryQuestions`
+the merge was given.
 """
 
 import re
@@ -132,6 +133,36 @@ class Incoming(NamedTuple):
     side: str = "theirs"
 
 
+class HistoryQuestions(NamedTuple):
+    """What a merge may ask of git history and of the other memory files, each a function the
+    merge driver builds for the merge at hand; None: never asked, the merge deciding by the
+    three versions alone."""
+
+    # (row line, side keeping it) -> whether that side's state of the record is later than
+    # the other side's removal (`gitops.record_history`); None: never (base decides).
+    kept_later: Callable[[str, str], bool] | None = None
+    # (ours's row text, theirs's) of a record each side holds in a version of its own -> the
+    # side whose history replaced the other's version (`gitops.record_history`), or None.
+    later_version: Callable[[str, str], str | None] | None = None
+    # (row text, side) -> whether that side's ARCHIVE.md holds the record in this very
+    # version (docs/decisions.md#archived-version); None: never asked.
+    archived_as: Callable[[str, str], bool] | None = None
+    # (row text, side) -> whether that side's live files hold the record in this very
+    # version, asked in a merge of ARCHIVE.md; None: never asked.
+    live_as: Callable[[str, str], bool] | None = None
+    # Whether theirs is a commit replayed (rebase, picks) that ours's history holds a copy
+    # of, asked only where a conflict would be left (`gitops.replayed_copies`): ours's
+    # versions then settle it.
+    replayed_seen: Callable[[], bool] | None = None
+    # (theirs's new row text) -> whether the commit replayed stored it anew (its parent's
+    # ARCHIVE.md does not hold it) rather than restored it, asked of a record ours's archive
+    # holds (`gitops.archived_versions`); None: never.
+    stored_anew: Callable[[str], bool] | None = None
+
+
+NO_QUESTIONS = HistoryQuestions()
+
+
 class Ledger:
     """What a merge did so far, and the next free number of each ID prefix."""
 
@@ -142,33 +173,15 @@ class Ledger:
         ending: str = "\n",
         reserved: Mapping[str, frozenset[Identity]] | None = None,
         keep_ours: bool = False,
-        kept_later: Callable[[str, str], bool] | None = None,
-        later_version: Callable[[str, str], str | None] | None = None,
-        archived_as: Callable[[str, str], bool] | None = None,
-        live_as: Callable[[str, str], bool] | None = None,
-        replayed_seen: Callable[[], bool] | None = None,
-        stored_anew: Callable[[str], bool] | None = None,
+        questions: HistoryQuestions = NO_QUESTIONS,
     ) -> None:
         self.marker_size = marker_size
-        # (row text, side) -> whether that side's ARCHIVE.md holds the record in this very
-        # version (docs/decisions.md#archived-version); None: never asked.
-        self.archived_as = archived_as or _never
-        # (row text, side) -> whether that side's live files hold the record in this very
-        # version, asked in a merge of ARCHIVE.md; None: never asked.
-        self.live_as = live_as or _never
-        # Whether theirs is a commit replayed (rebase, picks) that ours's history holds a copy
-        # of, asked only where a conflict would be left (`gitops.replayed_copies`).
-        self.replayed_seen = replayed_seen or _unseen
-        # (row line, side keeping it) -> whether that side's state of the record is later than
-        # the other side's removal (`gitops.record_history`); None: never (base decides).
-        self.kept_later = kept_later or _never
-        # (ours's row text, theirs's) of a record each side holds in a version of its own -> the
-        # side whose history replaced the other's version (`gitops.record_history`), or None.
-        self.later_version = later_version or _untold
-        # (theirs's new row text) -> whether the commit replayed stored it anew (its parent's
-        # ARCHIVE.md does not hold it), asked of a record ours's archive holds
-        # (`gitops.archived_versions`); None: never.
-        self.stored_anew = stored_anew or _no_store
+        self.archived_as = questions.archived_as or _never
+        self.live_as = questions.live_as or _never
+        self.replayed_seen = questions.replayed_seen or _unseen
+        self.kept_later = questions.kept_later or _never
+        self.later_version = questions.later_version or _untold
+        self.stored_anew = questions.stored_anew or _no_store
         # A pick (rebase, cherry-pick, revert): ours's new rows keep their IDs
         # (docs/decisions.md#merge-renumbering).
         self.keep_ours = keep_ours

@@ -33,7 +33,7 @@ from legion_memory.gitops.repository import (
     ours_rev,
     run_git,
 )
-from legion_memory.gitops.row_merge import Incoming
+from legion_memory.gitops.row_merge import HistoryQuestions, Incoming
 from legion_memory.gitops.stable_rows import Source, split_versions
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, PATTERN
@@ -69,12 +69,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
             reserved=taken_ids(Path(shown), companions, os.environ, _logged()),
             archive=archive,
             pick=not incoming.named,
-            kept_later=_kept_later(Path(shown), incoming),
-            later_version=_later_version(Path(shown), incoming),
-            archived_as=_archived_as(Path(shown), companions, incoming.one()),
-            live_as=_live_as(Path(shown), incoming),
-            replayed_seen=_replayed_seen(Path(shown), incoming),
-            stored_anew=_stored_anew(Path(shown), incoming),
+            questions=_questions(Path(shown), companions, incoming),
         )
     except Exception as exc:  # whatever goes wrong, git must see both sides
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
@@ -115,11 +110,7 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
             marker_size=marker_size,
             reserved=taken_ids(Path(shown), companions, os.environ, _logged()),
             pick=not incoming.named,
-            kept_later=_kept_later(Path(shown), incoming),
-            later_version=_later_version(Path(shown), incoming),
-            archived_as=_archived_as(Path(shown), companions, incoming.one()),
-            replayed_seen=_replayed_seen(Path(shown), incoming),
-            stored_anew=_stored_anew(Path(shown), incoming),
+            questions=_questions(Path(shown), companions, incoming),
         )
     except Exception:  # the whole files' merge then answers, its failure included
         return None
@@ -155,6 +146,20 @@ def _theirs(theirs: str, shown: str) -> _Theirs:
 
         picked = commit_picked_alone(Path.cwd(), shown, Path(theirs))
     return _Theirs(named, picked, replayed)
+
+
+def _questions(path: Path, companions: list[str], theirs: _Theirs) -> HistoryQuestions:
+    """What the merge of this file may ask of the history: each question only in the merges
+    where the history can answer it (a file whose versions share a stable run is never
+    ARCHIVE.md, so `live_as` is None there)."""
+    return HistoryQuestions(
+        kept_later=_kept_later(path, theirs),
+        later_version=_later_version(path, theirs),
+        archived_as=_archived_as(path, companions, theirs.one()),
+        live_as=_live_as(path, theirs),
+        replayed_seen=_replayed_seen(path, theirs),
+        stored_anew=_stored_anew(path, theirs),
+    )
 
 
 def _kept_later(path: Path, theirs: _Theirs) -> KeptLater | None:
