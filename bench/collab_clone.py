@@ -1,0 +1,102 @@
+"""One clone of the collaboration simulation: its git, its memory and the truth of its branches.
+
+Every clone is made as a user makes one: cloned from the shared origin, its hooks and merge
+driver installed by the CLI of the code under test (`git install`), on an environment that runs
+that code, not whatever is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.collab_model import Model
+from bench.strategy_bin import on_path, strategy_bin
+from legion_memory.storage.reading import Memory
+
+
+class Clone:
+    def __init__(self, name: str, path: Path, env: dict[str, str]) -> None:
+        self.name, self.path, self.env = name, path, env
+        self.memory = Memory.of_project(path)
+        self.models: dict[str, Model] = {"main": {}}
+
+    def git(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["git", *args], cwd=self.path, env=self.env, capture_output=True, text=True, check=False
+        )
+
+    def must(self, *args: str) -> str:
+        done = self.git(*args)
+        if done.returncode:
+            raise RuntimeError(f"{self.name}: git {' '.join(args)}: {done.stderr}")
+        return done.stdout
+
+    def repair(self) -> None:
+        """`doctor --fix` of the code under test, as the docs tell a user to run it."""
+        subprocess.run(
+            [sys.executable, "-m", "legion_memory", "doctor", "--fix", "--quiet"],
+            cwd=self.path,
+            env=self.env,
+            capture_output=True,
+            check=False,
+        )
+
+    @property
+    def branch(self) -> str:
+        return self.must("rev-parse", "--abbrev-ref", "HEAD").strip()
+
+    def checkout(self, branch: str) -> None:
+        self.must("checkout", "-q", branch)
+
+
+def environment(root: Path, code: Path) -> dict[str, str]:
+    """The environment the clones' git and CLI run in: `code` importable and its octopus
+    strategy on PATH, a home of their own, and no git variables of the caller's repository."""
+    env = {**os.environ, "PYTHONPATH": str(code), "HOME": str(root)}
+    env = on_path(env, strategy_bin(root / "bin", code))
+    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        env.pop(key, None)
+    return env
+
+
+def clone_origin(
+    name: str, origin: Path, path: Path, env: dict[str, str], *, first: bool = False
+) -> Clone:
+    """A clone of `origin` at `path`, its hooks installed and `main` checked out; the first
+    clone initialises the memory and pushes it as the origin's `main`."""
+    subprocess.run(
+        ["git", "clone", "-q", str(origin), str(path)],
+        check=True,
+        env=env,
+        capture_output=True,
+    )
+    clone = Clone(name, path, env)
+    for key, value in (
+        ("user.email", f"{name}@sim"),
+        ("user.name", name),
+        ("merge.conflictStyle", "merge"),
+        ("pull.rebase", "false"),
+    ):
+        clone.must("config", key, value)
+    command = f"{shlex.quote(sys.executable)} -m legion_memory"
+    cli = [sys.executable, "-m", "legion_memory"]
+    subprocess.run(
+        [*cli, "git", "install", "--command", command],
+        cwd=path,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    if first:
+        subprocess.run([*cli, "init"], cwd=path, env=env, check=True, capture_output=True)
+        clone.must("checkout", "-q", "-b", "main")
+        clone.must("add", "-A")
+        clone.must("commit", "-q", "-m", "memory")
+        clone.must("push", "-q", "origin", "main")
+    else:
+        clone.must("checkout", "-q", "main")
+    return clone

@@ -1,0 +1,164 @@
+"""The ways the collaboration simulation integrates: the git commands of each kind, and the truth
+each brings in. A branch is rebased onto main; main merges a branch (fast-forward or `--no-ff`,
+`--squash` committed with git's own message, `--no-commit` then committed, or two at once as an
+octopus), picks commits, pulls the origin's main (merging or rebasing) or pushes to it."""
+
+from __future__ import annotations
+
+import random
+
+from bench.collab_clone import Clone
+from bench.collab_model import Model
+from bench.collab_resolution import Tally, run_integration
+
+INTEGRATIONS = (
+    "merge",
+    "merge --no-ff",
+    "rebase",
+    "pull --rebase",
+    "pull",
+    "push",
+    "cherry-pick",
+    "merge --squash",
+    "octopus",
+)
+# Drawn too under --more-kinds; apart, so that the seeds above replay the runs they always did.
+MORE_INTEGRATIONS = (*INTEGRATIONS, "cherry-pick range", "merge --no-commit")
+# Drawn too under --all-kinds: a pick of one commit that changed a record main holds.
+ALL_INTEGRATIONS = (*MORE_INTEGRATIONS, "cherry-pick change")
+
+
+class Integrator:
+    def __init__(
+        self, rng: random.Random, kinds: tuple[str, ...], deltas: dict[str, Model], tally: Tally
+    ) -> None:
+        """`deltas`: by commit, the truth of the records it changed, as the local work made it."""
+        self.rng = rng
+        self.kinds = kinds
+        self.deltas = deltas
+        self.tally = tally
+        self.origin: Model = {}  # the truth of the origin's main, as last pushed
+
+    def integrate(self, clone: Clone) -> None:
+        """One integration of a kind drawn; a clone without branches pulls or pushes."""
+        branches = [b for b in clone.models if b != "main"]
+        kind = self.rng.choice(self.kinds)
+        if not branches and kind not in ("pull", "pull --rebase", "push"):
+            kind = "pull"
+        other = self.rng.choice(branches) if branches else ""
+        if kind == "rebase":
+            clone.checkout(other)
+            self.run(clone, kind, ["rebase", "-q", "main"], [clone.models["main"]])
+            return
+        clone.checkout("main")
+        self.onto_main(clone, kind, branches, other)
+
+    def onto_main(self, clone: Clone, kind: str, branches: list[str], other: str) -> None:
+        """An integration of `kind` run on main, taking in branch `other` (or two `branches`)."""
+        if kind in ("merge", "merge --no-ff"):
+            self.run(
+                clone,
+                kind,
+                ["merge", "-q", "--no-edit", *kind.split()[1:], other],
+                [clone.models[other]],
+            )
+        elif kind == "merge --squash":
+            self.merge_squash(clone, other)
+        elif kind == "octopus" and len(branches) >= 2:
+            self.octopus(clone, branches)
+        elif kind == "merge --no-commit":
+            self.merge_no_commit(clone, other)
+        elif kind == "cherry-pick change":
+            self.cherry_pick_change(clone)
+        elif kind.startswith("cherry-pick"):
+            (self.cherry_pick if kind == "cherry-pick" else self.cherry_pick_range)(clone, other)
+        elif kind in ("pull", "pull --rebase"):
+            self.pull(clone, kind)
+        else:
+            self.push(clone)  # an octopus with a single branch to merge pushes instead
+
+    def merge_squash(self, clone: Clone, other: str) -> None:
+        squashed = self.run(
+            clone, "merge --squash", ["merge", "-q", "--squash", other], [clone.models[other]]
+        )
+        if squashed and clone.git("diff", "--cached", "--quiet").returncode:
+            clone.must("commit", "-q", "--no-verify", "--no-edit")  # git's own message
+
+    def octopus(self, clone: Clone, branches: list[str]) -> None:
+        pair = self.rng.sample(branches, 2)
+        self.run(
+            clone, "octopus", ["merge", "-q", "--no-edit", *pair], [clone.models[b] for b in pair]
+        )
+
+    def merge_no_commit(self, clone: Clone, other: str) -> None:
+        merged = self.run(
+            clone,
+            "merge --no-commit",
+            ["merge", "-q", "--no-commit", "--no-ff", other],
+            [clone.models[other]],
+        )
+        if merged and (clone.path / ".git" / "MERGE_HEAD").exists():
+            clone.must("commit", "-q", "--no-edit")
+
+    def pull(self, clone: Clone, kind: str) -> None:
+        flag = "--rebase" if kind.endswith("rebase") else "--no-rebase"
+        self.run(clone, kind, ["pull", "-q", flag, "--no-edit", "origin", "main"], [self.origin])
+
+    def cherry_pick(self, clone: Clone, other: str) -> None:
+        """One commit of the branch main lacks that stored records and changed none."""
+        shas = clone.must("rev-list", "--reverse", f"main..{other}").split()
+        stores = [
+            s
+            for s in shas
+            if s in self.deltas and all(v.clock == 0 for v in self.deltas[s].values())
+        ]
+        if stores:
+            sha = self.rng.choice(stores)
+            self.run(clone, "cherry-pick", ["cherry-pick", sha], [self.deltas[sha]])
+
+    def cherry_pick_change(self, clone: Clone) -> None:
+        """One commit that updated, forgot or restored a record, picked alone onto a branch that
+        holds the record as the commit's parent had it or in a later state: git applies the
+        change, finds the branch holding it already, or the history tells the branch's state is
+        the later one. From any other branch or the origin's main as last fetched (a change the
+        target lacks of a record it holds is rare on one branch)."""
+        target = self.rng.choice(sorted(clone.models))
+        model = clone.models[target]
+
+        def pickable(sha: str) -> bool:
+            delta = self.deltas.get(sha, {})
+            later = (t in model and model[t].clock >= v.clock - 1 for t, v in delta.items())
+            return bool(delta) and all(v.clock for v in delta.values()) and all(later)
+
+        sources = [b for b in sorted(clone.models) if b != target] + ["origin/main"]
+        shas = clone.must("rev-list", "--reverse", *sources, "--not", target).split()
+        changes = [sha for sha in shas if pickable(sha)]
+        if changes:
+            clone.checkout(target)
+            sha = self.rng.choice(changes)
+            self.run(clone, "cherry-pick change", ["cherry-pick", sha], [self.deltas[sha]])
+
+    def cherry_pick_range(self, clone: Clone, other: str) -> None:
+        """Every commit of the branch main lacks, the hooks' repair commits among them: the
+        branch's every change arrives, as in a merge (rebased commits have no delta of their
+        own, so the branch's truth is the model)."""
+        shas = clone.must("rev-list", "--reverse", "--no-merges", f"main..{other}").split()
+        if shas:
+            self.run(clone, "cherry-pick range", ["cherry-pick", *shas], [clone.models[other]])
+
+    def push(self, clone: Clone) -> None:
+        """Push main; refused, pull the origin's main first and push again."""
+        if clone.git("push", "-q", "origin", "main").returncode:
+            self.run(
+                clone,
+                "pull",
+                ["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+                [self.origin],
+            )
+            if clone.git("push", "-q", "origin", "main").returncode:
+                return
+        self.tally.integrations["push"] += 1
+        self.origin = dict(clone.models["main"])
+
+    def run(self, clone: Clone, kind: str, args: list[str], incoming: list[Model]) -> bool:
+        return run_integration(self.tally, clone, kind, args, incoming)
