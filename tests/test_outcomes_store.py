@@ -313,7 +313,7 @@ def test_a_failed_write_prints_the_whole_record_and_exits_3(
     def disk_full(source: str, target: str) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("legion_memory.storage.writing.os.replace", disk_full)
+    monkeypatch.setattr("legion_memory.storage.files.os.replace", disk_full)
     args = [
         "--agent",
         "engineering-backend-architect",
