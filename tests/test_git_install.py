@@ -178,6 +178,7 @@ def test_the_hook_fast_path_knows_the_hooks_install_writes() -> None:
 
     assert hook.HOOK_NAMES == install.HOOKS
     assert install.HOOK_MARK.encode() == hook.HOOK_MARK
+    assert install.HOOK_FORMAT.encode() == hook.HOOK_FORMAT
 
 
 def test_a_clone_installed_before_a_hook_was_added_is_told_to_install_again(
@@ -196,4 +197,25 @@ def test_a_clone_installed_before_a_hook_was_added_is_told_to_install_again(
     )
     assert read_bytes_of(repo) == before
     assert cli("git", "install", cwd=repo).stdout == "installed .git/hooks/post-commit\n"
+    assert cli("doctor", "--fix", "--quiet", cwd=repo).stderr == ""
+
+
+def test_a_clone_whose_hooks_are_of_an_older_format_is_told_to_install_again(
+    cli: CLI, repo: Path
+) -> None:
+    init_memory(repo, driver=False)
+    cli("git", "install", cwd=repo)
+    post_commit = repo / ".git" / "hooks" / "post-commit"
+    older = post_commit.read_text(encoding="utf-8").replace("# legion-memory hook format 2\n", "")
+    post_commit.write_text(older, encoding="utf-8")
+    before = read_bytes_of(repo)
+
+    stale = cli("doctor", "--fix", "--quiet", cwd=repo)
+
+    assert (stale.code, stale.stdout) == (0, "")
+    assert stale.stderr == (
+        "legion-memory: this clone's git hooks are out of date; run: legion-memory git install\n"
+    )
+    assert read_bytes_of(repo) == before
+    assert cli("git", "install", cwd=repo).stdout == "updated .git/hooks/post-commit\n"
     assert cli("doctor", "--fix", "--quiet", cwd=repo).stderr == ""

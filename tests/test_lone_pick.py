@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from legion_memory.gitops import lone_pick
+from legion_memory.gitops import lone_pick, running_git
 
 
 @pytest.mark.parametrize(
@@ -39,8 +39,8 @@ def test_only_a_git_cherry_pick_of_one_revision_names_a_commit(
 
 
 def test_a_blob_id_is_git_s_for_either_hash() -> None:
-    assert lone_pick._blob_id(b"", 40) == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
-    assert lone_pick._blob_id(b"", 64) == (
+    assert running_git._blob_id(b"", 40) == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+    assert running_git._blob_id(b"", 64) == (
         "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813"
     )
 
@@ -49,11 +49,11 @@ def test_a_blob_id_is_git_s_for_either_hash() -> None:
 def test_the_process_table_read_without_proc_gives_what_proc_gives() -> None:
     """macOS and the BSDs have no /proc: `ps` answers the same, its arguments joined by spaces
     (split again: an argument holding a space, as pytest's `-k` expression may, comes apart)."""
-    shown = lone_pick._from_ps(os.getpid())
+    shown = running_git._from_ps(os.getpid())
     assert shown is not None
     assert shown[0] == os.getppid()
     if os.path.exists("/proc/self"):
-        parent, argv = lone_pick._process(os.getpid()) or (0, [])
+        parent, argv = running_git._process(os.getpid()) or (0, [])
         assert shown == (parent, " ".join(argv).split())
     else:
         assert "python" in shown[1][0]

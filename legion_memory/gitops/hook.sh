@@ -1,5 +1,6 @@
 #!/bin/sh
 {mark}: repairs .planning/memory tables after git has changed them.
+{format}
 # Installed by `legion-memory git install`; `legion-memory git install --uninstall` removes it
 # and puts back the hook that was here before (kept meanwhile as {name}{chained}).
 status=0
@@ -28,13 +29,18 @@ if [ -x "$chained" ]; then
     fi
 fi
 # post-commit acts only on a commit that integrated other work, which runs no other hook: a
-# cherry-pick or revert, or the commit that concludes a stopped merge or pick. Other commits
-# pay one git call.
+# cherry-pick or revert, or the commit that concludes a stopped merge or pick; or on the first
+# commit after a stash was applied with a renumbering the driver noted (no hook runs after a
+# stash is applied). Other commits pay one git call.
 if [ "{name}" = post-commit ]; then
-    case $(git log -g -1 --format=%gs HEAD 2>/dev/null) in
-        "cherry-pick"* | "revert"* | "commit (cherry-pick)"* | "commit (merge)"*) ;;
-        *) exit $status ;;
-    esac
+    git_dir=${{GIT_DIR:-.git}}
+    [ -d "$git_dir" ] || git_dir=$(git rev-parse --git-dir 2>/dev/null)
+    if [ ! -f "$git_dir/{applied_stash}" ]; then
+        case $(git log -g -1 --format=%gs HEAD 2>/dev/null) in
+            "cherry-pick"* | "revert"* | "commit (cherry-pick)"* | "commit (merge)"*) ;;
+            *) exit $status ;;
+        esac
+    fi
     # Mid-way through picking several commits git holds the index itself: a repair committed now
     # would stop the sequence ("your local changes would be overwritten"). The last pick repairs.
     todo=$(git rev-parse --git-path sequencer/todo 2>/dev/null)

@@ -21,6 +21,7 @@ import stat
 from pathlib import Path
 
 from legion_memory.errors import GitError
+from legion_memory.gitops.applied_stash import APPLIED_STASH_NAME
 from legion_memory.gitops.octopus import PROGRAM, STRATEGY
 from legion_memory.gitops.repository import (
     config_get,
@@ -37,6 +38,9 @@ DRIVER = "merge.legion-memory"
 DRIVER_NAME = "legion-memory: row-aware merge of .planning/memory tables"
 HOOKS = ("post-merge", "post-rewrite", "post-commit", "post-applypatch")
 HOOK_MARK = "# legion-memory hook"
+# Raised whenever the hooks' text changes in a way an installed clone must pick up: a hook of
+# ours without it tells the hook run to ask for `git install` again (`cli.lean.hook`).
+HOOK_FORMAT = "# legion-memory hook format 2"
 CHAINED = ".legion-memory-chained"
 DEFAULT_COMMAND = "legion-memory"
 OCTOPUS = "pull.octopus"
@@ -46,7 +50,15 @@ _HOOK = (Path(__file__).parent / "hook.sh").read_text(encoding="utf-8")
 
 
 def hook_script(name: str, command: str) -> str:
-    return _HOOK.format(mark=HOOK_MARK, name=name, chained=CHAINED, command=command, driver=DRIVER)
+    return _HOOK.format(
+        mark=HOOK_MARK,
+        format=HOOK_FORMAT,
+        name=name,
+        chained=CHAINED,
+        command=command,
+        driver=DRIVER,
+        applied_stash=APPLIED_STASH_NAME,
+    )
 
 
 def driver_command(command: str) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from legion_memory.errors import GitError
+from legion_memory.gitops.applied_stash import noted_sides
 from legion_memory.gitops.branch import (
     UNKNOWN_BRANCH,
     branch_from_git_dir,
@@ -325,7 +326,8 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     and theirs of a merge, pick or rebase step still in progress, ours and the squashed branch's
     tip after `merge --squash`, the old commits of a rebase just done (named by the post-rewrite
     hook), ours and the picked commit of a pick just committed (named by the post-commit hook),
-    or the parents of a merge at HEAD. Empty when there is none."""
+    the parents of a merge at HEAD, or HEAD and the stash of a stash applied with a renumbering
+    that the driver noted (`applied_stash`). Empty when there is none."""
     env = os.environ if env is None else env
     git_dir = find_git_dir(start, env)
     if git_dir is None:
@@ -340,7 +342,7 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     picked = env.get(PICKED_ENV, "").split()
     if picked:  # post-commit of a pick: HEAD is its result
         return [*(env.get(PICKED_ONTO_ENV, "").split() or ["HEAD^"]), *picked]
-    parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "").split()[1:]
+    head, *parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "-").split()
     merged = parents if len(parents) > 1 else []
     for name in _IN_PROGRESS:
         named = (read_stripped(git_dir / name) or "").split()
@@ -353,7 +355,10 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     # older commits hold the records under the numbers they had then, no side of this merge.
     squashed = read_stripped(git_dir / "SQUASH_MSG") or ""
     commits = [line.split()[1] for line in squashed.splitlines() if line.startswith("commit ")]
-    return ["HEAD", commits[0]] if commits else merged
+    if commits:
+        return ["HEAD", commits[0]]
+    stash = noted_sides(git_dir)  # HEAD then, and the stash (an autostash: onto the merge made)
+    return stash if stash and (not merged or stash[0] == head) else merged
 
 
 def files_of_commits(

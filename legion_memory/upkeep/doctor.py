@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import RollbackError
+from legion_memory.gitops.applied_stash import APPLIED_STASH_NAME
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.repository import (
     BOTH_SIDES_ENV,
@@ -131,6 +132,7 @@ def repair_merged_references(memory: Memory) -> list[str]:
     git_dir = find_git_dir(memory.directory)
     if git_dir is not None:
         files.discard(log_path(git_dir))
+        files.discard(git_dir / APPLIED_STASH_NAME)  # the stash's sides go with its log
     return done
 
 

@@ -77,21 +77,39 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
     if not result.conflicts and Path(shown).name.upper() in _CITING:
         text = _references_followed(Path(shown), texts, text)
     files.write_version(Path(ours), text)
-    return _reported(result, shown, followed=text != result.text)
+    return _reported(result, shown, theirs, followed=text != result.text)
 
 
 _CITING = {PATTERN.filename.upper(), ARCHIVE_FILENAME.upper()}
 _SOURCE = Source(versions.shared_start, versions.read_range, versions.line_chunks)
 
 
-def _reported(result: MergeResult, shown: str, followed: bool = False) -> int:
+def _reported(result: MergeResult, shown: str, theirs: str, followed: bool = False) -> int:
     """Say what the merge did, log its arrivals; the exit code git expects."""
     for line in describe(result, shown):
         print(line, file=sys.stderr)
     if followed:
         print(f"legion-memory: {shown}: Source references follow their outcomes", file=sys.stderr)
     _log(Path(shown).name, result.incoming, result.rekeyed)
+    if result.rekeyed or any(row.renumbered_from for row in result.incoming):
+        _note_applied_stash(shown, theirs)
     return 1 if result.conflicts else 0
+
+
+def _note_applied_stash(shown: str, theirs: str) -> None:
+    """A renumbering while a stash is applied: HEAD and the stash noted for doctor, since git
+    names them to nothing afterwards (docs/decisions.md#stash-apply-references)."""
+    stash = _theirs(theirs, shown).stash
+    here = Path.cwd()
+    onto = (run_git(["rev-parse", "-q", "--verify", "HEAD"], here) or "").strip() if stash else ""
+    git_dir = find_git_dir(here)
+    if stash and onto and git_dir is not None and git_dir.is_dir():
+        from legion_memory.gitops.applied_stash import note_sides
+
+        try:
+            note_sides(git_dir, onto, stash)
+        except OSError as exc:
+            print(f"legion-memory: could not note the stash applied: {exc}", file=sys.stderr)
 
 
 def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) -> int | None:
@@ -116,17 +134,18 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
         return None
     stable: versions.Copied = (paths[1], split.start, split.end)
     versions.write_pieces(paths[1], [result.text[:at], stable, result.text[at:]])
-    return _reported(result, shown)
+    return _reported(result, shown, str(paths[2]))
 
 
 class _Theirs(NamedTuple):
     """What theirs is, read once per file merged: the commits a `git merge` names (`GITHEAD_*`),
     else the commit a pick is applying (one of a sequence, or a lone pick's), else the one a
-    rebase is replaying."""
+    rebase is replaying; or a stash being applied, which is weighed as a pick of no commit."""
 
     named: list[str]
     picked: str | None
     replayed: str | None
+    stash: str | None = None
 
     def one(self) -> list[str]:
         """The commit merged or picked, whose versions the driver may read (not a rebase's:
@@ -136,16 +155,26 @@ class _Theirs(NamedTuple):
 
 @functools.cache
 def _theirs(theirs: str, shown: str) -> _Theirs:
+    here = Path.cwd()
     named = theirs_commits(os.environ)
+    picked = None if named else commit_being_picked(here)
+    if picked:
+        return _Theirs([], picked, None)
+    from legion_memory.gitops.applied_stash import stash_being_applied
+
+    # Asked before the merge's or rebase's own state: an autostash is applied at its end, by a
+    # `git stash apply` that inherits it (`GITHEAD_*`, `rebase-merge/`).
+    stash = stash_being_applied(here, shown, Path(theirs))
+    if stash:
+        return _Theirs([], None, None, stash)
     if named:
         return _Theirs(named, None, None)
-    picked = commit_being_picked(Path.cwd())
-    replayed = None if picked else commit_being_replayed(Path.cwd())
-    if picked is None and replayed is None:
+    replayed = commit_being_replayed(here)
+    if replayed is None:
         from legion_memory.gitops.lone_pick import commit_picked_alone
 
-        picked = commit_picked_alone(Path.cwd(), shown, Path(theirs))
-    return _Theirs(named, picked, replayed)
+        picked = commit_picked_alone(here, shown, Path(theirs))
+    return _Theirs([], picked, replayed)
 
 
 def _questions(path: Path, companions: list[str], theirs: _Theirs) -> HistoryQuestions:

@@ -33,24 +33,27 @@ def clean_exit(argv: list[str]) -> int | None:
     return 0 if clean_scan.is_clean(memory, git_dir) else None
 
 
-# `gitops.install.HOOKS` and `HOOK_MARK` (tests/test_git_install.py holds them equal): importing
+# `gitops.install.HOOKS`, `HOOK_MARK` and `HOOK_FORMAT` (tests/test_git_install.py holds them
+# equal): importing
 # that module would cost every hook run its imports.
 HOOK_NAMES = ("post-merge", "post-rewrite", "post-commit", "post-applypatch")
 HOOK_MARK = b"# legion-memory hook"
+HOOK_FORMAT = b"# legion-memory hook format 2"
 OUTDATED_HOOKS = (
     "legion-memory: this clone's git hooks are out of date; run: legion-memory git install\n"
 )
 
 
 def _hooks_outdated(hooks: str) -> bool:
-    """Whether an older install left some of the hooks out: one of ours is there, another not."""
-    ours = [_is_ours(os.path.join(hooks, name)) for name in HOOK_NAMES]
-    return any(ours) and not all(ours)
+    """Whether an older install left some of the hooks out or in an older form: one of ours is
+    there, and another is not, or not in this format."""
+    heads = [_head(os.path.join(hooks, name)) for name in HOOK_NAMES]
+    return any(HOOK_MARK in head for head in heads) and not all(HOOK_FORMAT in h for h in heads)
 
 
-def _is_ours(hook: str) -> bool:
+def _head(hook: str) -> bytes:
     try:
         with open(hook, "rb") as handle:
-            return HOOK_MARK in handle.read(4096)
+            return handle.read(4096)
     except OSError:
-        return False
+        return b""
