@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from support.gitrepos import COMMAND, add_outcome, commit, init_memory, rows, run_git
 from support.processes import CLI, git, read_bytes_of
 
@@ -181,12 +183,26 @@ def test_the_hook_fast_path_knows_the_hooks_install_writes() -> None:
     assert install.HOOK_FORMAT.encode() == hook.HOOK_FORMAT
 
 
-def test_a_clone_installed_before_a_hook_was_added_is_told_to_install_again(
-    cli: CLI, repo: Path
+def _removed(hook: Path) -> None:
+    hook.unlink()
+
+
+def _of_an_older_format(hook: Path) -> None:
+    older = hook.read_text(encoding="utf-8").replace("# legion-memory hook format 2\n", "")
+    hook.write_text(older, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("outdate", "reinstalled"),
+    [(_removed, "installed"), (_of_an_older_format, "updated")],
+    ids=["a hook added since", "a hook changed since"],
+)
+def test_a_clone_whose_hooks_are_out_of_date_is_told_to_install_again(
+    cli: CLI, repo: Path, outdate: Callable[[Path], None], reinstalled: str
 ) -> None:
     init_memory(repo, driver=False)
     cli("git", "install", cwd=repo)
-    (repo / ".git" / "hooks" / "post-commit").unlink()
+    outdate(repo / ".git" / "hooks" / "post-commit")
     before = read_bytes_of(repo)
 
     stale = cli("doctor", "--fix", "--quiet", cwd=repo)
@@ -196,26 +212,5 @@ def test_a_clone_installed_before_a_hook_was_added_is_told_to_install_again(
         "legion-memory: this clone's git hooks are out of date; run: legion-memory git install\n"
     )
     assert read_bytes_of(repo) == before
-    assert cli("git", "install", cwd=repo).stdout == "installed .git/hooks/post-commit\n"
-    assert cli("doctor", "--fix", "--quiet", cwd=repo).stderr == ""
-
-
-def test_a_clone_whose_hooks_are_of_an_older_format_is_told_to_install_again(
-    cli: CLI, repo: Path
-) -> None:
-    init_memory(repo, driver=False)
-    cli("git", "install", cwd=repo)
-    post_commit = repo / ".git" / "hooks" / "post-commit"
-    older = post_commit.read_text(encoding="utf-8").replace("# legion-memory hook format 2\n", "")
-    post_commit.write_text(older, encoding="utf-8")
-    before = read_bytes_of(repo)
-
-    stale = cli("doctor", "--fix", "--quiet", cwd=repo)
-
-    assert (stale.code, stale.stdout) == (0, "")
-    assert stale.stderr == (
-        "legion-memory: this clone's git hooks are out of date; run: legion-memory git install\n"
-    )
-    assert read_bytes_of(repo) == before
-    assert cli("git", "install", cwd=repo).stdout == "updated .git/hooks/post-commit\n"
+    assert cli("git", "install", cwd=repo).stdout == f"{reinstalled} .git/hooks/post-commit\n"
     assert cli("doctor", "--fix", "--quiet", cwd=repo).stderr == ""
