@@ -6,6 +6,7 @@ octopus), picks commits, pulls the origin's main (merging or rebasing) or pushes
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bench.collab_clone import Clone
 from bench.collab_model import Model
@@ -26,25 +27,39 @@ INTEGRATIONS = (
 MORE_INTEGRATIONS = (*INTEGRATIONS, "cherry-pick range", "merge --no-commit")
 # Drawn too under --all-kinds: a pick of one commit that changed a record main holds.
 ALL_INTEGRATIONS = (*MORE_INTEGRATIONS, "cherry-pick change")
+# Drawn too under --stash-kinds: records stored and not committed, put aside while main pulls.
+STASH_KINDS = ("pull --autostash", "stash pop")
+STASH_INTEGRATIONS = (*ALL_INTEGRATIONS, *STASH_KINDS)
+# What a stash kind runs: on the clone, the kind drawn and the origin's truth.
+Stashing = Callable[[Clone, str, Model], None]
 
 
 class Integrator:
     def __init__(
-        self, rng: random.Random, kinds: tuple[str, ...], deltas: dict[str, Model], tally: Tally
+        self,
+        rng: random.Random,
+        kinds: tuple[str, ...],
+        deltas: dict[str, Model],
+        tally: Tally,
+        stashing: Stashing | None = None,
     ) -> None:
-        """`deltas`: by commit, the truth of the records it changed, as the local work made it."""
+        """`deltas`: by commit, the truth of the records it changed, as the local work made it;
+        `stashing` runs the stash kinds."""
         self.rng = rng
         self.kinds = kinds
         self.deltas = deltas
         self.tally = tally
+        self.stashing = stashing
         self.origin: Model = {}  # the truth of the origin's main, as last pushed
 
     def integrate(self, clone: Clone) -> None:
         """One integration of a kind drawn; a clone without branches pulls or pushes."""
         branches = [b for b in clone.models if b != "main"]
         kind = self.rng.choice(self.kinds)
-        if not branches and kind not in ("pull", "pull --rebase", "push"):
+        if not branches and kind not in ("pull", "pull --rebase", "push", *STASH_KINDS):
             kind = "pull"
+        if kind in STASH_KINDS and self.stashing:
+            return self.stashing(clone, kind, self.origin)
         other = self.rng.choice(branches) if branches else ""
         if kind == "rebase":
             clone.checkout(other)

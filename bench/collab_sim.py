@@ -4,18 +4,20 @@ Two clones of one origin, each with its own feature branches, store outcomes, pa
 outcomes and error fixes, update fixes, forget and restore their own records, and integrate by
 merge, `--no-ff`, `merge --no-commit` then commit, rebase, `pull --rebase`, `pull`, push,
 cherry-pick (one commit, a store or a change of a record the branch holds, or a branch's every
-commit with the hooks' repairs among them),
-`merge --squash` (committed with git's own message) and octopus merges. After every step the
-checked-out branch's memory is checked against the truth (`collab_model`); at the end each clone
-merges the other's main, and the two results must be the same bytes. Real git, the real driver
-and hooks (of the code under `--code`, this checkout by default), fixed seeds.
+commit with the hooks' repairs among them), `merge --squash` (committed with git's own message)
+and octopus merges, and pull with records stored on main and not committed (`--autostash`, or
+stash and pop). After every step the checked-out branch's memory is checked against the truth
+(`collab_model`); at the end each clone merges the other's main, and the two results must be the
+same bytes. Real git, the real driver and hooks (of the code under `--code`, this checkout by
+default), fixed seeds.
 
 This module runs the steps and the command line; a clone is `collab_clone`, the local work
-`collab_work`, the kinds of integrating `collab_integrations`, and carrying one through git
-`collab_resolution`. All draw from one random generator, in one order, so a seed replays its run.
+`collab_work`, the kinds of integrating `collab_integrations` (stashing `collab_stash`), and
+carrying one through git `collab_resolution`. All draw from one random generator, in one order,
+so a seed replays its run.
 
-    python -m bench.collab_sim --seeds 20 [--rounds 30] [--more-kinds | --all-kinds]
-        [--code /path/to/checkout]
+    python -m bench.collab_sim --seeds 20 [--rounds 30]
+        [--more-kinds | --all-kinds | --stash-kinds] [--code /path/to/checkout]
 """
 
 from __future__ import annotations
@@ -35,10 +37,12 @@ from bench.collab_integrations import (
     ALL_INTEGRATIONS,
     INTEGRATIONS,
     MORE_INTEGRATIONS,
+    STASH_INTEGRATIONS,
     Integrator,
 )
 from bench.collab_model import Model, Verdict, check, join
 from bench.collab_resolution import Tally, resolve
+from bench.collab_stash import Stasher
 from bench.collab_work import LocalWork
 from legion_memory.schema.kinds import KINDS
 
@@ -47,6 +51,7 @@ __all__ = [
     "ALL_INTEGRATIONS",
     "INTEGRATIONS",
     "MORE_INTEGRATIONS",
+    "STASH_INTEGRATIONS",
     "Simulation",
     "main",
     "simulate",
@@ -72,7 +77,8 @@ class Simulation:
         # By commit, the truth of the records it changed: the local work records it, picks bring it.
         deltas: dict[str, Model] = {}
         self.work = LocalWork(self.rng, deltas)
-        self.integrator = Integrator(self.rng, kinds, deltas, self.tally)
+        stasher = Stasher(self.rng, self.work, self.tally)
+        self.integrator = Integrator(self.rng, kinds, deltas, self.tally, stasher.integrate)
         self.examples: list[str] = []
         self.bad_steps = 0
         self.steps = 0
@@ -198,10 +204,18 @@ def parse_options(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="--more-kinds, and pick one commit that changed a record main holds",
     )
+    parser.add_argument(
+        "--stash-kinds",
+        action="store_true",
+        help="--all-kinds, and store on main without committing, then pull with --autostash "
+        "or stash, pull and pop",
+    )
     return parser.parse_args(argv)
 
 
 def kinds_of(options: argparse.Namespace) -> tuple[str, ...]:
+    if options.stash_kinds:
+        return STASH_INTEGRATIONS
     kinds: tuple[str, ...] = MORE_INTEGRATIONS if options.more_kinds else INTEGRATIONS
     return ALL_INTEGRATIONS if options.all_kinds else kinds
 

@@ -26,16 +26,29 @@ class LocalWork:
         return f"r{self.tokens}"
 
     def commit(self, clone: Clone, delta: Model, message: str) -> None:
+        """Commit the work with its truth. A commit the post-commit hook had to repair (a stash
+        applied over a store of its ID left a reference for it) is no pick's: the repair is the
+        next commit, and picking the first alone brings the wrong reference, as documented."""
         clone.must("add", "-A")
         clone.must("commit", "-q", "--no-verify", "-m", message)
-        self.deltas[clone.must("rev-parse", "HEAD").strip()] = delta
+        if clone.must("log", "-1", "--format=%s").strip() == message:
+            self.deltas[clone.must("rev-parse", "HEAD").strip()] = delta
         branch = clone.branch
         clone.models[branch] = join(clone.models.get(branch, {}), delta)
 
     def store(self, clone: Clone) -> None:
-        model = clone.models[clone.branch]
+        token, truth = self.write_store(clone)
+        self.commit(clone, {token: truth}, f"store {token}")
+
+    def write_store(
+        self, clone: Clone, pending: Model | None = None, kind: str = ""
+    ) -> tuple[str, Truth]:
+        """A record of `kind` (drawn if not given) stored on the checked-out branch, not
+        committed: its token and truth. A pattern may cite an outcome of the `pending` work,
+        stored and not committed either."""
+        model = join(clone.models[clone.branch], pending or {})
         owner = f"{clone.name}:{clone.branch}"
-        kind = self.rng.choice(["outcomes", "outcomes", "patterns", "errors"])
+        kind = kind or self.rng.choice(["outcomes", "outcomes", "patterns", "errors"])
         token = self.token()
         values = {
             "date": self.rng.choice(DATES),
@@ -67,7 +80,7 @@ class LocalWork:
             }
             truth = Truth(kind, owner, 0, cites=cited if source else "")
         writing.append(clone.memory, new_record(KINDS[kind], values))
-        self.commit(clone, {token: truth}, f"store {token}")
+        return token, truth
 
     def change_own(self, clone: Clone) -> None:
         """Update, forget or restore one of this branch's own records."""
