@@ -134,7 +134,24 @@ HELP: dict[str, dict[str, str]] = '''
 
 
 def render_spec() -> str:
-    return _HEADER + pprint.pformat(build_spec(), width=99, sort_dicts=True) + "\n"
+    return _HEADER + _lines(build_spec(), 0) + "\n"
+
+
+def _lines(value: Any, depth: int) -> str:
+    """`value` as Python, an item to a line down to the lists of options, each option on one
+    line: a diff of the module shows which options changed."""
+    expand = isinstance(value, list) or (isinstance(value, dict) and depth < 2)
+    if not expand or not value:
+        return pprint.pformat(value, width=10_000, sort_dicts=False)
+    indent = "    " * (depth + 1)
+    if isinstance(value, dict):
+        items = [f"{key!r}: {_lines(value[key], depth + 1)}" for key in sorted(value)]
+        opening, closing = "{", "}"
+    else:
+        items = [_lines(item, depth + 1) for item in value]
+        opening, closing = "[", "]"
+    body = "".join(f"{indent}{item},\n" for item in items)
+    return f"{opening}\n{body}{'    ' * depth}{closing}"
 
 
 def render_help() -> str:
