@@ -43,9 +43,8 @@ class LocalWork:
     def write_store(
         self, clone: Clone, pending: Model | None = None, kind: str = ""
     ) -> tuple[str, Truth]:
-        """A record of `kind` (drawn if not given) stored on the checked-out branch, not
-        committed: its token and truth. A pattern may cite an outcome of the `pending` work,
-        stored and not committed either."""
+        """A record of `kind` (drawn if not given) stored, not committed: its token and truth.
+        A pattern may cite an outcome of the `pending` work, not committed either."""
         model = join(clone.models[clone.branch], pending or {})
         owner = f"{clone.name}:{clone.branch}"
         kind = kind or self.rng.choice(["outcomes", "outcomes", "patterns", "errors"])

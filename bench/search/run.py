@@ -143,7 +143,7 @@ def describe(queries: Sequence[Query]) -> str:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--legion", type=Path, default=LEGION, help="a Legion checkout")
     parser.add_argument("--sample", type=int, default=0, help="only N queries of each kind a set")
@@ -154,7 +154,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="only this judged set (repeatable; default: every set)",
     )
     parser.add_argument("--json", action="store_true", help="the numbers as JSON")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_options(argv)
     if not args.legion.is_dir():
         print(f"error: no Legion checkout at {args.legion}; pass --legion PATH", file=sys.stderr)
         return 2
@@ -166,16 +170,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     items = len(read_items(args.legion))
     report = run(args.legion, sets, dt.date.fromisoformat(TODAY))
     if args.json:
+        sets_json = {
+            label: {"queries": len(counted[label]), "results": results}
+            for label, results in report.sets.items()
+        }
         print(
             json.dumps(
-                {
-                    "records": items,
-                    "sets": {
-                        label: {"queries": len(counted[label]), "results": results}
-                        for label, results in report.sets.items()
-                    },
-                    "snippets with a query word": report.snippets,
-                }
+                {"records": items, "sets": sets_json, "snippets with a query word": report.snippets}
             )
         )
         return 0

@@ -20,31 +20,35 @@ def register(app: typer.Typer) -> None:
     app.command()(export)
 
 
+ImportSource = Annotated[
+    str,
+    typer.Argument(
+        metavar="SOURCE",
+        help="Which tool wrote the memory: bullpen, memory-system, memory-broker, learn or json.",
+    ),
+]
+ImportPath = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="PATH",
+        help="File or directory to import (default: the source's usual place; "
+        "`-` reads a bullpen or json file from standard input).",
+    ),
+]
+ImportDryRun = Annotated[
+    bool, typer.Option("--dry-run", help="Show the rows that would be added; write nothing.")
+]
+ImportMove = Annotated[
+    bool, typer.Option("--move", help="learn: take the entries out of the files once in a table.")
+]
+
+
 def import_command(
     ctx: typer.Context,
-    source: Annotated[
-        str,
-        typer.Argument(
-            metavar="SOURCE",
-            help="Which tool wrote the memory: bullpen, memory-system, memory-broker, learn "
-            "or json.",
-        ),
-    ],
-    path: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="PATH",
-            help="File or directory to import (default: the source's usual place; "
-            "`-` reads a bullpen or json file from standard input).",
-        ),
-    ] = None,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Show the rows that would be added; write nothing.")
-    ] = False,
-    move: Annotated[
-        bool,
-        typer.Option("--move", help="learn: take the entries out of the files once in a table."),
-    ] = False,
+    source: ImportSource,
+    path: ImportPath = None,
+    dry_run: ImportDryRun = False,
+    move: ImportMove = False,
 ) -> None:
     """Import memory written by another tool, or by `export`. Importing twice adds nothing."""
     from legion_memory.interop.pipeline import ImportRequest, import_source
