@@ -118,8 +118,13 @@ def test_a_fix_archived_in_the_version_the_other_side_updated_it_to_stays_archiv
 
 @pytest.mark.parametrize(
     "pick",
-    [["cherry-pick", "feature"], ["-c", "core.quotepath=false", "cherry-pick", "-x", "-"]],
-    ids=["cherry-pick feature", "git -c ... cherry-pick -x -"],
+    [
+        ["cherry-pick", "feature"],
+        ["-c", "core.quotepath=false", "cherry-pick", "-x", "-"],
+        ["-c", "alias.pick=cherry-pick", "pick", "feature"],
+        ["-c", "alias.pick=!git cherry-pick", "pick", "feature"],
+    ],
+    ids=["cherry-pick feature", "git -c ... cherry-pick -x -", "an alias", "a shell alias"],
 )
 def test_picking_an_update_again_alone_keeps_the_later_version(repo: Path, pick: list[str]) -> None:
     """A pick of one commit, whose merge git names to no driver, is weighed by the commit its
