@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from support.gitrepos import outcome_row, pattern_row
 from support.processes import CLI, probe, read_bytes_of
 
-from legion_memory.gitops.merge_log import LOG_NAME
-from legion_memory.gitops.repository import (
+from legion_memory.gitops.hook_env import (
     BOTH_SIDES_ENV,
     PICKED_ENV,
     RECHECK_ENV,
     REPLAYED_AS_ENV,
 )
+from legion_memory.gitops.merge_log import LOG_NAME
 from legion_memory.schema.kinds import ERROR_FIX, OUTCOME, PATTERN, archive_template
 from legion_memory.storage import files, reading
 from legion_memory.upkeep import clean_scan

@@ -31,26 +31,46 @@ fi
 # post-commit acts only on a commit that integrated other work, which runs no other hook: a
 # cherry-pick or revert, or the commit that concludes a stopped merge or pick; or on the first
 # commit after a stash was applied with a renumbering the driver noted (no hook runs after a
-# stash is applied). Other commits pay one git call.
+# stash is applied), or after a sequence of picks that ended unrepaired. Other commits pay one
+# git call.
 if [ "{name}" = post-commit ]; then
     git_dir=${{GIT_DIR:-.git}}
     [ -d "$git_dir" ] || git_dir=$(git rev-parse --git-dir 2>/dev/null)
-    if [ ! -f "$git_dir/{applied_stash}" ]; then
-        case $(git log -g -1 --format=%gs HEAD 2>/dev/null) in
-            "cherry-pick"* | "revert"* | "commit (cherry-pick)"* | "commit (merge)"*) ;;
-            *) exit $status ;;
-        esac
-    fi
+    sequence="$git_dir/{pick_sequence}"
+    case $(git log -g -1 --format=%gs HEAD 2>/dev/null) in
+        "cherry-pick"* | "revert"* | "commit (cherry-pick)"* | "commit (merge)"*) integrated=1 ;;
+        *) integrated="" ;;
+    esac
+    [ -n "$integrated" ] || [ -f "$git_dir/{applied_stash}" ] || [ -f "$sequence" ] || exit $status
     # Mid-way through picking several commits git holds the index itself: a repair committed now
     # would stop the sequence ("your local changes would be overwritten"). The last pick repairs.
+    # Unless git finds the last picks applied already: the sequence then ends with
+    # `cherry-pick --skip`, after which no hook runs. So each pick notes where the sequence
+    # started, the commit picked and the one written, for the next commit's hook.
     todo=$(git rev-parse --git-path sequencer/todo 2>/dev/null)
     if [ -f "$todo" ] && [ "$(grep -c '^[^#]' "$todo")" -gt 1 ]; then
+        [ -f "$sequence" ] || cat "$(git rev-parse --git-path sequencer/head)" >"$sequence" 2>/dev/null
+        echo "$(git rev-parse -q --verify CHERRY_PICK_HEAD 2>/dev/null) $(git rev-parse HEAD)" >>"$sequence"
         exit $status
     fi
     # A cherry-pick's sides: where it started (HEAD^, or the HEAD before the first of several
     # picks) and the commit picked, which git names only while this hook runs.
     LEGION_MEMORY_PICKED=$(git rev-parse -q --verify CHERRY_PICK_HEAD 2>/dev/null)
     LEGION_MEMORY_PICKED_ONTO=$(cat "$(git rev-parse --git-path sequencer/head)" 2>/dev/null)
+    # The first commit on top of the last commit a sequence wrote, the sequence over: its sides
+    # are the noted ones, and what it wrote ends there (this commit is no pick's).
+    if [ -f "$sequence" ] && [ -z "$LEGION_MEMORY_PICKED" ] && [ ! -d "$git_dir/sequencer" ]; then
+        last=$(tail -n 1 "$sequence")
+        if [ "$(git rev-parse -q --verify HEAD^ 2>/dev/null)" = "${{last#* }}" ]; then
+            LEGION_MEMORY_PICKED_ONTO=$(head -n 1 "$sequence")
+            LEGION_MEMORY_PICKED=${{last% *}}
+            LEGION_MEMORY_PICKED_TIP=${{last#* }}
+            export LEGION_MEMORY_PICKED_TIP
+            integrated=1
+        fi
+    fi
+    rm -f "$sequence"
+    [ -n "$integrated" ] || [ -f "$git_dir/{applied_stash}" ] || exit $status
     export LEGION_MEMORY_PICKED LEGION_MEMORY_PICKED_ONTO
 fi
 # A memory file that ended on one side as the merge base had it, though that side's commits changed

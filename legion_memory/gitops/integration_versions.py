@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.gitops.repository import PICKED_ENV, REPLAYED_AS_ENV, run_git
+from legion_memory.gitops.hook_env import PICKED_ENV, REPLAYED_AS_ENV
+from legion_memory.gitops.repository import run_git
 
 
 class Sides(NamedTuple):

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.gitops.repository import OURS_ENV, RECHECK_ENV
+from legion_memory.gitops.hook_env import OURS_ENV, RECHECK_ENV
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
 
 MERGED, CONFLICTS, NOT_MERGED = 0, 1, 2

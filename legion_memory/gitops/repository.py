@@ -17,6 +17,14 @@ from legion_memory.gitops.branch import (
     run_git,
 )
 from legion_memory.gitops.cat_file import batch_objects, blob_text
+from legion_memory.gitops.hook_env import (
+    OURS_ENV,
+    PICKED_ENV,
+    PICKED_ONTO_ENV,
+    PICKED_TIP_ENV,
+    REPLAYED_AS_ENV,
+    REWRITTEN_ENV,
+)
 from legion_memory.named_tuple import NamedTuple
 
 __all__ = [
@@ -140,27 +148,8 @@ def merge_sides(start: Path, directory: Path, names: Sequence[str]) -> dict[str,
     return only | {line: "theirs" for line in lines["theirs"] - lines["ours"]}
 
 
-REWRITTEN_ENV = "LEGION_MEMORY_REWRITTEN"
-"""The commits a rebase rewrote (their old names), set by the post-rewrite hook for doctor."""
 _IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD")
-REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
-"""The commits a rebase wrote (their new names), set by the post-rewrite hook after a rebase."""
-PICKED_ENV = "LEGION_MEMORY_PICKED"
-"""The commit a cherry-pick just replayed onto HEAD^, set by the post-commit hook."""
-RECHECK_ENV = "LEGION_MEMORY_RECHECK"
-"""Set by the post-merge hook, to the merge's sides (its parents, every one of an octopus merge;
-or HEAD and the newest commit of a squash), when a side's memory files ended as the base had
-them though its history changed them: git then took the other side's files whole, unweighed."""
-BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
-"""Set by the post-merge hook when both parents changed memory since their base: git may have
-taken one file whole from each (the driver never ran), a pattern from one side still citing an
-outcome by the number the other side has since changed."""
-PICKED_ONTO_ENV = "LEGION_MEMORY_PICKED_ONTO"
-"""HEAD before the first of several commits picked at once, set by the post-commit hook."""
 _UPSTREAM_LIMIT = 500  # upstream commits read for the changes it already made, newest first
-OURS_ENV = "LEGION_MEMORY_OURS"
-"""Set by the octopus strategy for each of its steps: the commit that step merges into, which is
-ours in place of HEAD (docs/decisions.md#octopus-merges)."""
 
 
 def ours_rev(env: Mapping[str, str]) -> str:
@@ -240,7 +229,8 @@ def replay_of_picks(start: Path, env: Mapping[str, str] | None = None) -> Replay
     onto = run_git(["rev-parse", "-q", "--verify", f"{started[0]}^{{commit}}"], start)
     if not picked or onto is None:
         return None
-    written = run_git(["rev-list", "--reverse", "--no-merges", f"{onto.strip()}..HEAD"], start)
+    tip = env.get(PICKED_TIP_ENV, "").strip() or "HEAD"
+    written = run_git(["rev-list", "--reverse", "--no-merges", f"{onto.strip()}..{tip}"], start)
     return Replay(onto.strip(), tuple((written or "").split()), tuple(picked))
 
 

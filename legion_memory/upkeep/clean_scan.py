@@ -24,16 +24,16 @@ MEMORY_FILES = ("OUTCOMES.md", "PATTERNS.md", "ERRORS.md", "PREFERENCES.md", "AR
 JOURNAL_NAME = ".legion-memory.journal"
 TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
 MERGE_LOG_NAME = "legion-memory-merges.jsonl"
-# Set by the post-rewrite hook after a rebase (`gitops.repository.REPLAYED_AS_ENV`): doctor then
+# Set by the post-rewrite hook after a rebase (`gitops.hook_env.REPLAYED_AS_ENV`): doctor then
 # compares the replayed changes with the upstream's, which no scan of the files can do.
 REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
-# Set by the post-commit hook after a cherry-pick (`gitops.repository.PICKED_ENV`): doctor then
+# Set by the post-commit hook after a cherry-pick (`gitops.hook_env.PICKED_ENV`): doctor then
 # checks that the pick dropped no record either side held.
 PICKED_ENV = "LEGION_MEMORY_PICKED"
 # Set by the post-merge hook when git took one side's memory files whole though the other's
-# history changed them (`gitops.repository.RECHECK_ENV`): doctor weighs the two histories.
+# history changed them (`gitops.hook_env.RECHECK_ENV`): doctor weighs the two histories.
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
-# Set by the post-merge hook when both parents changed memory (`gitops.repository.BOTH_SIDES_ENV`):
+# Set by the post-merge hook when both parents changed memory (`gitops.hook_env.BOTH_SIDES_ENV`):
 # doctor follows the references by what each side meant, which no scan of the files can do.
 BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
 MEMORY_DIR = (".planning", "memory")
@@ -42,7 +42,7 @@ _INTEGRATION_ENVS = (REPLAYED_AS_ENV, PICKED_ENV, RECHECK_ENV, BOTH_SIDES_ENV)
 
 def project_of(start: str) -> tuple[str, str | None]:
     """The project root (the nearest ancestor holding `.git`, else `start`) and its git
-    directory, as `project.root.find_root` and `gitops.repository.find_git_dir` find them."""
+    directory, as `project.root.find_root` and `gitops.hook_env.find_git_dir` find them."""
     start = os.path.realpath(start)
     candidate = start
     while True:

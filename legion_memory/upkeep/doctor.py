@@ -13,10 +13,9 @@ from typing import NamedTuple
 
 from legion_memory.errors import RollbackError
 from legion_memory.gitops.applied_stash import APPLIED_STASH_NAME
+from legion_memory.gitops.hook_env import BOTH_SIDES_ENV, PICKED_ENV
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.repository import (
-    BOTH_SIDES_ENV,
-    PICKED_ENV,
     files_of_commits,
     find_git_dir,
     integration_sources,

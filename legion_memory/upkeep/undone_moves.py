@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError
+from legion_memory.gitops.hook_env import RECHECK_ENV
 from legion_memory.gitops.record_history import most_moved, parting
-from legion_memory.gitops.repository import RECHECK_ENV, files_of_commits
+from legion_memory.gitops.repository import files_of_commits
 from legion_memory.schema.identity import Identity, history_text, identity_of_cells
 from legion_memory.schema.kinds import KINDS
 from legion_memory.storage import reading

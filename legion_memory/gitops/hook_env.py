@@ -1,0 +1,39 @@
+"""What the hooks and the octopus strategy tell the tool they start: the environment variables
+each sets for `doctor` and the merge driver, and the note the post-commit hook keeps in the git
+directory between git commands (`gitops/hook.sh`). Here apart, so that a module reading one of them
+imports no git code; `upkeep.clean_scan` repeats four of them, held equal by a test."""
+
+REWRITTEN_ENV = "LEGION_MEMORY_REWRITTEN"
+"""The commits a rebase rewrote (their old names), set by the post-rewrite hook for doctor."""
+
+REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
+"""The commits a rebase wrote (their new names), set by the post-rewrite hook after a rebase."""
+
+PICKED_ENV = "LEGION_MEMORY_PICKED"
+"""The commit a cherry-pick just replayed onto HEAD^, set by the post-commit hook."""
+
+RECHECK_ENV = "LEGION_MEMORY_RECHECK"
+"""Set by the post-merge hook, to the merge's sides (its parents, every one of an octopus merge;
+or HEAD and the newest commit of a squash), when a side's memory files ended as the base had
+them though its history changed them: git then took the other side's files whole, unweighed."""
+
+BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
+"""Set by the post-merge hook when both parents changed memory since their base: git may have
+taken one file whole from each (the driver never ran), a pattern from one side still citing an
+outcome by the number the other side has since changed."""
+
+PICKED_ONTO_ENV = "LEGION_MEMORY_PICKED_ONTO"
+"""HEAD before the first of several commits picked at once, set by the post-commit hook."""
+
+PICKED_TIP_ENV = "LEGION_MEMORY_PICKED_TIP"
+"""The last commit a sequence of picks wrote, set by the post-commit hook of the commit after it
+when the sequence ended with picks git skipped (no hook ran then): what the picks wrote ends
+there. HEAD otherwise."""
+
+PICK_SEQUENCE_NAME = "legion-memory-pick-sequence"
+"""In the git directory, the post-commit hook's note of a sequence of picks under way: where it
+started, then a line per pick, the commit picked and the commit written."""
+
+OURS_ENV = "LEGION_MEMORY_OURS"
+"""Set by the octopus strategy for each of its steps: the commit that step merges into, which is
+ours in place of HEAD (docs/decisions.md#octopus-merges)."""

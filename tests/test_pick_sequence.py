@@ -1,0 +1,110 @@
+"""A sequence of picks whose last picks git finds applied already ends with `cherry-pick --skip`,
+after which no hook runs; the first commit on top of it repairs what the picks left
+(docs/decisions.md#post-commit-hook). Real git, the installed driver and hooks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.gitrepos import (
+    add_outcome,
+    assert_healthy,
+    commit,
+    init_memory,
+    rows,
+    run_git,
+    text_of,
+)
+from support.processes import git, run_process
+
+from legion_memory.gitops.hook_env import PICK_SEQUENCE_NAME
+
+DUPLICATE = (
+    ".planning/memory/OUTCOMES.md:10: duplicate ID O-001 "
+    "(first at .planning/memory/ARCHIVE.md:10)\n"
+    "1 problem needs repair (run `legion-memory doctor --fix`)\n"
+)
+REPAIR = "Repair .planning/memory after post-commit (legion-memory doctor --fix)"
+
+
+def _code(repo: Path, text: str) -> None:
+    (repo / "code.txt").write_text(text, encoding="utf-8")
+    commit(repo, f"code {text.strip()}")
+
+
+def _sequence_ending_in_a_skip(repo: Path) -> None:
+    """feature stores O-001 and changes code; main stored and forgot its own O-001 (OUTCOMES.md
+    back as base had it, so git takes feature's whole: O-001 twice, live and in ARCHIVE.md) and
+    made the same code change, so the second pick is empty and skipped."""
+    init_memory(repo, driver=True)
+    _code(repo, "one\n")
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "feature outcome", "feature")
+    commit(repo, "feature store")
+    _code(repo, "two\n")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main abandoned", "main")
+    commit(repo, "main store")
+    run_process("forget", "O-001", cwd=repo, check=True)
+    commit(repo, "main forget")
+    _code(repo, "two\n")
+
+    picked = run_git(repo, "cherry-pick", "main..feature")
+    assert picked.returncode == 1
+    assert "The previous cherry-pick is now empty" in picked.stderr
+    assert run_git(repo, "cherry-pick", "--skip").returncode == 0
+    assert not (repo / ".git" / "sequencer").exists()
+
+
+def test_the_first_commit_after_a_sequence_ending_in_a_skip_repairs_it(repo: Path) -> None:
+    _sequence_ending_in_a_skip(repo)
+    assert run_process("doctor", cwd=repo).stdout == DUPLICATE
+    assert (repo / ".git" / PICK_SEQUENCE_NAME).is_file()
+
+    (repo / "code.txt").write_text("three\n", encoding="utf-8")
+    committed = run_git(repo, "commit", "-q", "-a", "-m", "more code")
+
+    assert committed.returncode == 0, committed.stderr
+    assert committed.stderr == (
+        "repaired .planning/memory/OUTCOMES.md:10: renumbered duplicate O-001 to O-002\n"
+        "legion-memory: committed the repair of .planning/memory as its own commit\n"
+    )
+    assert git(repo, "log", "--format=%s", "-3") == f"{REPAIR}\nmore code\nfeature store\n"
+    assert rows(repo) == [("O-002", "feature", "feature outcome")]
+    assert text_of(repo, "ARCHIVE.md").count("| O-001 | 2026-03-02 | main |") == 1
+    assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
+    assert_healthy(repo)
+
+
+def test_a_commit_elsewhere_after_an_aborted_sequence_forgets_the_note(repo: Path) -> None:
+    """The sequence undone (`--abort` puts HEAD back where it started): the next commit is on
+    top of no pick, repairs nothing and commits nothing more."""
+    _sequence_ending_in_a_skip(repo)
+    git(repo, "reset", "-q", "--hard", "HEAD~1")  # as `--abort` would have, once it had ended
+    before = git(repo, "rev-parse", "HEAD")
+
+    (repo / "code.txt").write_text("three\n", encoding="utf-8")
+    committed = run_git(repo, "commit", "-q", "-a", "-m", "more code")
+
+    assert committed.returncode == 0, committed.stderr
+    assert committed.stderr == ""
+    assert git(repo, "rev-parse", "HEAD~1") == before
+    assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
+    assert_healthy(repo)
+
+
+def test_a_sequence_whose_last_pick_commits_leaves_no_note(repo: Path) -> None:
+    init_memory(repo, driver=True)
+    _code(repo, "one\n")
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "first", "feature")
+    commit(repo, "first")
+    add_outcome(repo, "second", "feature")
+    commit(repo, "second")
+    git(repo, "checkout", "-q", "main")
+
+    assert run_git(repo, "cherry-pick", "main..feature").returncode == 0
+
+    assert rows(repo) == [("O-001", "feature", "first"), ("O-002", "feature", "second")]
+    assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
+    assert_healthy(repo)
