@@ -188,3 +188,46 @@ def test_a_fix_restored_after_a_copy_of_the_forget_that_archived_its_version_sta
     assert text_of(repo, "ERRORS.md") == errors
     assert text_of(repo, "ARCHIVE.md") == archived
     assert_healthy(repo)
+
+
+def test_a_picked_copy_of_a_forget_main_undid_and_updated_since_leaves_the_fix_live(
+    repo: Path,
+) -> None:
+    """main forgets the fix, feature holds a copy of that forget, main restores the fix and
+    updates it; picking feature's copy replays the forget over the update, a conflict that
+    `doctor --fix` resolves as documented. The live copy holds a later version than the archived
+    one, yet main restored it after the very forget, and main moved it more often: the live copy
+    is the later state and stays, the archived copy goes (seed 5011 of the collaboration
+    simulation, there after a sequence of picks; docs/decisions.md#archive-moves). It used to be
+    archived again, with the update."""
+    init_memory(repo, driver=True)
+    _store_error(repo, "retry")
+    run_process("forget", "E-001", cwd=repo, check=True)
+    commit(repo, "forget the fix")
+    git(repo, "checkout", "-q", "-b", "feature", "HEAD~1")
+    assert run_git(repo, "cherry-pick", "main").returncode == 0
+    git(repo, "checkout", "-q", "main")
+    run_process("restore", "E-001", cwd=repo, check=True)
+    commit(repo, "restore the fix")
+    _store_error(repo, "free port 3000 first")
+    assert rows(repo, "errors") == [("E-001", "main", "free port 3000 first")]
+
+    picked = run_git(repo, "cherry-pick", "feature")
+    assert picked.returncode == 1
+    assert "conflict: row E-001 changed on ours, removed on theirs" in picked.stderr
+    fixed = run_process("doctor", "--fix", cwd=repo)
+
+    assert fixed.stdout == (
+        "repaired .planning/memory/ERRORS.md: resolved conflict markers, both sides kept\n"
+        "repaired .planning/memory/ARCHIVE.md:15: removed the archived copy of E-001, "
+        "restored since it was archived\n"
+        "memory repaired\n"
+    )
+    assert rows(repo, "errors") == [("E-001", "main", "free port 3000 first")]
+    assert SIGNATURE not in text_of(repo, "ARCHIVE.md")
+    git(repo, "add", "-A")
+    continued = run_git(repo, "-c", "core.editor=true", "cherry-pick", "--continue")
+    assert "The previous cherry-pick is now empty" in continued.stderr  # main holds it all
+    assert run_git(repo, "cherry-pick", "--skip").returncode == 0
+    assert git(repo, "log", "--format=%s", "-1") == "error fix: free port 3000 first\n"
+    assert_healthy(repo)

@@ -46,11 +46,13 @@ if [ "{name}" = post-commit ]; then
     # would stop the sequence ("your local changes would be overwritten"). The last pick repairs.
     # Unless git finds the last picks applied already: the sequence then ends with
     # `cherry-pick --skip`, after which no hook runs. So each pick notes where the sequence
-    # started, the commit picked and the one written, for the next commit's hook.
+    # started, the last commit it picks (the side the last pick's hook would name) and the commit
+    # just written, for the next commit's hook.
     todo=$(git rev-parse --git-path sequencer/todo 2>/dev/null)
     if [ -f "$todo" ] && [ "$(grep -c '^[^#]' "$todo")" -gt 1 ]; then
         [ -f "$sequence" ] || cat "$(git rev-parse --git-path sequencer/head)" >"$sequence" 2>/dev/null
-        echo "$(git rev-parse -q --verify CHERRY_PICK_HEAD 2>/dev/null) $(git rev-parse HEAD)" >>"$sequence"
+        final=$(grep '^[^#]' "$todo" | tail -n 1 | cut -d' ' -f2)
+        echo "$(git rev-parse -q --verify "$final^{{commit}}" 2>/dev/null) $(git rev-parse HEAD)" >>"$sequence"
         exit $status
     fi
     # A cherry-pick's sides: where it started (HEAD^, or the HEAD before the first of several

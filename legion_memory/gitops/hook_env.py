@@ -32,7 +32,7 @@ there. HEAD otherwise."""
 
 PICK_SEQUENCE_NAME = "legion-memory-pick-sequence"
 """In the git directory, the post-commit hook's note of a sequence of picks under way: where it
-started, then a line per pick, the commit picked and the commit written."""
+started, then a line per pick, the last commit the sequence picks and the commit just written."""
 
 OURS_ENV = "LEGION_MEMORY_OURS"
 """Set by the octopus strategy for each of its steps: the commit that step merges into, which is

@@ -55,7 +55,7 @@ def later_states(memory: Memory, texts: Texts) -> LaterStates:
     for twin in split:
         archived, live = twin.first, twin.again  # archived rows come first
         text = _history_text(texts, archived)
-        if text and _live_is_later(memory, base, pairs, text, live):
+        if text and _live_is_later(memory, base, pairs, text, (texts, live)):
             later.add(live.record_id)
         elif text and _seen_by_archiving_side(memory, base, pairs, text, (texts, live)):
             stale.add(live.record_id)
@@ -100,24 +100,31 @@ def _live_is_later(
     base: str,
     sides: Sequence[tuple[str, Mapping[str, str | None]]],
     text: str,
-    live: Holder,
+    live: tuple[Texts, Holder],
 ) -> bool:
     """Whether the side with the most archive moves of the record holds it live; a tie (or
-    git unable to say) leaves archiving to win."""
+    git unable to say) leaves archiving to win. A side holds an error live in the archived
+    version or in the live copy's, updated since it was restored."""
+    texts, holder = live
+    live_text = _history_text(texts, holder)
     held = {}
     for rev, files in sides:
-        state = _state(files, memory.archive.name, Path(live.name).name, text)
+        state = _state(files, memory.archive.name, Path(holder.name).name, text, live_text)
         if state is not None:
             held[rev] = state
     later = most_moved(memory.directory, base, list(held), memory.archive, text)
     return bool(later) and all(held[rev] for rev in later or ())
 
 
-def _state(files: Mapping[str, str | None], archive: str, live: str, text: str) -> bool | None:
-    """True when the side holds the record live, False archived, None when it lacks it."""
+def _state(
+    files: Mapping[str, str | None], archive: str, live: str, text: str, live_text: str = ""
+) -> bool | None:
+    """True when the side holds the record live (as `text`, or as `live_text`), False
+    archived, None when it lacks it."""
     if _holds(files.get(archive), text):
         return False
-    return True if _holds(files.get(live), text) else None
+    held = _holds(files.get(live), text) or (bool(live_text) and _holds(files.get(live), live_text))
+    return True if held else None
 
 
 def _holds(text: str | None, row_text: str) -> bool:
