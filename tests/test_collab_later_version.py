@@ -190,44 +190,72 @@ def test_a_fix_restored_after_a_copy_of_the_forget_that_archived_its_version_sta
     assert_healthy(repo)
 
 
-def test_a_picked_copy_of_a_forget_main_undid_and_updated_since_leaves_the_fix_live(
-    repo: Path,
-) -> None:
-    """main forgets the fix, feature holds a copy of that forget, main restores the fix and
-    updates it; picking feature's copy replays the forget over the update, a conflict that
-    `doctor --fix` resolves as documented. The live copy holds a later version than the archived
-    one, yet main restored it after the very forget, and main moved it more often: the live copy
-    is the later state and stays, the archived copy goes (seed 5011 of the collaboration
-    simulation, there after a sequence of picks; docs/decisions.md#archive-moves). It used to be
-    archived again, with the update."""
+def _forgot_restored_and_updated(repo: Path) -> None:
+    """main stores the fix, forgets it, restores it and updates it; feature, started at the
+    store, holds the forget too (main's own commit, or a copy of it by another committer)."""
     init_memory(repo, driver=True)
     _store_error(repo, "retry")
     run_process("forget", "E-001", cwd=repo, check=True)
     commit(repo, "forget the fix")
     git(repo, "checkout", "-q", "-b", "feature", "HEAD~1")
-    assert run_git(repo, "cherry-pick", "main").returncode == 0
+
+
+def _restored_and_updated_on_main(repo: Path) -> None:
     git(repo, "checkout", "-q", "main")
     run_process("restore", "E-001", cwd=repo, check=True)
     commit(repo, "restore the fix")
     _store_error(repo, "free port 3000 first")
     assert rows(repo, "errors") == [("E-001", "main", "free port 3000 first")]
 
-    picked = run_git(repo, "cherry-pick", "feature")
-    assert picked.returncode == 1
-    assert "conflict: row E-001 changed on ours, removed on theirs" in picked.stderr
-    fixed = run_process("doctor", "--fix", cwd=repo)
 
-    assert fixed.stdout == (
-        "repaired .planning/memory/ERRORS.md: resolved conflict markers, both sides kept\n"
+def test_picking_again_a_forget_main_undid_and_updated_since_leaves_the_fix_live(
+    repo: Path,
+) -> None:
+    """Picking again a commit ours holds itself is a change ours has seen: no conflict
+    (docs/decisions.md#replays-upstream-holds). Git takes ARCHIVE.md whole from the pick (main's
+    ended as the pick's parent had it), so the post-commit hook repairs: the live copy holds a
+    later version than the archived one, and main moved the record more often (the forget, then
+    the restore), so the live copy is the later state and stays (docs/decisions.md#archive-moves;
+    seed 5011 of the collaboration simulation, there through a copy of the forget in a sequence
+    of picks). It used to be a conflict, and its documented repair archived the fix again."""
+    _forgot_restored_and_updated(repo)
+    git(repo, "reset", "-q", "--hard", "main")
+    _restored_and_updated_on_main(repo)
+
+    picked = run_git(repo, "cherry-pick", "feature")
+
+    assert picked.returncode == 0, picked.stderr
+    assert "conflict" not in picked.stderr
+    assert (
         "repaired .planning/memory/ARCHIVE.md:15: removed the archived copy of E-001, "
-        "restored since it was archived\n"
-        "memory repaired\n"
+        "restored since it was archived\n" in picked.stderr
+    )
+    assert git(repo, "log", "--format=%s", "-3") == (
+        "Repair .planning/memory after post-commit (legion-memory doctor --fix)\n"
+        "forget the fix\nerror fix: free port 3000 first\n"
     )
     assert rows(repo, "errors") == [("E-001", "main", "free port 3000 first")]
     assert SIGNATURE not in text_of(repo, "ARCHIVE.md")
-    git(repo, "add", "-A")
-    continued = run_git(repo, "-c", "core.editor=true", "cherry-pick", "--continue")
-    assert "The previous cherry-pick is now empty" in continued.stderr  # main holds it all
-    assert run_git(repo, "cherry-pick", "--skip").returncode == 0
-    assert git(repo, "log", "--format=%s", "-1") == "error fix: free port 3000 first\n"
     assert_healthy(repo)
+
+
+def test_a_merge_without_the_driver_of_a_copy_of_that_forget_is_repaired_to_the_live_fix(
+    repo: Path,
+) -> None:
+    """feature holds a copy of main's forget (picked by another committer); main restored and
+    updated the fix since. Merged without the driver (a clone where it is not configured), git
+    leaves markers in ERRORS.md and takes feature's ARCHIVE.md whole; `doctor --fix` keeps the
+    fix live with its update: the copy is a move main has seen, its restore one more."""
+    _forgot_restored_and_updated(repo)
+    assert run_git(repo, "-c", "user.name=Other", "cherry-pick", "main").returncode == 0
+    _restored_and_updated_on_main(repo)
+    git(repo, "config", "--remove-section", "merge.legion-memory")
+
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+    assert merged.returncode == 1
+    assert "CONFLICT (content): Merge conflict in .planning/memory/ERRORS.md" in merged.stdout
+    fixed = run_process("doctor", "--fix", cwd=repo)
+
+    assert "removed the archived copy of E-001, restored since it was archived" in fixed.stdout
+    assert rows(repo, "errors") == [("E-001", "main", "free port 3000 first")]
+    assert SIGNATURE not in text_of(repo, "ARCHIVE.md")

@@ -6,8 +6,9 @@ may differ (it was renumbered where it landed), so git replays it: a forget appl
 the restore that followed its copy upstream, or over a later fix, looks like two people changing
 one record. A copy keeps the commit's author, author date and message, and changes the same
 memory rows (their cells after the ID) in the same files: with both, the replayed change is one
-ours has seen, and ours's version of each record it touches stands. So is a commit that a squash
-of ours names (git's own message after `merge --squash`). Asked of git only when a merge step
+ours has seen, and ours's version of each record it touches stands. So is a commit ours's history
+holds itself (picked again), and a commit that a squash of ours names (git's own message after
+`merge --squash`). Asked of git only when a merge step
 would otherwise leave a conflict.
 """
 
@@ -47,6 +48,8 @@ def _held(start: Path, directory: Path, replayed: str, ours: str) -> bool:
     if not found or base is None:
         return False
     [(commit, key)] = found.items()
+    if base == commit:  # ours holds the very commit: picked again, it is one ours has seen
+        return True
     where = directory.resolve().as_posix()
     listed = run_git(
         ["log", "--full-history", "--no-merges", f"--format={HASH_AND_COPY_KEY}",
