@@ -8,8 +8,7 @@ one record. A copy keeps the commit's author, author date and message, and chang
 memory rows (their cells after the ID) in the same files: with both, the replayed change is one
 ours has seen, and ours's version of each record it touches stands. So is a commit ours's history
 holds itself (picked again), and a commit that a squash of ours names (git's own message after
-`merge --squash`). Asked of git only when a merge step
-would otherwise leave a conflict.
+`merge --squash`). Asked of git only when a merge step would otherwise leave a conflict.
 """
 
 import re

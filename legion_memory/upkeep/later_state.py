@@ -5,7 +5,9 @@ A line merge, a pick or an octopus merge can leave one record live (from one sid
 after the very forget the other side still holds is the later state, and archiving it again
 would undo the restore. Each side's history says which it is: the side whose commits moved the
 record into or out of ARCHIVE.md more often since the sides parted has seen the other's moves and
-made one more (docs/decisions.md#archive-moves). Asked of git only when such a record is there.
+made one more (docs/decisions.md#archive-moves); a side holds an error live in the archived
+version or in the live copy's (restored, then updated). Asked of git only when such a record is
+there.
 
 An error's live copy whose Fix differs from the archived one is an update made after the forget,
 which the archived row takes, unless a side holding the record archived had that very version in
