@@ -199,3 +199,46 @@ def test_a_fix_a_squash_on_the_rebased_branch_names_is_one_ours_has_seen(repo: P
     assert _table_lines(text_of(repo, "OUTCOMES.md")) == OUTCOMES_HEADER + GAMMA
     assert git(repo, "status", "--porcelain") == ""
     assert_healthy(repo)
+
+
+def test_a_rebase_onto_a_commit_the_branch_holds_leaves_every_record_as_its_tip_had_it(
+    repo: Path,
+) -> None:
+    """main forgets and restores O-001; feature holds copies of both (picked by another
+    committer), merges main after main forgot O-001 again, and stores work of its own; main
+    merges feature (O-001 archived: main moved it more often). `git rebase X`, X being main
+    before that merge (`git pull --rebase` when the origin has nothing new does the same),
+    flattens the merges and replays feature's copies after X's second forget: the copy of the
+    restore makes O-001 live again. The rebase brought nothing new, so the branch's tip before it
+    is what each record must be (seed 5029 of the collaboration simulation)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "flaky deploy", "main")
+    commit(repo, "store")
+    start = git(repo, "rev-parse", "HEAD").strip()
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore")
+    git(repo, "checkout", "-q", "-b", "feature", start)
+    assert run_git(repo, "-c", "user.name=Other", "cherry-pick", "main~1", "main").returncode == 0
+    git(repo, "checkout", "-q", "main")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget again")
+    before_merge = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "feature")
+    assert run_git(repo, "merge", "--no-edit", "main").returncode == 0
+    add_outcome(repo, "feature work", "feature")
+    commit(repo, "feature work")
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "--no-ff", "--no-edit", "feature").returncode == 0
+    archived = text_of(repo, "ARCHIVE.md")
+    assert "| O-001 | 2026-03-02 | main |" in archived
+
+    rebased = run_git(repo, "rebase", before_merge)
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "O-001 made archived again" in rebased.stderr
+    assert text_of(repo, "ARCHIVE.md") == archived
+    assert "flaky deploy" not in text_of(repo, "OUTCOMES.md")
+    assert "| O-002 | 2026-03-02 | feature |" in text_of(repo, "OUTCOMES.md")
+    assert_healthy(repo)

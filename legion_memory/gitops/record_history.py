@@ -94,6 +94,17 @@ def copy_keys(start: Path, commits: Sequence[str]) -> dict[str, str] | None:
     return None if listed is None else copy_keys_listed(listed)
 
 
+def tip_holding(start: Path, onto: str) -> str | None:
+    """The tip a rebase just done started from (`ORIG_HEAD`), when its history already held
+    `onto`: the rebase brought nothing new and only replayed the branch's own commits, its merges
+    flattened (`git pull --rebase` with nothing to pull). None otherwise."""
+    before = (run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD^{commit}"], start) or "").strip()
+    if not before:
+        return None
+    held = run_git(["merge-base", "--is-ancestor", onto, before], start)
+    return before if held is not None else None
+
+
 def parting(start: Path, sides: Sequence[str]) -> str | None:
     """The commit where the sides parted (their merge base), None when git knows none."""
     found = run_git(["merge-base", "--octopus", *sides], start)

@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError
-from legion_memory.gitops.record_history import any_changed, commits_changing, copy_keys
+from legion_memory.gitops.record_history import (
+    any_changed,
+    commits_changing,
+    copy_keys,
+    tip_holding,
+)
 from legion_memory.gitops.repository import (
     Replay,
     copies_in_history,
@@ -67,17 +72,22 @@ class Replayed(NamedTuple):
 def _stale_replays(memory: Memory) -> list[Stale]:
     """Records a rebase or pick just done left archived or live only by replaying changes its
     upstream had already made and since undone; nothing outside the hooks that name them."""
-    replay = replay_of_rebase(memory.directory) or replay_of_picks(memory.directory)
+    rebase = replay_of_rebase(memory.directory)
+    replay = rebase or replay_of_picks(memory.directory)
     # A record changes between live and archived only by a commit that changes ARCHIVE.md.
     if replay is None or not any_changed(memory.directory, replay.picked, memory.archive):
         return []
-    revs = [replay.onto, *(rev for pick in replay.picked for rev in (f"{pick}^", pick))]
+    # A rebase onto what the branch held already brings nothing: its tip before is the truth.
+    before = tip_holding(memory.directory, replay.onto) if rebase else None
+    revs = [before or replay.onto, *(rev for pick in replay.picked for rev in (f"{pick}^", pick))]
     found = _versions(memory, revs)
     if found is None:
         return []
     now, onto = states(memory, _current(memory)), found[0]
     replayed = replayed_changes(list(zip(replay.picked, found[1::2], found[2::2], strict=True)))
     suspected = suspects(now, onto, replayed)
+    if before:  # every change replayed is one the branch made and its tip holds the outcome of
+        return [Stale(now[key], onto[key]) for key in suspected]
     if not suspected:
         return []  # the usual case: the upstream's history is not read at all
     texts = sorted({v[key].text() for v in (now, *found) for key in suspected if key in v} - {""})
