@@ -642,41 +642,6 @@ def test_a_restore_picked_onto_the_forgotten_record_still_restores_it(repo: Path
     assert_healthy(repo)
 
 
-@pytest.mark.parametrize("into", ["main", "feature"])
-def test_merging_a_copy_of_a_forget_main_undid_and_updated_since_keeps_the_update(
-    repo: Path, into: str
-) -> None:
-    """main forgets an error fix, restores it and updates it; feature holds a copy of the forget
-    (picked by another committer). Merging either way, base holds the fix as feature archived
-    it: by base, one side updated it and the other forgot it. But main moved that version more
-    often (the forget, which feature's copy is, then the restore): its state is the later one,
-    and the update stands, where it used to be a conflict (seed 5026 of the collaboration
-    simulation, there in an octopus merge; docs/decisions.md#archive-moves)."""
-    init_memory(repo, driver=True)
-    add_error(repo, "EADDRINUSE :3000", "main")
-    commit(repo, "store")
-    start = git(repo, "rev-parse", "HEAD").strip()
-    forget(memory_of(repo), "E-001")
-    commit(repo, "forget")
-    forgot = git(repo, "rev-parse", "HEAD").strip()
-    restore(memory_of(repo), "E-001")
-    commit(repo, "restore")
-    git(repo, "checkout", "-q", "-b", "feature", start)
-    assert run_git(repo, "-c", "user.name=Other", "cherry-pick", forgot).returncode == 0
-    git(repo, "checkout", "-q", "main")
-    writing.update(memory_of(repo), ERROR_FIX, "E-001", {"fix": "free port", "resolved": "true"})
-    commit(repo, "update")
-    git(repo, "checkout", "-q", into)
-
-    merged = run_git(repo, "merge", "--no-edit", "feature" if into == "main" else "main")
-
-    assert merged.returncode == 0, merged.stdout + merged.stderr
-    assert "conflict" not in merged.stderr
-    assert rows(repo, "errors") == [("E-001", "main", "free port")]
-    assert "EADDRINUSE" not in text_of(repo, "ARCHIVE.md")
-    assert_healthy(repo)
-
-
 def test_an_update_on_one_side_and_a_forget_on_the_other_stays_a_conflict(repo: Path) -> None:
     """Two people changed one record differently, neither having seen the other's change: the
     history weighs nothing, and a person decides."""

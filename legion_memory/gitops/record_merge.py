@@ -189,8 +189,6 @@ class _TableMerge:
         # that forget (docs/decisions.md#archive-moves).
         if own_values(mine) == own_values(old) or self.archived_as(mine, "ours", "theirs"):
             return [self.fit(mine, "ours")] if self.kept_later(mine, "ours") else []
-        if self.kept_later(old, "ours", "base"):  # restored after that forget, updated since
-            return [self.fit(mine, "ours")]
         if self.ledger.replayed_seen():  # a removal ours had and changed the record since
             return [self.fit(mine, "ours")]
         what = f"row {mine.id or mine.content.strip()[:40]} changed on ours, removed on theirs"
@@ -229,10 +227,9 @@ class _TableMerge:
         block = self.blocks[side]
         return history_text(row.raw, block.columns) if block else ""
 
-    def kept_later(self, row: Row, side: str, version: str = "") -> bool:
-        """Whether `side`, keeping the record the other side removed, holds its later state:
-        by the moves of `row`, `side`'s version of it, or another `version` (base's)."""
-        text = self.row_text(row, version or side)
+    def kept_later(self, row: Row, side: str) -> bool:
+        """Whether `side`, keeping the record the other side removed, holds its later state."""
+        text = self.row_text(row, side)
         return bool(text) and self.ledger.kept_later(text, side)
 
     def archived_as(self, row: Row, side: str, archiver: str) -> bool:
@@ -262,9 +259,6 @@ class _TableMerge:
             if own_values(other) == own_values(old) or self.archived_as(other, "theirs", "ours"):
                 if self.kept_later(other, "theirs"):  # restored after ours's forget
                     out.append(self.fit(other, "theirs"))
-                continue
-            if self.kept_later(old, "theirs", "base"):  # restored after that forget, updated since
-                out.append(self.fit(other, "theirs"))
                 continue
             if self.ledger.replayed_seen():
                 continue  # ours removed it after the update
