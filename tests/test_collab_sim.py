@@ -64,13 +64,15 @@ TWO_HUNDRED_ROUND_MORE_SEEDS = (1811, 2703, 3003, 3203, 3416)
 # squash-merge of a branch holding an error fix archived in the very version main held live, main
 # having restored it after its rebased copy of that forget: taken for a stale live copy (4048); a
 # squash of a forget and its restore, which moves nothing itself, outweighed by another branch's
-# picked copy of the forget (4052).
-TWO_HUNDRED_ROUND_ALL_SEEDS = (4008, 4011, 4015, 4017, 4041, 4048, 4052)
+# picked copy of the forget (4052); a `pull --rebase` with nothing new upstream, flattening
+# main's merges and replaying a merged branch's old changes of a record after main's newer ones,
+# which left it archived (4115).
+TWO_HUNDRED_ROUND_ALL_SEEDS = (4008, 4011, 4015, 4017, 4041, 4048, 4052, 4115)
 # Two hundred rounds with records stored on main and not committed while it pulls (`--autostash`,
 # or stash, pull and pop): a stash applied over the origin's records under the same IDs, its
 # outcomes renumbered by the driver and a pattern's reference repaired by the next commit's hook
-# (5004, 5006).
-TWO_HUNDRED_ROUND_STASH_SEEDS = (5004, 5006)
+# (5004, 5006); a flattening `pull --rebase` as in 4115, which left a pattern live (5029).
+TWO_HUNDRED_ROUND_STASH_SEEDS = (5004, 5006, 5029)
 
 
 @pytest.mark.slow
