@@ -190,9 +190,9 @@ def test_a_fix_restored_after_a_copy_of_the_forget_that_archived_its_version_sta
     assert_healthy(repo)
 
 
-def _forgot_restored_and_updated(repo: Path) -> None:
-    """main stores the fix, forgets it, restores it and updates it; feature, started at the
-    store, holds the forget too (main's own commit, or a copy of it by another committer)."""
+def _main_forgot_the_fix_feature_starts_at_its_store(repo: Path) -> None:
+    """main stores the fix and forgets it; feature starts at the store (each test then gives it
+    that forget: main's own commit, or a copy of it by another committer)."""
     init_memory(repo, driver=True)
     _store_error(repo, "retry")
     run_process("forget", "E-001", cwd=repo, check=True)
@@ -201,6 +201,7 @@ def _forgot_restored_and_updated(repo: Path) -> None:
 
 
 def _restored_and_updated_on_main(repo: Path) -> None:
+    """main restores the fix and updates it."""
     git(repo, "checkout", "-q", "main")
     run_process("restore", "E-001", cwd=repo, check=True)
     commit(repo, "restore the fix")
@@ -218,7 +219,7 @@ def test_picking_again_a_forget_main_undid_and_updated_since_leaves_the_fix_live
     the restore), so the live copy is the later state and stays (docs/decisions.md#archive-moves;
     seed 5011 of the collaboration simulation, there through a copy of the forget in a sequence
     of picks). It used to be a conflict, and its documented repair archived the fix again."""
-    _forgot_restored_and_updated(repo)
+    _main_forgot_the_fix_feature_starts_at_its_store(repo)
     git(repo, "reset", "-q", "--hard", "main")
     _restored_and_updated_on_main(repo)
 
@@ -246,7 +247,7 @@ def test_a_merge_without_the_driver_of_a_copy_of_that_forget_is_repaired_to_the_
     updated the fix since. Merged without the driver (a clone where it is not configured), git
     leaves markers in ERRORS.md and takes feature's ARCHIVE.md whole; `doctor --fix` keeps the
     fix live with its update: the copy is a move main has seen, its restore one more."""
-    _forgot_restored_and_updated(repo)
+    _main_forgot_the_fix_feature_starts_at_its_store(repo)
     assert run_git(repo, "-c", "user.name=Other", "cherry-pick", "main").returncode == 0
     _restored_and_updated_on_main(repo)
     git(repo, "config", "--remove-section", "merge.legion-memory")
