@@ -14,6 +14,7 @@ from support.gitrepos import (
     assert_healthy,
     commit,
     init_memory,
+    memory_of,
     rows,
     run_git,
     sources,
@@ -21,6 +22,7 @@ from support.gitrepos import (
 from support.processes import git, run_process
 
 from legion_memory.gitops import applied_stash
+from legion_memory.upkeep.forgetting import forget
 
 REPORTED = (
     ".planning/memory/PATTERNS.md:10: P-001 Source O-001 should read O-002 "
@@ -128,3 +130,35 @@ def test_a_stash_applied_with_nothing_renumbered_notes_nothing(repo: Path) -> No
     assert not (repo / ".git" / applied_stash.APPLIED_STASH_NAME).exists()
     assert sources(repo) == {"my pattern": "O-001"}
     assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
+
+
+def test_a_stash_popped_over_a_forgotten_store_of_its_id_is_repaired_by_the_next_commit(
+    repo: Path,
+) -> None:
+    """The teammate stored O-001 and forgot it: OUTCOMES.md ends as the stash's base had it, so
+    git takes the stash's whole, no driver runs and nothing is noted, and O-001 is live (ours)
+    and archived (the teammate's) at once. The next commit's hook sees one ID on two rows and
+    renumbers the live one; the pattern that commit brought follows it (seed 5039 of the
+    collaboration simulation's --stash-kinds)."""
+    init_memory(repo, driver=True)
+    _uncommitted_outcome_and_its_pattern(repo)
+    assert run_git(repo, "stash", "-q").returncode == 0
+    add_outcome(repo, "teammate outcome", "main")
+    commit(repo, "teammate")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "teammate forgets")
+    archive = (repo / ".planning" / "memory" / "ARCHIVE.md").read_text(encoding="utf-8")
+    popped = run_git(repo, "stash", "pop")
+    assert popped.returncode == 0, popped.stderr
+    assert "legion-memory" not in popped.stderr  # no driver ran
+    assert not (repo / ".git" / applied_stash.APPLIED_STASH_NAME).exists()
+
+    committed = run_git(repo, "commit", "-q", "-a", "-m", "my work")
+
+    assert committed.returncode == 0, committed.stderr
+    assert git(repo, "log", "--format=%s", "-2") == f"{REPAIR}\nmy work\n"
+    assert rows(repo) == [("O-002", "main", "my uncommitted outcome")]
+    assert sources(repo) == {"my pattern": "O-002"}
+    assert (repo / ".planning" / "memory" / "ARCHIVE.md").read_text(encoding="utf-8") == archive
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)

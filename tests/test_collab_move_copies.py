@@ -160,3 +160,39 @@ def test_merging_a_picked_forget_into_a_squash_of_that_forget_and_its_restore_ke
     assert text_of(repo, "OUTCOMES.md") == squashed
     assert text_of(repo, "ARCHIVE.md") == stored_archive
     assert_healthy(repo)
+
+
+def test_merging_a_later_forget_into_copies_picked_again_of_the_moves_before_it_archives(
+    repo: Path,
+) -> None:
+    """feature stored alpha, forgot and restored it; main picked those three commits, then the
+    forget and the restore once more; feature then forgot alpha again. Main's moves outnumber
+    the branch's, but each is a copy of a move the branch made before its new forget: merging
+    the branch, alpha is archived, as the branch last left it (seed 5041 of the collaboration
+    simulation's --stash-kinds)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", "main..feature").returncode == 0
+    assert run_git(repo, "cherry-pick", "feature~2..feature").returncode == 0
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+    git(repo, "checkout", "-q", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha again")
+    forgotten = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+    git(repo, "checkout", "-q", "main")
+
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    assert {name: text_of(repo, name) for name in forgotten} == forgotten
+    assert rows(repo) == []
+    assert_healthy(repo)

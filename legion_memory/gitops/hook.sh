@@ -31,8 +31,10 @@ fi
 # post-commit acts only on a commit that integrated other work, which runs no other hook: a
 # cherry-pick or revert, or the commit that concludes a stopped merge or pick; or on the first
 # commit after a stash was applied with a renumbering the driver noted (no hook runs after a
-# stash is applied), or after a sequence of picks that ended unrepaired. Other commits pay one
-# git call.
+# stash is applied), or after a sequence of picks that ended unrepaired; or on a commit after
+# which one ID is on two rows: a stash applied over a teammate's record of that ID, archived in
+# the commits pulled, so that git took the stash's file whole and no driver ran to note it.
+# Other commits pay one git call and one grep.
 if [ "{name}" = post-commit ]; then
     git_dir=${{GIT_DIR:-.git}}
     [ -d "$git_dir" ] || git_dir=$(git rev-parse --git-dir 2>/dev/null)
@@ -41,7 +43,16 @@ if [ "{name}" = post-commit ]; then
         "cherry-pick"* | "revert"* | "commit (cherry-pick)"* | "commit (merge)"*) integrated=1 ;;
         *) integrated="" ;;
     esac
-    [ -n "$integrated" ] || [ -f "$git_dir/{applied_stash}" ] || [ -f "$sequence" ] || exit $status
+    # Not inside a rebase (each of its picks runs this hook): its post-rewrite hook repairs.
+    duplicated=""
+    if [ ! -d "$git_dir/rebase-merge" ] && [ ! -d "$git_dir/rebase-apply" ]; then
+        duplicated=$(grep -ho '^| *[OPED]-[0-9][0-9]* *|' .planning/memory/*.md 2>/dev/null | tr -d '| ' | sort | uniq -d)
+    fi
+    if [ -z "$integrated" ] && [ -n "$duplicated" ]; then
+        LEGION_MEMORY_COMMITTED=1
+        export LEGION_MEMORY_COMMITTED
+    fi
+    [ -n "$integrated$duplicated" ] || [ -f "$git_dir/{applied_stash}" ] || [ -f "$sequence" ] || exit $status
     # Mid-way through picking several commits git holds the index itself: a repair committed now
     # would stop the sequence ("your local changes would be overwritten"). The last pick repairs.
     # Unless git finds the last picks applied already: the sequence then ends with
@@ -72,7 +83,7 @@ if [ "{name}" = post-commit ]; then
         fi
     fi
     rm -f "$sequence"
-    [ -n "$integrated" ] || [ -f "$git_dir/{applied_stash}" ] || exit $status
+    [ -n "$integrated$duplicated" ] || [ -f "$git_dir/{applied_stash}" ] || exit $status
     export LEGION_MEMORY_PICKED LEGION_MEMORY_PICKED_ONTO
 fi
 # A memory file that ended on one side as the merge base had it, though that side's commits changed

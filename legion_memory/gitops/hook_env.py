@@ -22,6 +22,11 @@ BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
 taken one file whole from each (the driver never ran), a pattern from one side still citing an
 outcome by the number the other side has since changed."""
 
+COMMITTED_ENV = "LEGION_MEMORY_COMMITTED"
+"""Set by the post-commit hook of a plain commit after which one ID is on two rows: a stash
+applied over a teammate's record of that ID, which git took whole without the merge driver (the
+teammate's record archived there). What the commit brought is one side, its parent the other."""
+
 PICKED_ONTO_ENV = "LEGION_MEMORY_PICKED_ONTO"
 """HEAD before the first of several commits picked at once, set by the post-commit hook."""
 

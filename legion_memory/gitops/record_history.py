@@ -118,20 +118,37 @@ def moves_since(start: Path, base: str, side: str, path: Path, row_text: str) ->
 def most_moved(
     start: Path, base: str, sides: Sequence[str], archive: Path, row_text: str
 ) -> set[str] | None:
-    """The sides that moved the record most often since `base`, each move of one side counted
-    unless every other side's history holds it or a copy of it (a move all have seen tells none
-    apart): the ones holding its later state. None when git cannot say for one of them."""
+    """The sides holding the record's later state: those with the most moves since `base` after
+    the newest of their moves every other side has seen, then with the most moves of all since
+    `base`. A move of one side is seen, and not counted, when every other side's history holds
+    it or a copy of it (a move all have seen tells none apart); what a side did before a move
+    the others have seen cannot outweigh what they did after it (docs/decisions.md#archive-moves).
+    None when git cannot say for one of them."""
     since = {side: _side_moves(start, f"{base}..{side}", archive, row_text) for side in sides}
     whole = {side: _side_moves(start, side, archive, row_text) for side in sides}
     if any(moves is None for moves in (*since.values(), *whole.values())):
         return None
-    counts = {}
+    ranks = {}
     for side in sides:
-        moves = since[side] or []
-        held = [_held(moves, whole[other] or []) for other in sides if other != side]
-        counts[side] = sum(not all(i in seen for seen in held) for i in range(len(moves)))
-    most = max(counts.values(), default=0)
-    return {side for side, count in counts.items() if count == most}
+        moves, others = since[side] or [], [whole[other] or [] for other in sides if other != side]
+        held = [_held(moves, other) for other in others]
+        unseen = sum(not all(i in seen for seen in held) for i in range(len(moves)))
+        ranks[side] = (_newer_than_seen(moves, others), unseen)
+    best = max(ranks.values(), default=(0, 0))
+    return {side for side, rank in ranks.items() if rank == best}
+
+
+def _newer_than_seen(moves: list[tuple[str, str]], others: list[list[tuple[str, str]]]) -> int:
+    """How many of `moves` (newest first) are newer than the newest one every other side holds,
+    itself or as a copy of any of its commits: main picked a branch's forget and restore three
+    times over, the branch then forgot the record again; main's later copies replay moves the
+    branch made, and the branch's new forget is the later state (seed 5041 of the collaboration
+    simulation's --stash-kinds)."""
+    held = [{part for move in other for part in move} for other in others]
+    return next(
+        (i for i, (sha, copy) in enumerate(moves) if all({sha, copy} & seen for seen in held)),
+        len(moves),
+    )
 
 
 def _held(moves: list[tuple[str, str]], other: list[tuple[str, str]]) -> set[int]:

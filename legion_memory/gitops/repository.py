@@ -18,6 +18,7 @@ from legion_memory.gitops.branch import (
 )
 from legion_memory.gitops.cat_file import batch_objects, blob_text
 from legion_memory.gitops.hook_env import (
+    COMMITTED_ENV,
     OURS_ENV,
     PICKED_ENV,
     PICKED_ONTO_ENV,
@@ -132,15 +133,20 @@ def config_remove_section(start: Path, section: str) -> None:
 
 def merge_sides(start: Path, directory: Path, names: Sequence[str]) -> dict[str, str]:
     """When HEAD is a merge: each row line (stripped) of the files `names` that only one parent
-    holds, with that parent's side ("ours" for the first, "theirs" for the second); else {}."""
-    if run_git(["rev-parse", "-q", "--verify", "HEAD^2"], start) is None:
+    holds, with that parent's side ("ours" for the first, "theirs" for the second); after a
+    plain commit the post-commit hook names (`COMMITTED_ENV`), its parent is ours and what the
+    commit brought theirs; else {}."""
+    sides = (("ours", "HEAD^1"), ("theirs", "HEAD^2"))
+    if os.environ.get(COMMITTED_ENV):
+        sides = (("ours", "HEAD^1"), ("theirs", "HEAD"))
+    if run_git(["rev-parse", "-q", "--verify", sides[1][1]], start) is None:
         return {}
     top = run_git(["rev-parse", "--show-toplevel"], start)
     if top is None:
         return {}
     relative = directory.resolve().relative_to(Path(top).resolve()).as_posix()
     lines: dict[str, set[str]] = {"ours": set(), "theirs": set()}
-    for side, parent in (("ours", "HEAD^1"), ("theirs", "HEAD^2")):
+    for side, parent in sides:
         for name in names:
             shown = run_git(["show", f"{parent}:{relative}/{name}"], start) or ""
             lines[side] |= {line.strip() for line in shown.splitlines() if line.startswith("|")}
