@@ -18,12 +18,14 @@ class _Line(NamedTuple):
 def split_front_matter(text: str) -> tuple[dict[str, Value], str]:
     """The front-matter mapping (empty when there is none) and the body after it."""
     lines = text.split("\n")
-    if not lines or lines[0].strip() != "---":
+    # Blank lines an editor or an agent left above the opening `---` do not hide the block.
+    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    if start == len(lines) or lines[start].strip() != "---":
         return {}, text
-    for end in range(1, len(lines)):
+    for end in range(start + 1, len(lines)):
         if lines[end].strip() in {"---", "..."}:
-            block = [_Line(_indent(raw), raw.strip()) for raw in lines[1:end] if _meaningful(raw)]
-            data, _ = _mapping(block, 0, 0)
+            block = [_Line(_indent(raw), raw.strip()) for raw in lines[start + 1 : end]]
+            data, _ = _mapping([line for line in block if _meaningful(line.text)], 0, 0)
             return data, "\n".join(lines[end + 1 :])
     return {}, text
 
@@ -80,8 +82,26 @@ def scalar_or_flow(text: str) -> Value:
     """`[a, "b"]` as a list, a quoted or plain scalar as a string."""
     if text.startswith("[") and text.endswith("]"):
         inner = text[1:-1].strip()
-        return [_unquote(part.strip()) for part in inner.split(",")] if inner else []
+        return [_unquote(part.strip()) for part in _flow_items(inner)] if inner else []
     return _unquote(text)
+
+
+def _flow_items(inner: str) -> list[str]:
+    """A flow list's items, split at the commas outside quotes: `"a, b", c` is two items."""
+    items: list[str] = []
+    current: list[str] = []
+    quote = ""
+    for char in inner:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in {'"', "'"} and not "".join(current).strip():
+            quote = char
+        elif char == ",":
+            items.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    return [*items, "".join(current)]
 
 
 def _unquote(text: str) -> str:

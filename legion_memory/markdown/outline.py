@@ -22,6 +22,14 @@ if TYPE_CHECKING:
     Token = dict[str, Any]
 
 _COUNT_SUFFIX = re.compile(r"\s*\(\d+\)\s*$")
+# What agents put around a section's name: a number (`1.`, `2)`, `3.1`), a letter (`A.`), an
+# emoji or a mark before it; a colon, a mark or an emoji after it.
+_LEADING = re.compile(
+    r"^[\W_]*(?:(?:\d+(?:\.\d+)+\.?|\d+[.)]|[a-z][.)]|[ivx]+[.)])\s+)?[\W_]*", re.IGNORECASE
+)
+_TRAILING = re.compile(r"[^\w)]+$")
+_TASK_BOX = re.compile(r"^\[[ xX]\]\s+")
+_BOLD_LABEL = re.compile(r"^\*\*([^*\n]+?):\*\*$|^\*\*([^*\n]+?)\*\*:$")
 
 
 class Item(NamedTuple):
@@ -69,8 +77,7 @@ class Section:
 
     @property
     def key(self) -> str:
-        """The title lowercased without a trailing count: `Files (25)` -> `files`."""
-        return _COUNT_SUFFIX.sub("", plain(self.title)).strip().lower()
+        return heading_key(self.title)
 
     def paragraphs(self) -> Iterator[str]:
         """Each paragraph on one line."""
@@ -143,16 +150,23 @@ def mistune_tokens(markdown: str) -> list[Token]:
 
 
 def sections_of(tokens: list[Token]) -> list[Section]:
-    """mistune's tokens (`renderer=None`) as sections."""
+    """mistune's tokens (`renderer=None`) as sections. A paragraph that is only a bold label
+    (`**Decisions:**`, before the list it names) opens a section one level below the heading
+    it is under, as a heading would: agents write sections both ways."""
     sections = [Section("", 0)]
+    headed = 0  # the level of the last real heading
     for token in tokens:
         if token["type"] == "heading":
-            level = int(token["attrs"]["level"])
+            headed = int(token["attrs"]["level"])
             title = inline(token.get("children", [])).strip()
-            sections.append(Section(title, level, (*_enclosing(sections, level), title)))
+            sections.append(Section(title, headed, (*_enclosing(sections, headed), title)))
             continue
         block = _block(token)
-        if block is not None:
+        label = _BOLD_LABEL.match(block.text) if isinstance(block, Paragraph) else None
+        if label:
+            title, level = label.group(1) or label.group(2), headed + 1
+            sections.append(Section(title, level, (*_enclosing(sections, level), title)))
+        elif block is not None:
             sections[-1].blocks.append(block)
     return sections
 
@@ -187,7 +201,9 @@ def _item(token: Token) -> Item:
             texts.append(_one_line(inline(child.get("children", []))))
         elif child["type"] == "list":
             children.extend(_item(grandchild) for grandchild in child.get("children", []))
-    return Item(" ".join(text for text in texts if text), tuple(children))
+    # A task list's box (`- [x] text`) says whether it is done, not what it is.
+    text = _TASK_BOX.sub("", " ".join(text for text in texts if text))
+    return Item(text, tuple(children))
 
 
 def _table(token: Token) -> TableBlock:
@@ -224,6 +240,21 @@ def inline(tokens: list[Token]) -> str:
         else:
             parts.append(str(token.get("raw", "")))
     return "".join(parts)
+
+
+def heading_key(title: str) -> str:
+    """A heading's title lowercased without a trailing count, numbering or marks around it:
+    `Files (25)` -> `files`, `3. Decisions:` -> `decisions`, `✅ Status: Complete` ->
+    `status: complete`."""
+    folded = _COUNT_SUFFIX.sub("", heading_text(title)).strip().lower()
+    return _TRAILING.sub("", folded) or folded
+
+
+def heading_text(title: str) -> str:
+    """A heading's title without markup and without the numbering or marks before it:
+    `1. Status: Complete` -> `Status: Complete`."""
+    text = plain(title)
+    return _LEADING.sub("", text) or text
 
 
 def plain(text: str) -> str:

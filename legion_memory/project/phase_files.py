@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from legion_memory.markdown.frontmatter import Value, strings
-from legion_memory.markdown.outline import Item, Section, TableBlock, plain
+from legion_memory.markdown.outline import Item, Section, TableBlock, heading_key, plain
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.phases import PLAN, PlanDocument
 
@@ -82,7 +82,7 @@ def _listed(plan: str, value: Value | None, action: str) -> Iterator[FileChange]
 
 
 def _section_files(plan: str, section: Section) -> Iterator[FileChange]:
-    keys = [_key(title) for title in section.path]
+    keys = [heading_key(title) for title in section.path]
     in_files = any(_FILES_HEADING.match(key) for key in keys)
     action = next((a for a in map(_action_word, reversed(keys)) if a), "") if in_files else ""
     yield from _heading_file(plan, section)
@@ -100,10 +100,6 @@ def _heading_file(plan: str, section: Section) -> Iterator[FileChange]:
     marker = re.fullmatch(r"\((?:new|created|modified|updated|changed)\)", rest, re.IGNORECASE)
     if len(paths) == 1 and (marker or ("/" in paths[0] and not rest)):
         yield FileChange(paths[0], plan, CREATED if marked else _action_word(rest))
-
-
-def _key(title: str) -> str:
-    return re.sub(r"\s*\(\d+\)\s*$", "", plain(title)).strip().lower()
 
 
 def _action_word(text: str) -> str:

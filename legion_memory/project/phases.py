@@ -215,6 +215,13 @@ class PlanDocument(NamedTuple):
         """The body's sections, read when first asked for."""
         return self.body.sections()
 
+    @property
+    def top(self) -> Section | None:
+        """The title's section: the H1, else the first heading (a title written as `##`)."""
+        sections = self.sections
+        first = next((s for s in sections if s.level == 1), None)
+        return first or next((s for s in sections if s.level), None)
+
     def value(self, *keys: str) -> Value | None:
         """The first front-matter value present under any of `keys`."""
         return next((self.front[key] for key in keys if key in self.front), None)

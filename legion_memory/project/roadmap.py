@@ -71,11 +71,17 @@ def is_done(status: str) -> bool:
 
 _STATUS_NOISE = re.compile(r"\*|✓|✔|✅|\([^)]*\)", re.IGNORECASE)
 _PHASE_CELL = re.compile(r"^\W*(?:phase\s+)?0*(\d+)\b[\s:.—\u2013-]*(.*)$", re.IGNORECASE)
-_PHASE_HEADING = re.compile(r"^(#{1,6})\s+Phase\s+0*(\d+)\b\s*[:.—\u2013-]?\s*(.*?)\s*#*\s*$")
+_PHASE_HEADING = re.compile(
+    r"^(#{1,6})\s+\**Phase\s+0*(\d+)\b\s*[:.—\u2013-]?\s*(.*?)\**\s*#*\s*$", re.IGNORECASE
+)
 _ANY_HEADING = re.compile(r"^(#{1,6})\s")
-_REQUIREMENTS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**Requirements\**\s*:?\**\s*:?(.*)$")
+_REQUIREMENTS_LINE = re.compile(
+    r"^\s*(?:[-*]\s+)?\**Requirements\**\s*:?\**\s*:?(.*)$", re.IGNORECASE
+)
 _STATUS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**(?:Phase\s+)?Status:?\**\s*:?\s*(.+)$", re.I)
-_CHECKBOX = re.compile(r"^\s*[-*]\s+\[([ xX])\]\s+\**Phase\s+0*(\d+)\b\s*[:.—\u2013-]?\s*(.*)$")
+_CHECKBOX = re.compile(
+    r"^\s*[-*]\s+\[([ xX])\]\s+\**Phase\s+0*(\d+)\b\s*[:.—\u2013-]?\s*(.*)$", re.IGNORECASE
+)
 _MILESTONE_DONE = re.compile(
     r"^\W*(?:status\W*:\W*(?:complete|shipped)|completed\W*:|shipped\W*:)", re.I | re.M
 )

@@ -9,10 +9,16 @@ Self-Check). Each reader below looks in every place a style puts the fact, most 
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 from legion_memory.markdown.frontmatter import Value, strings
-from legion_memory.markdown.outline import CodeBlock, Item, Section, plain
+from legion_memory.markdown.outline import (
+    CodeBlock,
+    Item,
+    Section,
+    heading_text,
+    plain,
+)
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.phase_files import FileChange, agent_files, merged_changes
 from legion_memory.project.phases import PlanDocument, plan_agents, requirement_claims
@@ -109,13 +115,12 @@ def _unique_files(files: list[FileChange]) -> list[FileChange]:
 
 
 def title(document: PlanDocument) -> str:
-    """Front-matter `title` (or a `name` that is words), else the H1 without its noise:
+    """Front-matter `title` (or a `name` that is words), else the title heading without its noise:
     `Plan 01-01 Summary — Schema Fields` -> `Schema Fields`."""
     named = [*strings(document.value("title")), *strings(document.value("name"))]
     if named and " " in named[0]:
         return named[0].strip()
-    heading = next((s.title for s in document.sections if s.level == 1), "")
-    text = plain(heading)
+    text = plain(document.top.title if document.top else "")
     for pattern in (*_TITLE_NOISE, _TITLE_NOISE[0]):
         text = pattern.sub("", text, count=1)
     return text.strip(" :—\u2013-")
@@ -138,7 +143,7 @@ def gist(document: PlanDocument) -> str:
 
 
 def _bold_lead(document: PlanDocument) -> str:
-    top = next((s for s in document.sections if s.level == 1), None)
+    top = document.top
     prose = [p for p in (top.paragraphs() if top else []) if not _LABEL_LINE.match(p)]
     return first_sentence(_unwrap_bold(prose[0])) if prose else ""
 
@@ -188,7 +193,7 @@ def declared_status(document: PlanDocument) -> str:
     declared = [*strings(document.value("status"))]
     candidates = list(declared)
     for section in document.sections:
-        if heading := _STATUS_TITLE.match(plain(section.title)):
+        if heading := _STATUS_TITLE.match(heading_text(section.title)):
             candidates.append(heading.group(1))
             declared.append(heading.group(1))
         if section.key in _STATUS_SECTIONS:
@@ -213,13 +218,23 @@ def _completion_recorded(document: PlanDocument) -> bool:
 def _results(document: PlanDocument) -> list[str]:
     """Result lines of the verification sections (`15/15 tests pass`, `Self-Check: PASSED`)."""
     lines: list[str] = []
-    for section in document.sections:
-        if section.level == 0 or not _EVIDENCE_SECTION.search(section.key):
-            continue
+    for section in _evidence_sections(document.sections):
         lines += [plain(section.title)] if ":" in section.title else []
         lines += _section_lines(section)
     found = [line.rstrip(":").strip() for line in lines if _RESULT.search(line)]
     return list(dict.fromkeys(found))
+
+
+def _evidence_sections(sections: Sequence[Section]) -> Iterator[Section]:
+    """The verification sections and their sub-sections (`### Automated`, `**build.md:**`);
+    a title (level 1) that names verification is one, but not the whole document."""
+    inside = 0  # the level of the verification section the ones that follow are under
+    for section in sections:
+        if inside and section.level <= inside:
+            inside = 0
+        if section.level and (inside or _EVIDENCE_SECTION.search(section.key)):
+            inside = inside or (section.level if section.level > 1 else 0)
+            yield section
 
 
 def _section_lines(section: Section) -> list[str]:

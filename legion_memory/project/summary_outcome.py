@@ -106,7 +106,7 @@ def _plan_id(summary: PlanDocument, filename: str) -> str | None:
     phase = re.match(r"^(\d+)", _scalar(summary.value("phase")))
     if plan.isdigit() and phase:
         return _format(phase.group(1), plan)
-    heading = next((s.title for s in summary.sections if s.level == 1), "")
+    heading = summary.top.title if summary.top else ""
     for pattern in (_PLAN_IN_TEXT, _PHASE_PLAN_IN_TEXT, _PHASE_DASH_PLAN):
         if match := pattern.search(heading):
             return _format(match.group(1), match.group(2))

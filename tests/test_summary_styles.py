@@ -1,0 +1,151 @@
+"""SUMMARY files written in the other styles agents use read as the usual style does: numbered,
+emoji-marked or colon-ended headings, the title as `##`, bold labels in place of headings,
+task-list boxes, blank lines above the front matter, and flow lists whose quoted items hold
+commas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from legion_memory.markdown.frontmatter import split_front_matter
+from legion_memory.markdown.outline import heading_key, heading_text
+from legion_memory.project.phase_files import FileChange
+from legion_memory.project.phases import SUMMARY, document_of
+from legion_memory.project.roadmap import RoadmapEntry, roadmap_entries
+from legion_memory.project.summary_facts import PlanFacts, plan_facts
+from legion_memory.project.summary_outcome import SummaryFacts, summary_facts
+
+USUAL = """---
+phase: 05-exports
+plan: 05-02
+---
+
+# Plan 05-02 Summary: CSV export
+
+## Status: Complete
+
+## Accomplishments
+Added the CSV export of the scores.
+
+## Decisions
+- Quote every cell: spreadsheets split on commas
+- Keep the header row
+
+## Files Modified
+- `src/export.py` — new CSV writer
+- `tests/test_export.py` — round-trip tests
+
+## Verification
+- 12/12 tests pass
+"""
+
+STYLED = """
+
+---
+phase: 05-exports
+plan: 05-02
+---
+
+## Plan 05-02 Summary: CSV export
+
+## 1. Status: Complete
+
+## ✅ Accomplishments:
+Added the CSV export of the scores.
+
+**Decisions:**
+- [x] Quote every cell: spreadsheets split on commas
+- [x] Keep the header row
+
+## 3) Files Modified:
+- [x] `src/export.py` — new CSV writer
+- [x] `tests/test_export.py` — round-trip tests
+
+## Verification
+**Automated:**
+- 12/12 tests pass
+"""
+
+FACTS = PlanFacts(
+    id="05-02",
+    title="CSV export",
+    gist="Added the CSV export of the scores.",
+    decisions=("Quote every cell: spreadsheets split on commas", "Keep the header row"),
+    verdict="pass",
+    evidence=("Complete", "12/12 tests pass"),
+    agents=(),
+    claims=(),
+    status="Complete",
+    outcome="success",
+    files=(
+        FileChange("src/export.py", "05-02", "created", "new CSV writer"),
+        FileChange("tests/test_export.py", "05-02", "modified", "round-trip tests"),
+    ),
+)
+
+
+@pytest.mark.parametrize("text", [USUAL, STYLED], ids=["usual", "styled"])
+def test_a_summary_reads_alike_in_either_style(text: str) -> None:
+    document = document_of(text, Path("05-02-SUMMARY.md"), "05-02", SUMMARY)
+    assert plan_facts(document, None) == FACTS
+    assert summary_facts(text, "05-02-SUMMARY.md") == SummaryFacts(
+        plan="05-02",
+        phase="5",
+        agent=None,
+        outcome="success",
+        status="Complete",
+        summary="Added the CSV export of the scores.",
+        tags="exports, py",
+    )
+
+
+@pytest.mark.parametrize(
+    ("title", "key", "text"),
+    [
+        ("Decisions", "decisions", "Decisions"),
+        ("3. Decisions", "decisions", "Decisions"),
+        ("2.1 Key Decisions:", "key decisions", "Key Decisions:"),
+        ("B) Files Modified (3)", "files modified", "Files Modified (3)"),
+        ("iv. Self-Check: PASSED", "self-check: passed", "Self-Check: PASSED"),
+        ("✅ Status: Complete", "status: complete", "Status: Complete"),
+        ("**Changes:**", "changes", "Changes:"),
+        ("Agent(s)", "agent(s)", "Agent(s)"),
+        ("404 errors", "404 errors", "404 errors"),
+        ("v2.0 migration", "v2.0 migration", "v2.0 migration"),
+        ("`src/app.py` (new)", "src/app.py (new)", "src/app.py (new)"),
+    ],
+)
+def test_a_heading_key_drops_the_numbering_and_marks_around_a_name(
+    title: str, key: str, text: str
+) -> None:
+    assert (heading_key(title), heading_text(title)) == (key, text)
+
+
+def test_a_flow_list_splits_only_at_commas_outside_quotes() -> None:
+    front, body = split_front_matter(
+        '\n---\nkey-decisions: ["CSV, not JSON", \'a, b\', plain, "x"]\ntags: []\n---\nbody\n'
+    )
+    assert front == {"key-decisions": ["CSV, not JSON", "a, b", "plain", "x"], "tags": []}
+    assert body == "body\n"
+
+
+def test_front_matter_decisions_keep_their_commas() -> None:
+    text = (
+        '---\nplan: 05-02\nkey-decisions: ["CSV, not JSON, for the export", "One file"]\n---\n'
+        "# Plan 05-02 Summary: CSV export\n\n## Status: Complete\n"
+    )
+    document = document_of(text, Path("05-02-SUMMARY.md"), "05-02", SUMMARY)
+    assert plan_facts(document, None).decisions == ("CSV, not JSON, for the export", "One file")
+
+
+def test_a_roadmap_phase_heading_in_any_case_is_a_phase() -> None:
+    roadmap = (
+        "# Roadmap\n\n### phase 7: Exports\n**Status:** Complete\n\n"
+        "### PHASE 8: Imports\n**Status:** Planned\n"
+    )
+    assert roadmap_entries(roadmap) == {
+        7: RoadmapEntry(7, "Exports", "Complete"),
+        8: RoadmapEntry(8, "Imports", "Planned"),
+    }
