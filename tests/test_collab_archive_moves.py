@@ -11,6 +11,7 @@ from support.gitrepos import (
     add_outcome,
     assert_healthy,
     commit,
+    commit_without_hooks,
     init_memory,
     memory_of,
     rows,
@@ -154,7 +155,8 @@ def test_merging_a_stale_live_copy_into_a_branch_that_forgot_it_keeps_it_archive
 
 
 def test_a_rebase_replaying_a_repair_onto_another_state_drops_no_record(repo: Path) -> None:
-    """The branch once held the record live and archived and removed the archived copy; the
+    """The branch once held the record live and archived (committed in a clone without the
+    hooks, whose post-commit would have repaired it at once) and removed the archived copy; the
     upstream has since forgotten the record. Replayed there, that removal and the upstream's
     forget together leave neither copy: the rebase's hook puts the record back."""
     _feature_storing_alpha(repo)
@@ -167,9 +169,9 @@ def test_a_rebase_replaying_a_repair_onto_another_state_drops_no_record(repo: Pa
     archive = repo / ".planning" / "memory" / "ARCHIVE.md"
     original = archive.read_text(encoding="utf-8")
     archive.write_text(archived, encoding="utf-8")
-    commit(repo, "a merge made without the driver left alpha archived too")
+    commit_without_hooks(repo, "a merge made without the driver left alpha archived too")
     archive.write_text(original, encoding="utf-8")
-    commit(repo, "keep alpha live")
+    commit_without_hooks(repo, "keep alpha live")
 
     rebased = run_git(repo, "rebase", "main")
 

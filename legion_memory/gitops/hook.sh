@@ -46,7 +46,7 @@ if [ "{name}" = post-commit ]; then
     # Not inside a rebase (each of its picks runs this hook): its post-rewrite hook repairs.
     duplicated=""
     if [ ! -d "$git_dir/rebase-merge" ] && [ ! -d "$git_dir/rebase-apply" ]; then
-        duplicated=$(grep -ho '^| *[OPED]-[0-9][0-9]* *|' .planning/memory/*.md 2>/dev/null | tr -d '| ' | sort | uniq -d)
+        duplicated=$(grep -ho '^| *[{prefixes}]-[0-9][0-9]* *|' {tables} 2>/dev/null | tr -d '| ' | sort | uniq -d)
     fi
     if [ -z "$integrated" ] && [ -n "$duplicated" ]; then
         LEGION_MEMORY_COMMITTED=1

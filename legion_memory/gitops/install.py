@@ -33,6 +33,7 @@ from legion_memory.gitops.repository import (
     toplevel,
 )
 from legion_memory.markdown.document import split_lines, strip_ending
+from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
 
 ATTRIBUTE = ".planning/memory/*.md merge=legion-memory"
 DRIVER = "merge.legion-memory"
@@ -60,6 +61,11 @@ def hook_script(name: str, command: str) -> str:
         driver=DRIVER,
         applied_stash=APPLIED_STASH_NAME,
         pick_sequence=PICK_SEQUENCE_NAME,
+        tables=" ".join(
+            f".planning/memory/{name}"
+            for name in (*(kind.filename for kind in KINDS.values()), ARCHIVE_FILENAME)
+        ),
+        prefixes="".join(kind.prefix for kind in KINDS.values()),
     )
 
 

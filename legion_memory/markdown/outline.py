@@ -164,7 +164,8 @@ def sections_of(tokens: list[Token]) -> list[Section]:
         block = _block(token)
         label = _BOLD_LABEL.match(block.text) if isinstance(block, Paragraph) else None
         if label:
-            title, level = label.group(1) or label.group(2), headed + 1
+            # Never a title (level 1), even above the first heading.
+            title, level = label.group(1) or label.group(2), max(headed, 1) + 1
             sections.append(Section(title, level, (*_enclosing(sections, level), title)))
         elif block is not None:
             sections[-1].blocks.append(block)
