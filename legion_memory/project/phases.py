@@ -12,7 +12,7 @@ from pathlib import Path
 
 from legion_memory.errors import InputError, LegionMemoryError, ParseError
 from legion_memory.markdown.frontmatter import Value, split_front_matter, strings
-from legion_memory.markdown.outline import LazyOutline, Section, plain
+from legion_memory.markdown.outline import LazyOutline, Section, heading_text, plain
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.root import confine
 
@@ -327,7 +327,7 @@ def _summary_agents(summary: PlanDocument) -> tuple[str, ...]:
     if listed:
         return listed
     for section in summary.sections:
-        heading = _AGENT_HEADING.match(plain(section.title))
+        heading = _AGENT_HEADING.match(heading_text(section.title))
         if heading:
             return agent_ids([heading.group(1)])
         if section.key in {"agent", "agents", "agent(s)", "assigned agent", "assigned agents"}:

@@ -138,7 +138,9 @@ def gist(document: PlanDocument) -> str:
     for candidate in (_bold_lead(document), _summary_paragraph(document)):
         if candidate:
             return candidate
-    tasks = [m.group(1) for s in document.sections if (m := _TASK_TITLE.match(plain(s.title)))]
+    tasks = [
+        m.group(1) for s in document.sections if (m := _TASK_TITLE.match(heading_text(s.title)))
+    ]
     return "; ".join(tasks) or title(document)
 
 
@@ -219,7 +221,7 @@ def _results(document: PlanDocument) -> list[str]:
     """Result lines of the verification sections (`15/15 tests pass`, `Self-Check: PASSED`)."""
     lines: list[str] = []
     for section in _evidence_sections(document.sections):
-        lines += [plain(section.title)] if ":" in section.title else []
+        lines += [heading_text(section.title)] if ":" in section.title else []
         lines += _section_lines(section)
     found = [line.rstrip(":").strip() for line in lines if _RESULT.search(line)]
     return list(dict.fromkeys(found))
