@@ -24,8 +24,8 @@ def split_front_matter(text: str) -> tuple[dict[str, Value], str]:
         return {}, text
     for end in range(start + 1, len(lines)):
         if lines[end].strip() in {"---", "..."}:
-            block = [_Line(_indent(raw), raw.strip()) for raw in lines[start + 1 : end]]
-            data, _ = _mapping([line for line in block if _meaningful(line.text)], 0, 0)
+            kept = [raw for raw in lines[start + 1 : end] if _meaningful(raw)]
+            data, _ = _mapping([_Line(_indent(raw), raw.strip()) for raw in kept], 0, 0)
             return data, "\n".join(lines[end + 1 :])
     return {}, text
 

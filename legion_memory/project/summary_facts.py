@@ -120,7 +120,8 @@ def title(document: PlanDocument) -> str:
     named = [*strings(document.value("title")), *strings(document.value("name"))]
     if named and " " in named[0]:
         return named[0].strip()
-    text = plain(document.top.title if document.top else "")
+    top = document.top  # read once: the property walks the sections
+    text = plain(top.title) if top else ""
     for pattern in (*_TITLE_NOISE, _TITLE_NOISE[0]):
         text = pattern.sub("", text, count=1)
     return text.strip(" :—\u2013-")
