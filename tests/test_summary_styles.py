@@ -1,7 +1,8 @@
 """SUMMARY files written in the other styles agents use read as the usual style does: numbered,
 emoji-marked or colon-ended headings, the title as `##`, bold labels in place of headings,
-task-list boxes, blank lines above the front matter, and flow lists whose quoted items hold
-commas."""
+task-list boxes, blank lines above the front matter, flow lists whose quoted items hold
+commas, decisions, requirements and checks written as tables or nested items, a label with its
+text on the next line, and a heading written with a no-break space."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from legion_memory.markdown.frontmatter import split_front_matter
 from legion_memory.markdown.outline import heading_key, heading_text
 from legion_memory.project.phase_files import FileChange
-from legion_memory.project.phases import SUMMARY, document_of
+from legion_memory.project.phases import SUMMARY, document_of, requirement_claims
 from legion_memory.project.roadmap import RoadmapEntry, roadmap_entries
 from legion_memory.project.summary_facts import PlanFacts, plan_facts
 from legion_memory.project.summary_outcome import SummaryFacts, summary_facts
@@ -149,3 +150,98 @@ def test_a_roadmap_phase_heading_in_any_case_is_a_phase() -> None:
         7: RoadmapEntry(7, "Exports", "Complete"),
         8: RoadmapEntry(8, "Imports", "Planned"),
     }
+
+
+TABULAR = """# Plan 06-01 Summary: Widget cache
+
+## Status: Complete
+
+## Key Decisions
+
+| # | Decision | Rationale |
+|---|----------|-----------|
+| 1 | Cache in memory | the data set is small |
+| 2 | Evict by age | ✅ |
+
+## Requirements Satisfied
+
+| Requirement | Status | Evidence |
+|-------------|--------|----------|
+| CACHE-01 | ✅ Complete | cache tests pass |
+| CACHE-02 | Done | x |
+
+## Verification
+
+| Check | Result |
+|-------|--------|
+| `grep -c cache src/app.py \\| wc -l` | PASS |
+"""
+
+
+def test_decisions_requirements_and_checks_written_as_tables_are_read() -> None:
+    document = document_of(TABULAR, Path("06-01-SUMMARY.md"), "06-01", SUMMARY)
+    facts = plan_facts(document, None)
+    assert facts.decisions == (
+        "Cache in memory — the data set is small",
+        "Evict by age",
+    )
+    assert facts.claims == ("CACHE-01", "CACHE-02")
+    assert requirement_claims(document) == {"CACHE-01": "cache tests pass", "CACHE-02": ""}
+    assert facts.evidence == ("Complete", "grep -c cache src/app.py | wc -l — PASS")
+    assert facts.verdict == "pass"
+
+
+NESTED = """---
+plan: 07-02
+---
+
+#\u00a0Plan 07-02 Summary: Import retries
+
+##\u00a0Status
+Complete
+
+**One-liner:**
+Retries a failed import three times before it reports.
+
+## Technical Decisions
+
+### Backoff doubles
+The wait doubles after each try. Jitter was left out.
+
+### No retry on a parse error
+- A file that does not parse fails the same way again
+
+## Requirements
+- Import resilience:
+  - IMP-03: retries a failed import
+  - IMP-04 — reports the last error
+
+## Verification
+- Automated:
+  - 9/9 tests pass\t
+"""
+
+
+def test_nested_items_next_line_labels_and_decision_subsections_are_read() -> None:
+    document = document_of(NESTED, Path("07-02-SUMMARY.md"), "07-02", SUMMARY)
+    facts = plan_facts(document, None)
+    assert (facts.title, facts.gist, facts.status) == (
+        "Import retries",
+        "Retries a failed import three times before it reports.",
+        "Complete",
+    )
+    assert facts.decisions == (
+        "Backoff doubles: The wait doubles after each try.",
+        "No retry on a parse error: A file that does not parse fails the same way again",
+    )
+    assert requirement_claims(document) == {
+        "IMP-03": "retries a failed import",
+        "IMP-04": "reports the last error",
+    }
+    assert facts.evidence == ("Complete", "9/9 tests pass")
+
+
+def test_a_bare_status_under_a_status_heading_is_not_the_gist() -> None:
+    text = "# Plan 08-01 Summary\n\n## Status\nComplete\n\n## Summary\nMoved the exports.\n"
+    document = document_of(text, Path("08-01-SUMMARY.md"), "08-01", SUMMARY)
+    assert plan_facts(document, None).gist == "Moved the exports."

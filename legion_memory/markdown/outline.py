@@ -29,6 +29,7 @@ _LEADING = re.compile(
 )
 _TRAILING = re.compile(r"[^\w)]+$")
 _TASK_BOX = re.compile(r"^\[[ xX]\]\s+")
+_NBSP_HEADING = re.compile(r"(?m)^( {0,3}#{1,6})\u00a0")
 _BOLD_LABEL = re.compile(r"^\*\*([^*\n]+?):\*\*$|^\*\*([^*\n]+?)\*\*:$")
 
 
@@ -95,6 +96,17 @@ class Section:
             if isinstance(block, ListBlock):
                 yield from block.items
 
+    def every_item(self) -> Iterator[Item]:
+        """Every item of every list, nested ones after the item they are under: a claim or a
+        result is as often written one level down (`- Automated:` then its checks)."""
+        return (found for item in self.items() for found in _depth_first(item))
+
+    def row_lines(self) -> Iterator[str]:
+        """Each row of each table as one line, its non-empty cells joined by ` — `: agents
+        write requirements, decisions and checks as tables as often as lists."""
+        for table in self.tables():
+            yield from (" — ".join(cell for cell in row if cell) for row in table.rows)
+
     def tables(self) -> Iterator[TableBlock]:
         return (block for block in self.blocks if isinstance(block, TableBlock))
 
@@ -121,6 +133,7 @@ def outline(markdown: str) -> list[Section]:
     # compile the line reader's patterns.
     from legion_memory.markdown.line_blocks import plain_tokens
 
+    markdown = _spaced_headings(markdown)
     tokens = plain_tokens(markdown)
     return sections_of(mistune_tokens(markdown) if tokens is None else tokens)
 
@@ -129,13 +142,22 @@ def line_outline(markdown: str) -> list[Section] | None:
     """The sections as the line reader reads them; None when it leaves the text to mistune."""
     from legion_memory.markdown.line_blocks import plain_tokens
 
-    tokens = plain_tokens(markdown)
+    tokens = plain_tokens(_spaced_headings(markdown))
     return None if tokens is None else sections_of(tokens)
 
 
 def mistune_outline(markdown: str) -> list[Section]:
     """The sections as mistune reads them, whatever the text."""
-    return sections_of(mistune_tokens(markdown))
+    return sections_of(mistune_tokens(_spaced_headings(markdown)))
+
+
+def _spaced_headings(markdown: str) -> str:
+    """`##` then a no-break space (what some keyboards type for Option+Space, and what text pasted
+    from a web page holds) as `## `: markdown would render it as a paragraph beginning `##`, but
+    the writer meant a heading."""
+    if "\u00a0" not in markdown:
+        return markdown
+    return _NBSP_HEADING.sub(r"\1 ", markdown)
 
 
 def mistune_tokens(markdown: str) -> list[Token]:
@@ -162,14 +184,24 @@ def sections_of(tokens: list[Token]) -> list[Section]:
             sections.append(Section(title, headed, (*_enclosing(sections, headed), title)))
             continue
         block = _block(token)
-        label = _BOLD_LABEL.match(block.text) if isinstance(block, Paragraph) else None
+        text = block.text if isinstance(block, Paragraph) else ""
+        first, _, rest = text.partition("\n")
+        label = _BOLD_LABEL.match(first)
         if label:
             # Never a title (level 1), even above the first heading.
             title, level = label.group(1) or label.group(2), max(headed, 1) + 1
             sections.append(Section(title, level, (*_enclosing(sections, level), title)))
-        elif block is not None:
+            # `**Summary:**` with its text on the next line: that text is the section's.
+            block = Paragraph(rest.strip()) if rest.strip() else None
+        if block is not None:
             sections[-1].blocks.append(block)
     return sections
+
+
+def _depth_first(item: Item) -> Iterator[Item]:
+    yield item
+    for child in item.children:
+        yield from _depth_first(child)
 
 
 def _enclosing(sections: list[Section], level: int) -> tuple[str, ...]:
@@ -220,11 +252,12 @@ def _table(token: Token) -> TableBlock:
 
 
 def _cell(token: Token) -> str:
-    return _one_line(inline(token.get("children", [])))
+    # A pipe inside a cell is written `\|`; what the cell says is `|`.
+    return _one_line(inline(token.get("children", []))).replace("\\|", "|")
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split("\n")).strip()
+    return " ".join(line.strip() for line in text.split("\n")).strip()
 
 
 def inline(tokens: list[Token]) -> str:

@@ -29,6 +29,7 @@ _PHASE_DIR = re.compile(r"^(\d+)-(\S+)$")
 _PLAN_FILE = re.compile(r"^(\d+)-(\d+)-(SUMMARY|PLAN)\.md$")
 _ID = r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+[a-z]?"
 REQUIREMENT_ID = re.compile(rf"\b{_ID}\b")
+_WORDS = re.compile(r"[^\W\d_]+")  # runs of letters: `✅ Complete` is one word
 _LEADING_IDS = re.compile(rf"^[\s*`]*(?:\[[ xX]\]\s*)?[*`]*({_ID}(?:[\s,/&*`]+(?:and\s+)?{_ID})*)")
 
 
@@ -272,12 +273,20 @@ def requirement_claims(document: PlanDocument) -> dict[str, str]:
         return claims
     for section in document.sections:
         if section.key.startswith("requirements"):
-            lines = [*section.lines(), *(item.text for item in section.items())]
-            for line in lines:
+            lines = [*section.lines(), *(item.text for item in section.every_item())]
+            rows = [_row_claim(row) for table in section.tables() for row in table.rows if row]
+            for line in [*lines, *rows]:
                 for found, description in _leading_ids(line):
                     if not claims.get(found):
                         claims[found] = description
     return claims
+
+
+def _row_claim(row: tuple[str, ...]) -> str:
+    """`| REQ-01 | ✅ | cache tests pass |` -> `REQ-01 — cache tests pass`: a status cell
+    (`✅`, `Done`) says the claim holds, not what it is."""
+    described = [cell for cell in row[1:] if len(_WORDS.findall(cell)) > 1]
+    return " — ".join([row[0], *described])
 
 
 def _leading_ids(text: str) -> list[tuple[str, str]]:

@@ -33,7 +33,8 @@ _TITLE_NOISE = (
 )
 _ONE_LINER = re.compile(r"^\**One[- ]liner:?\**\s*:?\s*(.+)$", re.IGNORECASE)
 _TASK_TITLE = re.compile(r"^task\s+\d+\s*[:.—\u2013-]\s*(.+)$", re.IGNORECASE)
-_DECISIONS = re.compile(r"^(?:key\s+)?decisions\b")
+# `Decisions`, `Key Decisions`, `Technical Decisions`, `Decisions Made`, `Design Decisions:`
+_DECISIONS = re.compile(r"^(?:[\w-]+\s+)?decisions\b")
 _STATUS_TITLE = re.compile(r"^(?:status|result|outcome|verdict|self-check)\s*:\s*(.+)$", re.I)
 _STATUS_SECTIONS = {"status", "result", "results", "outcome", "verdict"}
 _STATUS_LINE = re.compile(
@@ -154,7 +155,7 @@ def _bold_lead(document: PlanDocument) -> str:
 def _summary_paragraph(document: PlanDocument) -> str:
     for section in document.sections:
         if section.key.partition(":")[0].strip() in _SUMMARY_SECTIONS:
-            prose = [p for p in section.paragraphs() if not _LABEL_LINE.match(p)]
+            prose = [p for p in section.paragraphs() if not (_LABEL_LINE.match(p) or _bare(p))]
             if prose:
                 return first_sentence(_unwrap_bold(prose[0]))
     return ""
@@ -165,6 +166,11 @@ def first_sentence(text: str) -> str:
     return _SENTENCE_END.split(text.strip(), maxsplit=1)[0].strip().rstrip(":").strip()
 
 
+def _bare(paragraph: str) -> bool:
+    """A status alone (`Complete` under `## Status`) says how the plan ended, not what it did."""
+    return len(paragraph.split()) <= 2 and outcome_of_status(paragraph) is not None
+
+
 def _unwrap_bold(text: str) -> str:
     if text.startswith("**") and text.endswith("**") and text.count("**") == 2:
         return text[2:-2].strip()
@@ -172,16 +178,27 @@ def _unwrap_bold(text: str) -> str:
 
 
 def _decisions(document: PlanDocument) -> tuple[str, ...]:
-    """The body's Decisions section (it carries the rationale), else front-matter decisions."""
+    """The body's Decisions sections (they carry the rationale), else front-matter decisions.
+    A decision is an item, a table row, or a sub-section (`### Custom YAML Parser` and the
+    paragraph under it)."""
     found: list[str] = []
-    for section in document.sections:
-        if _DECISIONS.match(section.key):
-            items = [_item_text(item) for item in section.items()]
-            found += items or list(section.paragraphs())
+    for section, under in _with_subsections(document.sections, _DECISIONS):
+        entries = [_item_text(item) for item in section.items()]
+        entries += [" — ".join(_worded(row)) for table in section.tables() for row in table.rows]
+        if under:
+            prose = [first_sentence(text) for text in [*section.paragraphs(), *entries][:1]]
+            found.append(": ".join([heading_text(section.title), *prose]))
+        else:
+            found += entries or list(section.paragraphs())
     found = [text for text in found if text and not re.match(r"^none\b", plain(text), re.I)]
     if found:
         return tuple(found)
     return tuple(strings(document.value("key-decisions", "key_decisions", "decisions")))
+
+
+def _worded(row: tuple[str, ...]) -> list[str]:
+    """A row's cells that say something: not its number (`| 1 |`) or its mark (`| ✅ |`)."""
+    return [cell for cell in row if re.search(r"[^\W\d_]", cell)]
 
 
 def _item_text(item: Item) -> str:
@@ -229,20 +246,28 @@ def _results(document: PlanDocument) -> list[str]:
 
 
 def _evidence_sections(sections: Sequence[Section]) -> Iterator[Section]:
-    """The verification sections and their sub-sections (`### Automated`, `**build.md:**`);
-    a title (level 1) that names verification is one, but not the whole document."""
-    inside = 0  # the level of the verification section the ones that follow are under
+    """The verification sections and their sub-sections (`### Automated`, `**build.md:**`)."""
+    return (section for section, _ in _with_subsections(sections, _EVIDENCE_SECTION))
+
+
+def _with_subsections(
+    sections: Sequence[Section], names: re.Pattern[str]
+) -> Iterator[tuple[Section, bool]]:
+    """Each section whose key `names` finds, then each sub-section under it (with True); a
+    title (level 1) that names it is one, but not the whole document."""
+    inside = 0  # the level of the named section the ones that follow are under
     for section in sections:
         if inside and section.level <= inside:
             inside = 0
-        if section.level and (inside or _EVIDENCE_SECTION.search(section.key)):
+        if section.level and (inside or names.search(section.key)):
+            yield section, bool(inside)
             inside = inside or (section.level if section.level > 1 else 0)
-            yield section
 
 
 def _section_lines(section: Section) -> list[str]:
     lines = [plain(text) for text in section.lines()]
-    lines += [plain(item.text) for item in section.items()]
+    lines += [plain(item.text) for item in section.every_item()]
+    lines += [plain(row) for row in section.row_lines()]
     for block in section.blocks:
         if isinstance(block, CodeBlock):
             lines += [line.strip() for line in block.text.split("\n") if line.strip()]
