@@ -245,3 +245,18 @@ def test_a_bare_status_under_a_status_heading_is_not_the_gist() -> None:
     text = "# Plan 08-01 Summary\n\n## Status\nComplete\n\n## Summary\nMoved the exports.\n"
     document = document_of(text, Path("08-01-SUMMARY.md"), "08-01", SUMMARY)
     assert plan_facts(document, None).gist == "Moved the exports."
+
+
+def test_a_one_column_table_reads_as_the_list_it_stands_for() -> None:
+    listed = USUAL.replace(
+        "- Quote every cell: spreadsheets split on commas\n- Keep the header row\n",
+        "| Decision |\n|---|\n| Quote every cell: spreadsheets split on commas |\n"
+        "| Keep the header row |\n",
+    ).replace(
+        "- `src/export.py` — new CSV writer\n- `tests/test_export.py` — round-trip tests\n",
+        "| Item |\n|------|\n| `src/export.py` — new CSV writer |\n"
+        "| `tests/test_export.py` — round-trip tests |\n",
+    )
+    assert listed.count("|\n") == 8  # both lists replaced
+    document = document_of(listed, Path("05-02-SUMMARY.md"), "05-02", SUMMARY)
+    assert plan_facts(document, None) == FACTS

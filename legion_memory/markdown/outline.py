@@ -220,7 +220,12 @@ def _block(token: Token) -> Block | None:
         items = tuple(_item(child) for child in token.get("children", []))
         return ListBlock(items, bool(token.get("attrs", {}).get("ordered")))
     if kind == "table":
-        return _table(token)
+        table = _table(token)
+        if len(table.header) == 1:
+            # A one-column table is a list written as a table: its rows are what a reader of
+            # items (decisions, files, checks) looks for.
+            return ListBlock(tuple(Item(row[0]) for row in table.rows if row and row[0]))
+        return table
     if kind == "block_code":
         return CodeBlock(str(token.get("raw", "")))
     return None
