@@ -260,3 +260,16 @@ def test_a_one_column_table_reads_as_the_list_it_stands_for() -> None:
     assert listed.count("|\n") == 8  # both lists replaced
     document = document_of(listed, Path("05-02-SUMMARY.md"), "05-02", SUMMARY)
     assert plan_facts(document, None) == FACTS
+
+
+def test_a_section_written_twice_gives_its_decisions_and_tasks_once() -> None:
+    text = (
+        "# Plan 09-01 Summary\n\n## Status: Complete\n\n## What Changed\n"
+        "### Task 1: Add the export\n\n## Decisions\n- Quote every cell\n\n## What Changed\n"
+        "### Task 1: Add the export\n\n## Decisions\n- Quote every cell\n- Keep the header\n"
+    )
+    facts = plan_facts(document_of(text, Path("09-01-SUMMARY.md"), "09-01", SUMMARY), None)
+    assert (facts.gist, facts.decisions) == (
+        "Add the export",
+        ("Quote every cell", "Keep the header"),
+    )

@@ -143,7 +143,7 @@ def gist(document: PlanDocument) -> str:
     tasks = [
         m.group(1) for s in document.sections if (m := _TASK_TITLE.match(heading_text(s.title)))
     ]
-    return "; ".join(tasks) or title(document)
+    return "; ".join(dict.fromkeys(tasks)) or title(document)
 
 
 def _bold_lead(document: PlanDocument) -> str:
@@ -192,7 +192,7 @@ def _decisions(document: PlanDocument) -> tuple[str, ...]:
             found += entries or list(section.paragraphs())
     found = [text for text in found if text and not re.match(r"^none\b", plain(text), re.I)]
     if found:
-        return tuple(found)
+        return tuple(dict.fromkeys(found))  # a decision written twice is one decision
     return tuple(strings(document.value("key-decisions", "key_decisions", "decisions")))
 
 
