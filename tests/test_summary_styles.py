@@ -210,6 +210,10 @@ The wait doubles after each try. Jitter was left out.
 
 ### No retry on a parse error
 - A file that does not parse fails the same way again
+- A timeout is retried
+
+**Storage:**
+- Attempts kept in memory
 
 ## Requirements
 - Import resilience:
@@ -232,7 +236,9 @@ def test_nested_items_next_line_labels_and_decision_subsections_are_read() -> No
     )
     assert facts.decisions == (
         "Backoff doubles: The wait doubles after each try.",
-        "No retry on a parse error: A file that does not parse fails the same way again",
+        "No retry on a parse error: A file that does not parse fails the same way again; "
+        "A timeout is retried",
+        "Storage: Attempts kept in memory",
     )
     assert requirement_claims(document) == {
         "IMP-03": "retries a failed import",

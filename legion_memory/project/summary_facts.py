@@ -186,8 +186,11 @@ def _decisions(document: PlanDocument) -> tuple[str, ...]:
         entries = [_item_text(item) for item in section.items()]
         entries += [" — ".join(_worded(row)) for table in section.tables() for row in table.rows]
         if under:
-            prose = [first_sentence(text) for text in [*section.paragraphs(), *entries][:1]]
-            found.append(": ".join([heading_text(section.title), *prose]))
+            # Its first sentence says the decision; the items under a paragraph are details,
+            # but with no paragraph (`**Storage:**` over a list) the items are what was decided.
+            prose = [first_sentence(text) for text in section.paragraphs()][:1]
+            said = prose or (["; ".join(entries)] if entries else [])
+            found.append(": ".join([heading_text(section.title), *said]))
         else:
             found += entries or list(section.paragraphs())
     found = [text for text in found if text and not re.match(r"^none\b", plain(text), re.I)]
