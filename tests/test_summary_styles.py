@@ -279,3 +279,12 @@ def test_a_section_written_twice_gives_its_decisions_and_tasks_once() -> None:
         "Add the export",
         ("Quote every cell", "Keep the header"),
     )
+
+
+def test_a_decisions_heading_under_decisions_holds_decisions_not_one() -> None:
+    text = (
+        "# Plan 01-01 Summary\n\n## Status: Complete\n\n## Decisions\n\n### Key Decisions\n"
+        "- Quote every cell\n- Keep the header\n\n### Caching\nIn memory. It is small.\n"
+    )
+    facts = plan_facts(document_of(text, Path("01-01-SUMMARY.md"), "01-01", SUMMARY), None)
+    assert facts.decisions == ("Quote every cell", "Keep the header", "Caching: In memory.")

@@ -185,7 +185,7 @@ def _decisions(document: PlanDocument) -> tuple[str, ...]:
     for section, under in _with_subsections(document.sections, _DECISIONS):
         entries = [_item_text(item) for item in section.items()]
         entries += [" — ".join(_worded(row)) for table in section.tables() for row in table.rows]
-        if under:
+        if under and not _DECISIONS.match(section.key):
             # Its first sentence says the decision; the items under a paragraph are details,
             # but with no paragraph (`**Storage:**` over a list) the items are what was decided.
             prose = [first_sentence(text) for text in section.paragraphs()][:1]
