@@ -182,6 +182,37 @@ def test_a_rebase_replaying_a_repair_onto_another_state_drops_no_record(repo: Pa
     assert_healthy(repo)
 
 
+def test_a_rebase_replaying_a_removal_onto_the_upstream_s_restore_puts_the_record_back_live(
+    repo: Path,
+) -> None:
+    """The branch started where main had forgotten alpha and never moved it itself: a clone
+    without the hooks left alpha live there too, and the branch removed that copy again. Main
+    has restored alpha since. Replayed onto main, the removal takes main's live row; the
+    rebase's hook puts alpha back as main holds it, live, not archived as the branch holds it
+    only because its old base did (seed 5076 of the collaboration simulation's
+    `--stash-kinds`)."""
+    _merged_then_forgotten_on_main(repo)
+    git(repo, "checkout", "-q", "-b", "topic")
+    outcomes = repo / ".planning" / "memory" / "OUTCOMES.md"
+    forgotten = outcomes.read_text(encoding="utf-8")
+    outcomes.write_text(git(repo, "show", "HEAD~1:.planning/memory/OUTCOMES.md"), encoding="utf-8")
+    commit_without_hooks(repo, "a merge made without the driver left alpha live too")
+    outcomes.write_text(forgotten, encoding="utf-8")
+    commit_without_hooks(repo, "keep alpha archived")
+    git(repo, "checkout", "-q", "main")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    git(repo, "checkout", "-q", "topic")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "put back O-001 (live, as the upstream holds it)" in rebased.stderr
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)
+
+
 def test_applying_a_mailed_store_of_a_forgotten_record_keeps_it_archived(
     repo: Path, tmp_path: Path
 ) -> None:

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.gitops.hook_env import PICKED_ENV, REPLAYED_AS_ENV
-from legion_memory.gitops.repository import run_git
+from legion_memory.gitops.hook_env import PICKED_ENV
+from legion_memory.gitops.repository import replay_of_rebase, run_git
 
 
 class Sides(NamedTuple):
@@ -31,13 +31,13 @@ def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> 
     picked = env.get(PICKED_ENV, "").strip()
     if picked:
         return Sides(f"{picked}^", "HEAD^", picked, "ours", "the picked commit")
-    written = env.get(REPLAYED_AS_ENV, "").split()
-    if not written:
-        return None
+    # What git's rebase state names: the first commit "written" may be one git dropped as
+    # already upstream, rewritten as the tip it was replayed onto.
+    replay = replay_of_rebase(start, env)
     before = run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD"], start)
-    onto = run_git(["rev-parse", "-q", "--verify", f"{written[0]}^"], start)
-    if before is None or onto is None:
+    if replay is None or before is None:
         return None
+    onto = replay.onto
     base = run_git(["merge-base", before, onto], start)
     if base is None:
         return None

@@ -5,18 +5,20 @@ copy of a record held twice. Yet a rebase or a pick can replay a repair commit o
 not made for (it removed the archived copy of a record that, there, has no live one), and each
 file's merge can be right on its own while together they keep neither copy. So after a rebase or
 a pick every record both sides hold, or either side added since their base, must be in the
-result; one that is not is put back as ours held it (docs/decisions.md#nothing-lost).
+result; one that is not is put back as ours held it, or, held live on one side and archived on
+the other, as the side with the later state holds it (docs/decisions.md#nothing-lost).
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.gitops.integration_versions import integration_just_done
+from legion_memory.gitops.integration_versions import Sides, integration_just_done
+from legion_memory.gitops.record_history import most_moved
 from legion_memory.gitops.repository import files_of_commits
 from legion_memory.gitops.row_merge import fit, set_cell
 from legion_memory.markdown.document import Document, parse, render, strip_ending
-from legion_memory.schema.identity import identity_of_cells
+from legion_memory.schema.identity import history_text, identity_of_cells
 from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.schema.records import column_key, format_id, id_number, records_table
 from legion_memory.storage import reading, writing
@@ -36,18 +38,38 @@ class Dropped(NamedTuple):
     archived: bool
 
 
+LaterSide = Callable[[str], str | None]
+"""(a record's `history_text`) -> the side whose state of it (live or archived) is the later,
+by name; None when the history does not say."""
+
+
 def dropped(
-    memory: Memory, now: Texts, versions: Mapping[str, Texts], ours: str, theirs: str
+    memory: Memory,
+    now: Texts,
+    versions: Mapping[str, Texts],
+    ours: str,
+    theirs: str,
+    later: LaterSide = lambda _: None,
 ) -> list[Dropped]:
     """PURE: the records `now` lacks that both sides hold or one side added since `versions`'s
-    "base"; each once, as ours holds it when both do."""
+    "base"; each once, as ours holds it when both do, unless one side holds it archived and
+    the other live and `later` says theirs's state is the later one."""
     held = {name: _rows(memory, texts) for name, texts in versions.items()}
     present = _rows(memory, now)
+
+    def holder(key: Key) -> str:
+        if key not in held[ours] or key not in held[theirs]:
+            return ours if key in held[ours] else theirs
+        mine, other = held[ours][key][1], held[theirs][key][1]
+        if (mine.path == memory.archive) == (other.path == memory.archive):
+            return ours
+        return theirs if later(history_text(mine.raw, mine.columns)) == theirs else ours
+
     found: list[Dropped] = []
     for side, other in ((ours, theirs), (theirs, ours)):
         for key, (kind, row) in held[side].items():
             wanted = key in held[other] or key not in held["base"]
-            if wanted and key not in present and not (side == theirs and key in held[ours]):
+            if wanted and key not in present and holder(key) == side:
                 found.append(Dropped(kind, row, side, row.path == memory.archive))
     return found
 
@@ -136,6 +158,7 @@ class _Held(NamedTuple):
     versions: Mapping[str, Texts]
     ours: str
     theirs: str
+    later: LaterSide
 
 
 def _sides_held(memory: Memory) -> _Held | None:
@@ -152,10 +175,24 @@ def _sides_held(memory: Memory) -> _Held | None:
         name: {paths[file]: text for file, text in files.items()}
         for name, files in zip(("base", sides.ours_name, sides.theirs_name), found, strict=True)
     }
-    return _Held(versions, sides.ours_name, sides.theirs_name)
+    return _Held(versions, sides.ours_name, sides.theirs_name, _later_side(memory, sides))
+
+
+def _later_side(memory: Memory, sides: Sides) -> LaterSide:
+    """A record one side holds live and the other archived: the side with the later state by
+    their archive moves since they parted (docs/decisions.md#archive-moves). A branch rebased
+    over an upstream that restored a record its old base had archived holds it archived only
+    because the base did; the upstream's restore is the later word."""
+
+    def later(text: str) -> str | None:
+        revs = {sides.ours: sides.ours_name, sides.theirs: sides.theirs_name}
+        found = most_moved(memory.directory, sides.base, list(revs), memory.archive, text)
+        return revs[next(iter(found))] if found and len(found) == 1 else None
+
+    return later
 
 
 def _lost(memory: Memory, held: _Held | None, now: Texts) -> list[Dropped]:
     if held is None:
         return []
-    return dropped(memory, now, held.versions, held.ours, held.theirs)
+    return dropped(memory, now, held.versions, held.ours, held.theirs, held.later)
