@@ -261,7 +261,7 @@ def test_a_one_column_table_reads_as_the_list_it_stands_for() -> None:
     ).replace(
         "- `src/export.py` — new CSV writer\n- `tests/test_export.py` — round-trip tests\n",
         "| Item |\n|------|\n| `src/export.py` — new CSV writer |\n"
-        "| `tests/test_export.py` — round-trip tests |\n",
+        "| [x] `tests/test_export.py` — round-trip tests |\n",
     )
     assert listed.count("|\n") == 8  # both lists replaced
     document = document_of(listed, Path("05-02-SUMMARY.md"), "05-02", SUMMARY)

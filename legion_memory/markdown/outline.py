@@ -224,7 +224,8 @@ def _block(token: Token) -> Block | None:
         if len(table.header) == 1:
             # A one-column table is a list written as a table: its rows are what a reader of
             # items (decisions, files, checks) looks for.
-            return ListBlock(tuple(Item(row[0]) for row in table.rows if row and row[0]))
+            cells = (_TASK_BOX.sub("", row[0]) for row in table.rows if row and row[0])
+            return ListBlock(tuple(Item(cell) for cell in cells))
         return table
     if kind == "block_code":
         return CodeBlock(str(token.get("raw", "")))
