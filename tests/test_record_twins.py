@@ -167,3 +167,32 @@ def test_a_record_an_integration_dropped_is_put_back_in_its_section_under_a_free
         memory.archive: archive_template() + _section(pattern_row(2, "gone", ""), PATTERN)
     }
     assert done == [f"{memory.archive}: put back P-002 (archived, as ours holds it)"]
+
+
+def test_a_dropped_record_held_live_and_archived_comes_back_as_the_later_side_holds_it(
+    repo: Path,
+) -> None:
+    from legion_memory.storage.reading import Memory
+    from legion_memory.upkeep.lost_records import dropped
+
+    memory = Memory.of_project(repo)
+    archived = {
+        memory.archive: archive_template() + _section(pattern_row(1, "kept", ""), PATTERN),
+        memory.path(PATTERN): PATTERN.template(),
+    }
+    live = {memory.path(PATTERN): PATTERN.template() + pattern_row(1, "kept", "")}
+    now = {memory.archive: archive_template(), memory.path(PATTERN): PATTERN.template()}
+    versions = {"base": archived, "ours": archived, "theirs": live}
+    asked: list[str] = []
+
+    def later(text: str) -> str:
+        asked.append(text)
+        return "theirs"
+
+    chosen = dropped(memory, now, versions, "ours", "theirs", later)
+    unsaid = dropped(memory, now, versions, "ours", "theirs")
+
+    assert [(item.side, item.archived) for item in chosen] == [("theirs", False)]
+    assert [(item.side, item.archived) for item in unsaid] == [("ours", True)]
+    # Asked of the row as history finds it: after its ID, up to the cell citing a record.
+    assert asked == ["| 2026-03-01 | main | kept | ctx | reuse |"]
