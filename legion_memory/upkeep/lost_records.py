@@ -66,11 +66,13 @@ def dropped(
         return theirs if later(history_text(mine.raw, mine.columns)) == theirs else ours
 
     found: list[Dropped] = []
-    for side, other in ((ours, theirs), (theirs, ours)):
-        for key, (kind, row) in held[side].items():
-            wanted = key in held[other] or key not in held["base"]
-            if wanted and key not in present and holder(key) == side:
-                found.append(Dropped(kind, row, side, row.path == memory.archive))
+    for key in dict.fromkeys([*held[ours], *held[theirs]]):
+        both = key in held[ours] and key in held[theirs]
+        if key in present or not (both or key not in held["base"]):
+            continue
+        side = holder(key)
+        kind, row = held[side][key]
+        found.append(Dropped(kind, row, side, row.path == memory.archive))
     return found
 
 
