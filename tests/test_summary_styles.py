@@ -288,3 +288,17 @@ def test_a_decisions_heading_under_decisions_holds_decisions_not_one() -> None:
     )
     facts = plan_facts(document_of(text, Path("01-01-SUMMARY.md"), "01-01", SUMMARY), None)
     assert facts.decisions == ("Quote every cell", "Keep the header", "Caching: In memory.")
+
+
+def test_a_table_of_fields_states_the_status_and_the_agent() -> None:
+    text = (
+        "# Plan 04-02 Summary: Review cycle delta\n\n| Field | Value |\n|---|---|\n"
+        "| **Status** | ✅ Complete |\n| Agent | `testing-evidence-collector` |\n| Wave | 2 |\n"
+    )
+    facts = plan_facts(document_of(text, Path("04-02-SUMMARY.md"), "04-02", SUMMARY), None)
+    assert (facts.status, facts.outcome, facts.verdict, facts.agents) == (
+        "Complete",
+        "success",
+        "pass",
+        ("testing-evidence-collector",),
+    )

@@ -107,6 +107,13 @@ class Section:
         for table in self.tables():
             yield from (" — ".join(cell for cell in row if cell) for row in table.rows)
 
+    def pairs(self) -> Iterator[str]:
+        """Each row of a two-column table as `label: value`, its head row too: a table of
+        fields (`| Status | Complete |`) says what `**Status:** Complete` lines say."""
+        for table in self.tables():
+            if len(table.header) == 2:
+                yield from (f"{row[0]}: {row[1]}" for row in (table.header, *table.rows))
+
     def tables(self) -> Iterator[TableBlock]:
         return (block for block in self.blocks if isinstance(block, TableBlock))
 

@@ -341,7 +341,8 @@ def _summary_agents(summary: PlanDocument) -> tuple[str, ...]:
             return agent_ids([heading.group(1)])
         if section.key in {"agent", "agents", "agent(s)", "assigned agent", "assigned agents"}:
             return agent_ids([*section.paragraphs(), *(item.text for item in section.items())])
-        for text in [*section.lines(), *(plain(item.text) for item in section.items())]:
+        texts = [*section.lines(), *(plain(item.text) for item in section.items())]
+        for text in [*texts, *section.pairs()]:
             line = _AGENT_LINE.match(plain(text))
             if line:
                 return agent_ids([line.group(1)])

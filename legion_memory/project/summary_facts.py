@@ -36,6 +36,7 @@ _TASK_TITLE = re.compile(r"^task\s+\d+\s*[:.—\u2013-]\s*(.+)$", re.IGNORECASE)
 # `Decisions`, `Key Decisions`, `Technical Decisions`, `Decisions Made`, `Design Decisions:`
 _DECISIONS = re.compile(r"^(?:[\w-]+\s+)?decisions\b")
 _STATUS_TITLE = re.compile(r"^(?:status|result|outcome|verdict|self-check)\s*:\s*(.+)$", re.I)
+_MARKS = re.compile(r"^[^\w(`'\"]+")  # `✅ Complete` states `Complete`
 _STATUS_SECTIONS = {"status", "result", "results", "outcome", "verdict"}
 _STATUS_LINE = re.compile(
     r"^\**(?:Status|Result|Outcome|Verdict|Self-Check)\**\s*:\s*\**\s*:?\s*(.+)$", re.I
@@ -221,11 +222,11 @@ def declared_status(document: PlanDocument) -> str:
             declared.append(heading.group(1))
         if section.key in _STATUS_SECTIONS:
             candidates += list(section.paragraphs())[:1]
-        texts = [*section.lines(), *(plain(item.text) for item in section.items())]
+        texts = [*section.lines(), *(item.text for item in section.items()), *section.pairs()]
         candidates += [m.group(1) for text in texts if (m := _STATUS_LINE.match(plain(text)))]
     for candidate in candidates:
         if outcome_of_status(plain(candidate).split(".")[0]):
-            return plain(candidate).strip()
+            return _MARKS.sub("", plain(candidate)).strip()
     if _completion_recorded(document):
         return "Complete"
     return plain(declared[0]).strip() if declared else ""
