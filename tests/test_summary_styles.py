@@ -293,7 +293,8 @@ def test_a_decisions_heading_under_decisions_holds_decisions_not_one() -> None:
 def test_a_table_of_fields_states_the_status_and_the_agent() -> None:
     text = (
         "# Plan 04-02 Summary: Review cycle delta\n\n| Field | Value |\n|---|---|\n"
-        "| **Status** | ✅ Complete |\n| Agent | `testing-evidence-collector` |\n| Wave | 2 |\n"
+        "| **Status** | ✅ Complete |\n| Agent | `testing-evidence-collector` |\n| Wave | 2 |\n\n"
+        "## Reviewers\n\n| Agent | Role |\n|---|---|\n| testing-reality-checker | second look |\n"
     )
     facts = plan_facts(document_of(text, Path("04-02-SUMMARY.md"), "04-02", SUMMARY), None)
     assert (facts.status, facts.outcome, facts.verdict, facts.agents) == (
@@ -302,3 +303,6 @@ def test_a_table_of_fields_states_the_status_and_the_agent() -> None:
         "pass",
         ("testing-evidence-collector",),
     )
+    reviewers = text[text.index("## Reviewers") :]
+    listed = plan_facts(document_of(reviewers, Path("04-02-SUMMARY.md"), "04-02", SUMMARY), None)
+    assert listed.agents == ()  # `| Agent | Role |` names columns, not an agent

@@ -108,11 +108,12 @@ class Section:
             yield from (" — ".join(cell for cell in row if cell) for row in table.rows)
 
     def pairs(self) -> Iterator[str]:
-        """Each row of a two-column table as `label: value`, its head row too: a table of
-        fields (`| Status | Complete |`) says what `**Status:** Complete` lines say."""
+        """Each row of a two-column table as `label: value`: a table of fields
+        (`| Status | Complete |`) says what `**Status:** Complete` lines say. Not its head row,
+        which names columns (`| Agent | Role |` heads a list of agents, and names none)."""
         for table in self.tables():
             if len(table.header) == 2:
-                yield from (f"{row[0]}: {row[1]}" for row in (table.header, *table.rows))
+                yield from (f"{row[0]}: {row[1]}" for row in table.rows if len(row) == 2)
 
     def tables(self) -> Iterator[TableBlock]:
         return (block for block in self.blocks if isinstance(block, TableBlock))
