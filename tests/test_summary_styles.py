@@ -87,6 +87,10 @@ FACTS = PlanFacts(
 )
 
 
+def _facts(text: str, plan: str) -> PlanFacts:
+    return plan_facts(document_of(text, Path(f"{plan}-SUMMARY.md"), plan, SUMMARY), None)
+
+
 @pytest.mark.parametrize("text", [USUAL, STYLED], ids=["usual", "styled"])
 def test_a_summary_reads_alike_in_either_style(text: str) -> None:
     document = document_of(text, Path("05-02-SUMMARY.md"), "05-02", SUMMARY)
@@ -137,8 +141,7 @@ def test_front_matter_decisions_keep_their_commas() -> None:
         '---\nplan: 05-02\nkey-decisions: ["CSV, not JSON, for the export", "One file"]\n---\n'
         "# Plan 05-02 Summary: CSV export\n\n## Status: Complete\n"
     )
-    document = document_of(text, Path("05-02-SUMMARY.md"), "05-02", SUMMARY)
-    assert plan_facts(document, None).decisions == ("CSV, not JSON, for the export", "One file")
+    assert _facts(text, "05-02").decisions == ("CSV, not JSON, for the export", "One file")
 
 
 def test_a_roadmap_phase_heading_in_any_case_is_a_phase() -> None:
@@ -249,8 +252,7 @@ def test_nested_items_next_line_labels_and_decision_subsections_are_read() -> No
 
 def test_a_bare_status_under_a_status_heading_is_not_the_gist() -> None:
     text = "# Plan 08-01 Summary\n\n## Status\nComplete\n\n## Summary\nMoved the exports.\n"
-    document = document_of(text, Path("08-01-SUMMARY.md"), "08-01", SUMMARY)
-    assert plan_facts(document, None).gist == "Moved the exports."
+    assert _facts(text, "08-01").gist == "Moved the exports."
 
 
 def test_a_one_column_table_reads_as_the_list_it_stands_for() -> None:
@@ -264,8 +266,7 @@ def test_a_one_column_table_reads_as_the_list_it_stands_for() -> None:
         "| [x] `tests/test_export.py` — round-trip tests |\n",
     )
     assert listed.count("|\n") == 8  # both lists replaced
-    document = document_of(listed, Path("05-02-SUMMARY.md"), "05-02", SUMMARY)
-    assert plan_facts(document, None) == FACTS
+    assert _facts(listed, "05-02") == FACTS
 
 
 def test_a_section_written_twice_gives_its_decisions_and_tasks_once() -> None:
@@ -274,7 +275,7 @@ def test_a_section_written_twice_gives_its_decisions_and_tasks_once() -> None:
         "### Task 1: Add the export\n\n## Decisions\n- Quote every cell\n\n## What Changed\n"
         "### Task 1: Add the export\n\n## Decisions\n- Quote every cell\n- Keep the header\n"
     )
-    facts = plan_facts(document_of(text, Path("09-01-SUMMARY.md"), "09-01", SUMMARY), None)
+    facts = _facts(text, "09-01")
     assert (facts.gist, facts.decisions) == (
         "Add the export",
         ("Quote every cell", "Keep the header"),
@@ -286,7 +287,7 @@ def test_a_decisions_heading_under_decisions_holds_decisions_not_one() -> None:
         "# Plan 01-01 Summary\n\n## Status: Complete\n\n## Decisions\n\n### Key Decisions\n"
         "- Quote every cell\n- Keep the header\n\n### Caching\nIn memory. It is small.\n"
     )
-    facts = plan_facts(document_of(text, Path("01-01-SUMMARY.md"), "01-01", SUMMARY), None)
+    facts = _facts(text, "01-01")
     assert facts.decisions == ("Quote every cell", "Keep the header", "Caching: In memory.")
 
 
@@ -296,7 +297,7 @@ def test_a_table_of_fields_states_the_status_and_the_agent() -> None:
         "| **Status** | ✅ Complete |\n| Agent | `testing-evidence-collector` |\n| Wave | 2 |\n\n"
         "## Reviewers\n\n| Agent | Role |\n|---|---|\n| testing-reality-checker | second look |\n"
     )
-    facts = plan_facts(document_of(text, Path("04-02-SUMMARY.md"), "04-02", SUMMARY), None)
+    facts = _facts(text, "04-02")
     assert (facts.status, facts.outcome, facts.verdict, facts.agents) == (
         "Complete",
         "success",
@@ -304,5 +305,5 @@ def test_a_table_of_fields_states_the_status_and_the_agent() -> None:
         ("testing-evidence-collector",),
     )
     reviewers = text[text.index("## Reviewers") :]
-    listed = plan_facts(document_of(reviewers, Path("04-02-SUMMARY.md"), "04-02", SUMMARY), None)
+    listed = _facts(reviewers, "04-02")
     assert listed.agents == ()  # `| Agent | Role |` names columns, not an agent
