@@ -307,3 +307,16 @@ def test_a_table_of_fields_states_the_status_and_the_agent() -> None:
     reviewers = text[text.index("## Reviewers") :]
     listed = _facts(reviewers, "04-02")
     assert listed.agents == ()  # `| Agent | Role |` names columns, not an agent
+
+
+def test_an_action_cell_that_says_what_changed_describes_the_file() -> None:
+    text = (
+        "# Plan 01-01 Summary\n\n## Status: Complete\n\n## Files Modified\n\n"
+        "| # | Path | Action |\n|---|---|---|\n| 1 | src/a.py | Created |\n"
+        "| 2 | src/b.py | Modified — wiring |\n| 3 | src/c.py | **Updated**: the retry loop |\n"
+    )
+    assert _facts(text, "01-01").files == (
+        FileChange("src/a.py", "01-01", "created", ""),
+        FileChange("src/b.py", "01-01", "modified", "wiring"),
+        FileChange("src/c.py", "01-01", "modified", "the retry loop"),
+    )

@@ -30,6 +30,11 @@ _LABEL = re.compile(
     r"\s*(?:files?)?\s*\**\s*:?\s*\**\s*",
     re.IGNORECASE,
 )
+# An Action cell that says what changed after how: `Modified — wiring`.
+_ACTION_SAID = re.compile(
+    r"^\W*(?:created|modified|new|updated|added|changed|edited)\W*?\s*[\u2014\u2013:-]+\s+(.+)$",
+    re.IGNORECASE,
+)
 _TOKEN = re.compile(r"`([^`]+)`|\*\*`?([^*`]+?)`?\*\*|([^\s,]+)")
 _EXTENSION = re.compile(r"^[^/]*\.[A-Za-z][\w-]{0,11}$")
 _DOTFILE = re.compile(r"^\.[\w-]+(?:\.[\w-]+)*$")
@@ -143,7 +148,8 @@ def _table_files(plan: str, table: TableBlock, action: str) -> Iterator[FileChan
     for row in table.rows:
         cell = row[columns[0]] if columns[0] < len(row) else ""
         paths, _ = leading_paths(cell.replace("<br>", ", "), listed=True, every=True)
-        description = _cell(row, described)
+        said = _ACTION_SAID.match(_cell(row, acted)) if described is None else None
+        description = _cell(row, described) or (said.group(1) if said else "")
         row_action = _action_word(_cell(row, acted)) or action
         yield from (FileChange(path, plan, row_action, description) for path in paths)
 
