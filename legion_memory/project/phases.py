@@ -29,7 +29,7 @@ _PHASE_DIR = re.compile(r"^(\d+)-(\S+)$")
 _PLAN_FILE = re.compile(r"^(\d+)-(\d+)-(SUMMARY|PLAN)\.md$")
 _ID = r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+[a-z]?"
 REQUIREMENT_ID = re.compile(rf"\b{_ID}\b")
-_WORDS = re.compile(r"[^\W\d_]+")  # runs of letters: `✅ Complete` is one word
+LETTER_RUNS = re.compile(r"[^\W\d_]+")  # words without marks: `✅ Complete` is one
 _LEADING_IDS = re.compile(rf"^[\s*`]*(?:\[[ xX]\]\s*)?[*`]*({_ID}(?:[\s,/&*`]+(?:and\s+)?{_ID})*)")
 
 
@@ -285,7 +285,7 @@ def requirement_claims(document: PlanDocument) -> dict[str, str]:
 def _row_claim(row: tuple[str, ...]) -> str:
     """`| REQ-01 | ✅ | cache tests pass |` -> `REQ-01 — cache tests pass`: a status cell
     (`✅`, `Done`) says the claim holds, not what it is."""
-    described = [cell for cell in row[1:] if len(_WORDS.findall(cell)) > 1]
+    described = [cell for cell in row[1:] if len(LETTER_RUNS.findall(cell)) > 1]
     return " — ".join([row[0], *described])
 
 

@@ -21,7 +21,12 @@ from legion_memory.markdown.outline import (
 )
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.phase_files import FileChange, agent_files, merged_changes
-from legion_memory.project.phases import PlanDocument, plan_agents, requirement_claims
+from legion_memory.project.phases import (
+    LETTER_RUNS,
+    PlanDocument,
+    plan_agents,
+    requirement_claims,
+)
 from legion_memory.project.verdict import FAIL, PASS, UNKNOWN, outcome, outcome_of_status, verdict
 
 __all__ = ["FAIL", "PASS", "UNKNOWN", "PlanFacts", "plan_facts", "requirement_verdict"]
@@ -202,7 +207,7 @@ def _decisions(document: PlanDocument) -> tuple[str, ...]:
 
 def _worded(row: tuple[str, ...]) -> list[str]:
     """A row's cells that say something: not its number (`| 1 |`) or its mark (`| ✅ |`)."""
-    return [cell for cell in row if re.search(r"[^\W\d_]", cell)]
+    return [cell for cell in row if LETTER_RUNS.search(cell)]
 
 
 def _item_text(item: Item) -> str:
