@@ -167,6 +167,19 @@ ROADMAP_FORMS = {
         2: ("Agent Registry", True),
         3: ("Planning", True),
     },
+    # `#` numbers the phases and the Phase column names them; `✅ Done`, `Finished ✅`.
+    "number-column": {1: ("Foundation", True), 2: ("Auth & Sessions", True), 3: ("Billing", False)},
+    # The heading says the status: a mark, `(Complete)`, `— Done (date)`, `[IN PROGRESS]`; a name
+    # that only begins with a status word stays a name; a Status line wins over the heading.
+    "heading-status": {
+        1: ("Foundation", True),
+        2: ("Auth & Sessions", True),
+        3: ("Billing", True),
+        4: ("Exports — Done Right", False),
+        5: ("Search", False),
+        6: ("Reports", False),
+    },
+    "marked-list": {1: ("Foundation", True), 2: ("Auth & Sessions", True), 3: ("Billing", False)},
 }
 
 

@@ -1,10 +1,12 @@
 """What ROADMAP.md and the milestone ROADMAPs (`.planning/milestones/vN-ROADMAP.md`) say about
 each phase: its name, status and requirement IDs.
 
-Forms read: progress tables with Phase and Status columns (a row shifted by a column included),
-statuses such as `Complete ✓ (reviewed)` or `**Complete** (3/3 plans — ...)`, `### Phase N: Name`
-sections with `**Status:**` or `**Phase Status:** ✓ COMPLETE` lines, `- [x] Phase N: Name`
-checkbox lists, and an archived milestone whose head says it is complete.
+Forms read: progress tables with Phase and Status columns (a row shifted by a column included;
+the number in a `#` column beside a Phase column that names it), statuses such as `Complete ✓
+(reviewed)` or `**Complete** (3/3 plans — ...)`, `### Phase N: Name` sections with `**Status:**`
+or `**Phase Status:** ✓ COMPLETE` lines or a status in the heading itself (`✅`, `(Complete)`,
+`— Done`), `- [x] Phase N: Name` and `- ✅ Phase N: Name` lists, and an archived milestone whose
+head says it is complete.
 """
 
 import re
@@ -18,7 +20,9 @@ ROADMAP_FILE = Path(".planning") / "ROADMAP.md"
 MILESTONES_DIR = Path(".planning") / "milestones"
 COMPLETE = "Complete"
 _NAME_COLUMNS = ("name", "phase name", "title", "focus")
-_DONE_WORDS = ("complete", "completed", "shipped", "done")
+# A column that may hold the phase number; `phase` may instead name it when `#` numbers it.
+_NUMBER_COLUMNS = ("phase", "#", "phase #", "no", "no.", "number", "phase number", "phase no.")
+_DONE_WORDS = ("complete", "completed", "shipped", "done", "finished")
 _STATUS_WORDS = (*_DONE_WORDS, "in progress", "planned", "not started", "pending", "blocked")
 
 
@@ -72,7 +76,7 @@ def is_done(status: str) -> bool:
 _STATUS_NOISE = re.compile(r"\*|✓|✔|✅|\([^)]*\)", re.IGNORECASE)
 _PHASE_CELL = re.compile(r"^\W*(?:phase\s+)?0*(\d+)\b[\s:.—\u2013-]*(.*)$", re.IGNORECASE)
 _PHASE_HEADING = re.compile(
-    r"^(#{1,6})\s+\**Phase\s+0*(\d+)\b\s*[:.—\u2013-]?\s*(.*?)\**\s*#*\s*$", re.IGNORECASE
+    r"^(#{1,6})\s+\**Phase\s+0*(\d+)\b\**\s*[:.—\u2013-]?\s*(.*?)\**\s*#*\s*$", re.IGNORECASE
 )
 _ANY_HEADING = re.compile(r"^(#{1,6})\s")
 _REQUIREMENTS_LINE = re.compile(
@@ -80,8 +84,12 @@ _REQUIREMENTS_LINE = re.compile(
 )
 _STATUS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**(?:Phase\s+)?Status:?\**\s*:?\s*(.+)$", re.I)
 _CHECKBOX = re.compile(
-    r"^\s*[-*]\s+\[([ xX])\]\s+\**Phase\s+0*(\d+)\b\s*[:.—\u2013-]?\s*(.*)$", re.IGNORECASE
+    r"^\s*[-*]\s+(\[[ xX]\]|[✓✔✅])\s+\**Phase\s+0*(\d+)\b\**\s*[:.—\u2013-]?\s*(.*)$",
+    re.IGNORECASE,
 )
+# Where a heading's status may begin after the name: `(Complete)`, `[DONE]`, `— Done`.
+_STATUS_OPENING = re.compile(r"\(|\[|\s[—\u2013|-]\s")
+_STATUS_ALONE = re.compile(rf"(?:{'|'.join(_STATUS_WORDS)})[\W\d]*", re.IGNORECASE)
 _MILESTONE_DONE = re.compile(
     r"^\W*(?:status\W*:\W*(?:complete|shipped)|completed\W*:|shipped\W*:)", re.I | re.M
 )
@@ -147,26 +155,45 @@ def _is_status(text: str) -> bool:
 
 
 def _progress(text: str) -> dict[int, tuple[str, str]]:
-    """Phase -> (name, status) from every table with Phase and Status header cells."""
+    """Phase -> (name, status) from every table with a Phase header cell and a number column."""
     document = parse(text)
     found: dict[int, tuple[str, str]] = {}
     for table in document.tables:
         names = [cell.replace("*", "").strip().casefold() for cell in table.columns]
-        if "phase" not in names:
+        rows = [row_cells(document, index) for index in table.rows]
+        number_at = _number_column(names, rows)
+        if number_at is None:
             continue
-        phase_at = names.index("phase")
-        status_at = names.index("status") if "status" in names else None
-        name_at = next((names.index(n) for n in _NAME_COLUMNS if n in names), None)
-        for index in table.rows:
-            cells = row_cells(document, index)
-            match = _PHASE_CELL.match(cells[phase_at].replace("*", "")) if cells else None
+        status_at = next((names.index(n) for n in ("status", "state") if n in names), None)
+        name_at = next(
+            (i for n in (*_NAME_COLUMNS, "phase") for i, c in enumerate(names) if c == n),
+            None,
+        )
+        name_at = None if name_at == number_at else name_at
+        for cells in rows:
+            match = _phase_cell(cells, number_at)
             if match is None or int(match.group(1)) in found:
                 continue
-            status = _row_status(cells, phase_at, status_at)
+            status = _row_status(cells, number_at, status_at)
             named = cells[name_at] if name_at is not None and name_at < len(cells) else ""
             name = match.group(2).strip() or named.replace("*", "").strip()
             found[int(match.group(1))] = (name, status)
     return found
+
+
+def _phase_cell(cells: list[str], at: int) -> "re.Match[str] | None":
+    return _PHASE_CELL.match(cells[at].replace("*", "")) if at < len(cells) else None
+
+
+def _number_column(names: list[str], rows: list[list[str]]) -> int | None:
+    """The column numbering the phases of a table that has a Phase column: of the columns that
+    may (`Phase`, `#`, `No.`), the one most rows start with a number in, `Phase` on a tie."""
+    if not any(re.search(r"\bphase\b", name) for name in names):
+        return None
+    candidates = [i for i, name in enumerate(names) if name in _NUMBER_COLUMNS]
+    numbered = {i: sum(_phase_cell(cells, i) is not None for cells in rows) for i in candidates}
+    best = max(candidates, key=lambda i: (numbered[i], names[i] == "phase"), default=None)
+    return best if best is not None and numbered[best] else None
 
 
 def _row_status(cells: list[str], phase_at: int, status_at: int | None) -> str:
@@ -182,14 +209,18 @@ def _row_status(cells: list[str], phase_at: int, status_at: int | None) -> str:
 
 
 def _details(text: str) -> dict[int, tuple[str, str, tuple[str, ...]]]:
-    """Phase -> (name, status, requirement IDs) from `### Phase N: Name` sections."""
+    """Phase -> (name, status, requirement IDs) from `### Phase N: Name` sections; a status line
+    in the section wins over one the heading gives."""
     found: dict[int, tuple[str, str, tuple[str, ...]]] = {}
+    headed: dict[int, str] = {}
     current: tuple[int, int] | None = None  # (phase, heading level)
     for line in text.split("\n"):
         heading = _PHASE_HEADING.match(line)
         if heading:
             current = (int(heading.group(2)), len(heading.group(1)))
-            found.setdefault(current[0], (heading.group(3).strip(), "", ()))
+            name, status = _heading_status(heading.group(3).strip())
+            found.setdefault(current[0], (name, "", ()))
+            headed[current[0]] = headed.get(current[0]) or status
             continue
         other = _ANY_HEADING.match(line)
         if other and current and len(other.group(1)) <= current[1]:
@@ -202,15 +233,35 @@ def _details(text: str) -> dict[int, tuple[str, str, tuple[str, ...]]]:
         elif not status and (declared := _STATUS_LINE.match(line)) is not None:
             status = normalise_status(declared.group(1))
         found[current[0]] = (name, status, ids)
-    return found
+    return {n: (name, status or headed[n], ids) for n, (name, status, ids) in found.items()}
+
+
+def _heading_status(title: str) -> tuple[str, str]:
+    """`Foundation ✅` -> (Foundation, Complete); `Billing (In Progress)` -> (Billing, In
+    Progress); `Foundation — Done (2026-03-04)` -> (Foundation, Done); `Done Right` stays a name."""
+    for opening in _STATUS_OPENING.finditer(title):
+        tail = title[opening.start() :].strip(" —\u2013|-")
+        if tail[:1] + tail[-1:] in ("()", "[]"):
+            tail = tail[1:-1]
+        tail = normalise_status(tail)
+        if _STATUS_ALONE.fullmatch(tail):
+            return _unmarked(title[: opening.start()]), tail
+    if re.search("✓|✔|✅", title):
+        return _unmarked(title), COMPLETE
+    return title, ""
+
+
+def _unmarked(name: str) -> str:
+    return " ".join(re.sub("✓|✔|✅", "", name).split())
 
 
 def _checkboxes(text: str) -> dict[int, tuple[str, str]]:
-    """`- [x] Phase 3: Name (2 plans)` -> (Name, Complete); `- [ ]` -> (Name, Planned)."""
+    """`- [x] Phase 3: Name (2 plans)` or `- ✅ Phase 3: Name` -> (Name, Complete); `- [ ]` ->
+    (Name, Planned)."""
     found: dict[int, tuple[str, str]] = {}
     for line in text.split("\n"):
         if (match := _CHECKBOX.match(line)) is not None:
             name = re.sub(r"\s*\([^)]*\)\s*$", "", match.group(3).replace("*", "")).strip()
-            status = COMPLETE if match.group(1) in "xX" else "Planned"
+            status = "Planned" if match.group(1) == "[ ]" else COMPLETE
             found.setdefault(int(match.group(2)), (name, status))
     return found
