@@ -204,6 +204,9 @@ def test_a_milestone_head_completes_only_an_archived_roadmap() -> None:
         ("front-matter-phase", 7),  # `current_phase: 7`
         ("current-focus", 36),  # `**Current focus:** Phase 36 — Polymath Integration`
         ("current-position", 28),  # `Phase 28 — Documentation` under `## Current Position`
+        ("current-phase-row", 14),  # `| Current Phase | 14 |` in a field table
+        ("current-phase-heading", 9),  # `🔨 Phase 9: Exports` opening `## Current Phase`
+        ("executing", 6),  # `the team is now executing Phase 6`, after `Phase 5 shipped`
         ("no-phase", None),  # "Phase 3 shipped last week" names no current phase: no guess
     ],
 )

@@ -16,11 +16,14 @@ MILESTONES_DIR = Path(".planning") / "milestones"
 # Patterns, compiled by `re` on first use: most commands never read the phase.
 _PHASE_FORMS = (
     r"\A---\n(?:.*\n)*?current_phase:\s*[\"']?(\d+)(?:.*\n)*?---\s*$",
-    r"^\s*(?:[-*]\s+|#+\s*)?\**(?:Current\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?(\d+)",
+    r"^\s*(?:[-*]\s+|#+\s*)?\**(?:(?:Current|Active)\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?(\d+)",
+    r"^\|\s*\**(?:Current|Active)\s+Phase\**\s*\|\s*\**(?:Phase\s+)?(\d+)",
     r"^\W*Current\s+(?:focus|position)\**\s*:[^\n]*?\bPhase\s+(\d+)\b",
-    r"^#+\s*Current\s+Position\b.*\n(?:(?!#).*\n)*?[\s>*-]*Phase\s+(\d+)\b",
+    r"^#+\s*Current\s+Position\b.*\n(?:(?!#).*\n)*?[^\w\n]*Phase\s+(\d+)\b",
+    r"^#+\s*Current\s+Phase\b.*\n(?:[ \t]*\n)*[^\w\n]*(?:Phase\s+)?(\d+)\b",
     r"\bPhase\s+(\d+)\s+of\s+\d+\b",
     r"\bPhase\s+(\d+)\b[^.\n]{0,20}?\b(?:in progress|executing|planning|active|current)\b",
+    r"\b(?:executing|working\s+on|currently\s+on)\s+Phase\s+(\d+)\b",
     r"^\s*(?:[-*]\s+)?\**Last activity\**\s*:.*?\bCompleted\s+(\d+)-\d+(?:-PLAN)?\b",
 )
 _COMPLETED_ON = r"^\W*(?:Completed|Shipped|Status:\W*Complete\W*on)\W*:?\W*(\d{4}-\d{2}-\d{2})"
@@ -116,10 +119,12 @@ def current_phase(root: Path) -> int | None:
     """The current phase number STATE.md states, None when it states none (never a guess).
 
     Read, first found wins (docs/decisions.md#reused-phase-numbers): front-matter
-    `current_phase:`; a `Phase: N`, `**Phase**: N of M` or `## Current Phase: N` line; `Current
-    focus: Phase N`; `Phase N of M`; `Phase N` opening a line under `## Current Position`;
-    `Phase N in progress` (or executing, planning, active, current); `Last activity: ...
-    Completed NN-PP plan`."""
+    `current_phase:`; a `Phase: N`, `**Phase**: N of M`, `Active phase: N` or `## Current Phase:
+    N` line; a `| Current Phase | N |` row; `Current focus: Phase N`; `Phase N` opening a line
+    under `## Current Position`; `Phase N` or `N` opening the first line under `## Current
+    Phase`; `Phase N of M`; `Phase N in progress` (or executing, planning, active, current);
+    `executing Phase N` (or working on, currently on); `Last activity: ... Completed NN-PP
+    plan`."""
     text = _state_text(root)
     if text is None:
         return None
