@@ -320,3 +320,23 @@ def test_an_action_cell_that_says_what_changed_describes_the_file() -> None:
         FileChange("src/b.py", "01-01", "modified", "wiring"),
         FileChange("src/c.py", "01-01", "modified", "the retry loop"),
     )
+
+
+def test_a_completed_date_in_the_body_records_a_completion() -> None:
+    text = (
+        "# Phase 13 Plan 02: CSV Export Summary\n\n## Performance\n\n- **Duration:** 18 min\n"
+        "- **Completed:** 2026-02-11T09:20:40Z\n\n## Accomplishments\n- Streamed the rows\n"
+    )
+    facts = _facts(text, "13-02")
+    assert (facts.status, facts.outcome) == ("Complete", "success")
+    footer = "# Plan 13-02 Summary\n\nStreamed the rows.\n\n---\n*Completed: 2026-02-11*\n"
+    assert _facts(footer, "13-02").status == "Complete"
+    undated = "# Plan 13-02 Summary\n\nStreamed the rows.\n\n**Completed:** the export part\n"
+    assert _facts(undated, "13-02").status == ""
+
+
+def test_a_section_that_reports_none_is_never_the_gist() -> None:
+    text = "## Issues Encountered\nNone\n\n## Summary\nN/A - nothing to add\n\nMoved the exports.\n"
+    assert _facts(text, "08-01").gist == "Moved the exports."
+    sentence = "# Plan 08-01 Summary\n\nNone of the old exports survived the move.\n"
+    assert _facts(sentence, "08-01").gist == "None of the old exports survived the move."

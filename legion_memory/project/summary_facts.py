@@ -46,6 +46,9 @@ _STATUS_SECTIONS = {"status", "result", "results", "outcome", "verdict"}
 _STATUS_LINE = re.compile(
     r"^\**(?:Status|Result|Outcome|Verdict|Self-Check)\**\s*:\s*\**\s*:?\s*(.+)$", re.I
 )
+# `**Completed:** 2026-02-11T09:20:40Z` under `## Performance`, a `*Completed: 2026-02-11*` footer.
+_COMPLETED_LINE = re.compile(r"^\**(?:Completed|Finished)(?: on| at)?\**\s*:\s*\**\s*\d{4}-\d\d-\d\d", re.I)
+_NOTHING = re.compile(r"^(?:none|n/?a|tbd)\W*(?:$|[-—\u2013:]\s)", re.IGNORECASE)
 _LABEL_LINE = re.compile(r"^\*\*[\w -]+(?::\*\*|\*\*\s*:)")
 _SUMMARY_SECTIONS = {"summary", "overview", "one-liner", "one liner", "objective", "status"}
 _SUMMARY_SECTIONS |= {"result", "what was built", "what was done", "accomplishments"}
@@ -154,17 +157,23 @@ def gist(document: PlanDocument) -> str:
 
 def _bold_lead(document: PlanDocument) -> str:
     top = document.top
-    prose = [p for p in (top.paragraphs() if top else []) if not _LABEL_LINE.match(p)]
+    prose = [p for p in (top.paragraphs() if top else []) if not _says_nothing(p)]
     return first_sentence(_unwrap_bold(prose[0])) if prose else ""
 
 
 def _summary_paragraph(document: PlanDocument) -> str:
     for section in document.sections:
         if section.key.partition(":")[0].strip() in _SUMMARY_SECTIONS:
-            prose = [p for p in section.paragraphs() if not (_LABEL_LINE.match(p) or _bare(p))]
+            prose = [p for p in section.paragraphs() if not (_says_nothing(p) or _bare(p))]
             if prose:
                 return first_sentence(_unwrap_bold(prose[0]))
     return ""
+
+
+def _says_nothing(paragraph: str) -> bool:
+    """A label line (`**Duration:** 18 min`), or `None`, `N/A`, `TBD` (alone or before a dash):
+    what a template leaves in a section with nothing to report, never what a plan did."""
+    return bool(_LABEL_LINE.match(paragraph) or _NOTHING.match(plain(paragraph)))
 
 
 def first_sentence(text: str) -> str:
@@ -217,22 +226,25 @@ def _item_text(item: Item) -> str:
 def declared_status(document: PlanDocument) -> str:
     """The first status the plan declares that names an outcome (`## Status: Complete`,
     `- **Status**: Complete` under `## Result`, `## Result: Success`, `Self-Check: PASSED`,
-    front-matter `status`), else `Complete` when the front-matter records a completion, else
-    a declared status naming no outcome (`In review`), else ""."""
+    front-matter `status`), else `Complete` when the front-matter or a `Completed: date` line
+    records a completion, else a declared status naming no outcome (`In review`), else ""."""
     declared = [*strings(document.value("status"))]
     candidates = list(declared)
+    completed = _completion_recorded(document)
     for section in document.sections:
         if heading := _STATUS_TITLE.match(heading_text(section.title)):
             candidates.append(heading.group(1))
             declared.append(heading.group(1))
         if section.key in _STATUS_SECTIONS:
             candidates += list(section.paragraphs())[:1]
-        texts = [*section.lines(), *(item.text for item in section.items()), *section.pairs()]
-        candidates += [m.group(1) for text in texts if (m := _STATUS_LINE.match(plain(text)))]
+        items = (item.text for item in section.items())
+        texts = [plain(text) for text in (*section.lines(), *items, *section.pairs())]
+        candidates += [m.group(1) for text in texts if (m := _STATUS_LINE.match(text))]
+        completed = completed or any(_COMPLETED_LINE.match(text) for text in texts)
     for candidate in candidates:
         if outcome_of_status(plain(candidate).split(".")[0]):
             return _MARKS.sub("", plain(candidate)).strip()
-    if _completion_recorded(document):
+    if completed:
         return "Complete"
     return plain(declared[0]).strip() if declared else ""
 
