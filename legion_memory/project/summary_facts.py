@@ -47,7 +47,9 @@ _STATUS_LINE = re.compile(
     r"^\**(?:Status|Result|Outcome|Verdict|Self-Check)\**\s*:\s*\**\s*:?\s*(.+)$", re.I
 )
 # `**Completed:** 2026-02-11T09:20:40Z` under `## Performance`, a `*Completed: 2026-02-11*` footer.
-_COMPLETED_LINE = re.compile(r"^\**(?:Completed|Finished)(?: on| at)?\**\s*:\s*\**\s*\d{4}-\d\d-\d\d", re.I)
+_COMPLETED_LINE = re.compile(
+    r"^\**(?:Completed|Finished)(?: on| at)?\**\s*:\s*\**\s*\d{4}-\d\d-\d\d", re.IGNORECASE
+)
 _NOTHING = re.compile(r"^(?:none|n/?a|tbd)\W*(?:$|[-—\u2013:]\s)", re.IGNORECASE)
 _LABEL_LINE = re.compile(r"^\*\*[\w -]+(?::\*\*|\*\*\s*:)")
 _SUMMARY_SECTIONS = {"summary", "overview", "one-liner", "one liner", "objective", "status"}
