@@ -181,7 +181,19 @@ class _TableMerge:
                 if mine is None or mine.content != row.content:
                     out.append(self.fit(row, "theirs"))
         conflicts, new = self.new_records()
-        return out + conflicts + self.numbered(new)
+        return self.in_id_order(out + conflicts + self.numbered(new))
+
+    def in_id_order(self, lines: list[str]) -> list[str]:
+        """The result in ID order when base's records were: a record an earlier replay
+        renumbered would otherwise sit, in base's place, above records with lower IDs
+        (`O-002, O-001, O-003` after a rebase). Conflict markers or a row without an ID keep
+        the order as it is. Both directions sort the same IDs, so give the same bytes."""
+        numbers = [n for line in lines if (n := _number(self.id_of(line))) is not None]
+        based = [_number(row.id) for key, row in self.base_rows.items() if _record(key)]
+        kept = [n for n in based if n is not None]
+        if len(numbers) < len(lines) or len(kept) < len(based) or kept != sorted(kept):
+            return lines
+        return [line for _, line in sorted(zip(numbers, lines, strict=True), key=_number_of)]
 
     def removed_by_theirs(self, old: Row, mine: Row) -> list[str]:
         # Theirs removed (or archived) the record as base had it, or archived ours's very
@@ -356,3 +368,13 @@ class _TableMerge:
 
 def _record(key: str) -> bool:
     return key.startswith("record:")
+
+
+def _number(record_id: str) -> int | None:
+    """`O-012` -> 12; None for a line that is not a record's row."""
+    prefix, _, digits = record_id.partition("-")
+    return int(digits) if prefix and digits.isdigit() else None
+
+
+def _number_of(numbered: tuple[int, str]) -> int:
+    return numbered[0]
