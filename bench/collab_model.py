@@ -91,6 +91,17 @@ def _read(path: Path, kind: Kind, *, archived: bool) -> list[Row]:
     return out
 
 
+def out_of_id_order(memory: Memory) -> list[str]:
+    """The live files whose records are not in ID order (`store` and `restore` keep them so; a
+    merge or repair that leaves `O-002` above `O-001` is not wrong, but reads so in a review)."""
+    found = []
+    for name, rows in rows_of(memory).items():
+        numbers = [int(row.id.partition("-")[2] or 0) for row in rows if not row.archived]
+        if numbers != sorted(numbers):
+            found.append(name)
+    return found
+
+
 class Verdict:
     """What one check found wrong, counted by kind of violation."""
 

@@ -40,7 +40,7 @@ from bench.collab_integrations import (
     STASH_INTEGRATIONS,
     Integrator,
 )
-from bench.collab_model import Model, Verdict, check, join
+from bench.collab_model import Model, Verdict, check, join, out_of_id_order
 from bench.collab_resolution import Tally, resolve
 from bench.collab_stash import Stasher
 from bench.collab_work import LocalWork
@@ -82,6 +82,8 @@ class Simulation:
         self.examples: list[str] = []
         self.bad_steps = 0
         self.steps = 0
+        self.unordered_steps = 0
+        self.unordered_example = ""
         env = environment(root, code)
         origin = root / "origin.git"
         subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
@@ -116,6 +118,10 @@ class Simulation:
         }[action](clone)
         self.steps += 1
         self.record(check(clone.memory, clone.models[clone.branch]), f"{clone.name} {action}")
+        unordered = out_of_id_order(clone.memory)
+        self.unordered_steps += bool(unordered)
+        if unordered and not self.unordered_example:
+            self.unordered_example = f"step {self.steps} {clone.name} {action}: {unordered}"
 
     def record(self, verdict: Verdict, where: str) -> None:
         if not verdict.clean:
@@ -175,6 +181,7 @@ class Totals:
     bad_steps: int = 0
     wrong_seeds: int = 0
     diverged: int = 0
+    unordered_steps: int = 0
 
     def add(self, simulation: Simulation, converged: bool) -> None:
         self.counts["integrations"].update(simulation.integrations)
@@ -182,6 +189,7 @@ class Totals:
         self.counts["violations"].update(simulation.violations)
         self.steps += simulation.steps
         self.bad_steps += simulation.bad_steps
+        self.unordered_steps += simulation.unordered_steps
         self.wrong_seeds += bool(simulation.violations)
         self.diverged += not converged
 
@@ -232,6 +240,7 @@ def print_summary(options: argparse.Namespace, totals: Totals, seconds: float) -
         f"steps with a violation: {totals.bad_steps} of {totals.steps}; "
         f"seeds with a violation: {totals.wrong_seeds}; clones diverged: {totals.diverged}"
     )
+    print(f"steps leaving a live table out of ID order: {totals.unordered_steps}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -244,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         totals.add(simulation, converged)
         for example in simulation.examples[:3]:
             print(f"seed {seed}: {example}")
+        if simulation.unordered_example:
+            print(f"seed {seed}: out of ID order: {simulation.unordered_example}")
     print_summary(options, totals, time.monotonic() - started)
     return 1 if totals.wrong_seeds or totals.diverged else 0
 
