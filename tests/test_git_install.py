@@ -134,8 +134,9 @@ def test_the_hook_repairs_a_merge_made_without_the_driver(repo: Path) -> None:
         "repaired .planning/memory/OUTCOMES.md:10: renumbered duplicate O-001 to O-002",
         "legion-memory: committed the repair of .planning/memory as its own commit",
     ]
-    # Same date: `feature` sorts before `main`, so main's row takes the next number.
-    assert rows(repo) == [("O-002", "main", "main"), ("O-001", "feature", "feature")]
+    # Same date: `feature` sorts before `main`, so main's row takes the next number, and goes
+    # where that number goes.
+    assert rows(repo) == [("O-001", "feature", "feature"), ("O-002", "main", "main")]
     assert git(repo, "status", "--porcelain") == ""
     assert git(repo, "log", "-1", "--format=%s") == (
         "Repair .planning/memory after post-merge (legion-memory doctor --fix)\n"
@@ -188,7 +189,7 @@ def _removed(hook: Path) -> None:
 
 
 def _of_an_older_format(hook: Path) -> None:
-    older = hook.read_text(encoding="utf-8").replace("# legion-memory hook format 4\n", "")
+    older = hook.read_text(encoding="utf-8").replace("# legion-memory hook format 5\n", "")
     hook.write_text(older, encoding="utf-8")
 
 

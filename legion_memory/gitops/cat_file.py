@@ -1,6 +1,9 @@
 """What `git cat-file --batch` prints, read back: for each name asked, in order,
 `<sha> <type> <size>\\n<content>\\n`, or `<name> missing` (or `ambiguous`)."""
 
+from collections.abc import Sequence
+from pathlib import Path
+
 from legion_memory.named_tuple import NamedTuple
 
 
@@ -31,3 +34,22 @@ def blob_text(found: GitObject | None) -> str | None:
     if found is None or found.type != b"blob":
         return None
     return found.content.decode("utf-8", "replace")
+
+
+def blob_texts(start: Path, asked: Sequence[str]) -> list[str | None] | None:
+    """The text of each object name asked (`HEAD^:path`, a blob's hash), None for one git has
+    not; None for all when git cannot be run. One `git cat-file --batch`."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "cat-file", "--batch"],
+            cwd=start,
+            input="".join(f"{line}\n" for line in asked).encode(),
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return [blob_text(found) for found in batch_objects(done.stdout, len(asked))]

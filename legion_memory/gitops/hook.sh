@@ -10,6 +10,12 @@ chained="$0{chained}"
 commit_repair() {{
     tree=$(git write-tree) && made=$(git commit-tree "$tree" -p HEAD -m "$1") && git update-ref -m "$1" HEAD "$made"
 }}
+# `git am` names no commit for the patch it applies: doctor reads the patch's side from the
+# patch git still holds, and ours from HEAD's parent.
+if [ "{name}" = post-applypatch ]; then
+    LEGION_MEMORY_PATCH_APPLIED=1
+    export LEGION_MEMORY_PATCH_APPLIED
+fi
 # post-rewrite reads "<old> <new>" lines: the old commits say what each reference meant.
 rewritten=""
 if [ "{name}" = post-rewrite ]; then

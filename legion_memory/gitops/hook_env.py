@@ -27,6 +27,9 @@ COMMITTED_ENV = "LEGION_MEMORY_COMMITTED"
 applied over a teammate's record of that ID, which git took whole without the merge driver (the
 teammate's record archived there). What the commit brought is one side, its parent the other."""
 
+APPLIED_ENV = "LEGION_MEMORY_PATCH_APPLIED"
+"""Set by the post-applypatch hook: HEAD is the commit `git am` just made of the patch."""
+
 PICKED_ONTO_ENV = "LEGION_MEMORY_PICKED_ONTO"
 """HEAD before the first of several commits picked at once, set by the post-commit hook."""
 

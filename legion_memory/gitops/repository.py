@@ -16,7 +16,7 @@ from legion_memory.gitops.branch import (
     read_stripped,
     run_git,
 )
-from legion_memory.gitops.cat_file import batch_objects, blob_text
+from legion_memory.gitops.cat_file import blob_texts
 from legion_memory.gitops.hook_env import (
     COMMITTED_ENV,
     OURS_ENV,
@@ -368,25 +368,14 @@ def files_of_commits(
     """Per revision, the text of the files `names` of `directory` there (None when absent), read
     in one `git cat-file --batch`; a revision git cannot read gives no entry, unless `keep_empty`
     (then every revision has one, in order)."""
-    import subprocess
-
     top = run_git(["rev-parse", "--show-toplevel"], start)
     if top is None or not revs:
         return []
     relative = directory.resolve().relative_to(Path(top).resolve()).as_posix()
     asked = [f"{rev}:{relative}/{name}" for rev in revs for name in names]
-    try:
-        done = subprocess.run(
-            ["git", "cat-file", "--batch"],
-            cwd=start,
-            input="".join(f"{line}\n" for line in asked).encode(),
-            capture_output=True,
-            check=False,
-            timeout=60,
-        )
-    except (OSError, subprocess.SubprocessError):
+    texts = blob_texts(start, asked)
+    if texts is None:
         return []
-    texts = [blob_text(found) for found in batch_objects(done.stdout, len(asked))]
     found = []
     for at in range(0, len(asked), len(names)):
         found.append(dict(zip(names, texts[at : at + len(names)], strict=True)))

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import RollbackError
+from legion_memory.gitops.applied_patch import files_of_applied_patch
 from legion_memory.gitops.applied_stash import APPLIED_STASH_NAME
-from legion_memory.gitops.hook_env import BOTH_SIDES_ENV, PICKED_ENV
+from legion_memory.gitops.hook_env import APPLIED_ENV, BOTH_SIDES_ENV, PICKED_ENV
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.repository import (
     files_of_commits,
@@ -153,11 +154,15 @@ def _picked() -> bool:
 
 
 def _sources_of(memory: Memory) -> list[Texts]:
+    """The sides' memory files: a patch `git am` applies (no commit names its side), else the
+    commits the integration at hand took its sides from."""
     names = [path.name for path in memory_files(memory)]
-    revs = integration_sources(memory.directory)
-    return source_versions(
-        memory, files_of_commits(memory.directory, memory.directory, revs, names)
-    )
+    committed = bool(os.environ.get(APPLIED_ENV, "").strip())
+    found = files_of_applied_patch(memory.directory, memory.directory, names, committed=committed)
+    if not found:
+        revs = integration_sources(memory.directory)
+        found = files_of_commits(memory.directory, memory.directory, revs, names)
+    return source_versions(memory, found)
 
 
 def _reference_plan(
