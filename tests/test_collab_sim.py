@@ -71,8 +71,10 @@ TWO_HUNDRED_ROUND_ALL_SEEDS = (4008, 4011, 4015, 4017, 4041, 4048, 4052, 4115)
 # Two hundred rounds with records stored on main and not committed while it pulls (`--autostash`,
 # or stash, pull and pop): a stash applied over the origin's records under the same IDs, its
 # outcomes renumbered by the driver and a pattern's reference repaired by the next commit's hook
-# (5004, 5006); a flattening `pull --rebase` as in 4115, which left a pattern live (5029).
-TWO_HUNDRED_ROUND_STASH_SEEDS = (5004, 5006, 5029)
+# (5004, 5006); a flattening `pull --rebase` as in 4115, which left a pattern live (5029); an
+# octopus merge whose second step weighed its own first step's commit, which held a record live
+# and archived at once, and archived it though main's restore was the latest move (5130).
+TWO_HUNDRED_ROUND_STASH_SEEDS = (5004, 5006, 5029, 5130)
 
 
 @pytest.mark.slow

@@ -68,11 +68,13 @@ def merge_each(arguments: Arguments, env: Mapping[str, str]) -> int:
     """Each branch merged into the result of the ones before it, fast-forwarding while no branch
     has yet needed a merge, as git's octopus does."""
     current = _output(["rev-parse", "--verify", arguments.head])
+    merged = [current]  # the commits whose merge `current` is: HEAD and the branches so far
     fast_forward = True
     for number, branch in enumerate(arguments.branches, start=1):
         bases = _output(["merge-base", "--all", branch, current]).split()
         if branch in bases:  # already merged
             continue
+        merged.append(branch)
         if fast_forward and bases == [current]:
             _output(["read-tree", "-u", "-m", current, branch])
             current = branch
@@ -86,22 +88,27 @@ def merge_each(arguments: Arguments, env: Mapping[str, str]) -> int:
             _put_back()
             print(_one_at_a_time(env, arguments.branches, branch), file=sys.stderr)
             return NOT_MERGED
-        _weigh_files_taken_whole(current, branch, env)
+        _weigh_files_taken_whole(current, branch, merged, env)
         tree = _output(["write-tree"])
         step_commit = ["commit-tree", "--no-gpg-sign", tree, "-p", current, "-p", branch]
         current = _output([*step_commit, "-m", "legion-memory: octopus step"])
     return MERGED
 
 
-def _weigh_files_taken_whole(current: str, branch: str, env: Mapping[str, str]) -> None:
+def _weigh_files_taken_whole(
+    current: str, branch: str, merged: Sequence[str], env: Mapping[str, str]
+) -> None:
     """What the post-merge hook does for a two-head merge, done for this step, whose sides no
     hook sees: when a memory file one side's commits changed ends as their merge base had it
     (a forget undone by a restore), git took the other side's file whole, and doctor weighs the
-    records the two sides hold in different states; its repairs are staged with the step."""
+    records the sides hold in different states; its repairs are staged with the step. The
+    sides weighed are the commits `merged` so far, as the post-merge hook weighs every parent:
+    the step's own commit of the ones before may hold a record live and archived at once, which
+    says nothing of which state is later."""
     base = _git(["merge-base", current, branch]).stdout.strip()
     if not base or not any(_ended_as_base(base, side) for side in (current, branch)):
         return
-    weigh = {**env, RECHECK_ENV: f"{current} {branch}"}
+    weigh = {**env, RECHECK_ENV: " ".join(merged)}
     doctor = [sys.executable, "-m", "legion_memory", "doctor", "--fix", "--quiet"]
     subprocess.run(doctor, env=weigh, check=False)
     top = Path(_output(["rev-parse", "--show-toplevel"]))
