@@ -48,6 +48,7 @@ from legion_memory.schema.identity import (
     identity,
     kind_of_prefix,
 )
+from legion_memory.schema.records import number_of
 
 
 def _head(base: Block | None, ours: Block | None, theirs: Block | None) -> Block | None:
@@ -188,8 +189,8 @@ class _TableMerge:
         renumbered would otherwise sit, in base's place, above records with lower IDs
         (`O-002, O-001, O-003` after a rebase). Conflict markers or a row without an ID keep
         the order as it is. Both directions sort the same IDs, so give the same bytes."""
-        numbers = [n for line in lines if (n := _number(self.id_of(line))) is not None]
-        based = [_number(row.id) for key, row in self.base_rows.items() if _record(key)]
+        numbers = [n for line in lines if (n := number_of(self.id_of(line))) is not None]
+        based = [number_of(row.id) for key, row in self.base_rows.items() if _record(key)]
         kept = [n for n in based if n is not None]
         if len(numbers) < len(lines) or len(kept) < len(based) or kept != sorted(kept):
             return lines
@@ -368,12 +369,6 @@ class _TableMerge:
 
 def _record(key: str) -> bool:
     return key.startswith("record:")
-
-
-def _number(record_id: str) -> int | None:
-    """`O-012` -> 12; None for a line that is not a record's row."""
-    prefix, _, digits = record_id.partition("-")
-    return int(digits) if prefix and digits.isdigit() else None
 
 
 def _number_of(numbered: tuple[int, str]) -> int:

@@ -24,11 +24,16 @@ from legion_memory.gitops.row_merge import edit_cell, set_cell
 from legion_memory.markdown.document import Document, parse, row_cells, strip_ending
 from legion_memory.schema.identity import identity_of_cells, kind_of_prefix, order_key
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, OUTCOME, PATTERN, Kind
-from legion_memory.schema.records import column_key, format_id, id_number, records_table
+from legion_memory.schema.records import (
+    column_key,
+    format_id,
+    id_number,
+    number_of,
+    records_table,
+)
 from legion_memory.storage.reading import Memory
 
 _OUTCOME_REF = re.compile(rf"\b{OUTCOME.prefix}-\d{{3,}}\b")
-_ID_OPENING = re.compile(r"^\s*\|\s*[A-Z]+-(\d+)\s*\|")
 Texts = Mapping[Path, str | None]
 
 
@@ -156,21 +161,19 @@ def _put_in_id_order(lines: list[str | None], rows: range, moved: set[int]) -> N
     """A table whose other rows are in ID order gets its renumbered rows where their new IDs
     go, as the merge driver places them (docs/decisions.md#merge-renumbering); else as is."""
     present = [index for index in rows if lines[index] is not None]
-    if not moved.intersection(present):
-        return
     numbers = {index: _number_opening(lines[index] or "") for index in present}
-    others = [numbers[index] for index in present if index not in moved]
-    if None in numbers.values() or others != sorted(n or 0 for n in others):
+    known = {index: number for index, number in numbers.items() if number is not None}
+    others = [known[index] for index in present if index not in moved and index in known]
+    if not moved.intersection(present) or len(known) < len(present) or others != sorted(others):
         return
-    placed = [lines[index] for index in sorted(present, key=lambda index: numbers[index] or 0)]
+    placed = [lines[index] for index in sorted(present, key=known.__getitem__)]
     for index, line in zip(present, placed, strict=True):
         lines[index] = line
 
 
 def _number_opening(row: str) -> int | None:
     """`| O-012 | ...` -> 12; None when the row does not open with an ID."""
-    found = _ID_OPENING.match(row)
-    return int(found.group(1)) if found else None
+    return number_of(row.split("|")[1].strip()) if row.lstrip().startswith("|") else None
 
 
 Sides = Callable[[], Mapping[str, str]]
