@@ -386,3 +386,11 @@ def test_a_record_under_the_id_of_one_the_other_files_hold_archived_is_not_its_e
     result = merge(base, ours, OUTCOMES, reserved=reserved, pick=True)
     assert (result.text, result.conflicts) == (OUTCOMES + outcome_row(2, "second"), ())
     assert result.renumbered == [("O-001", "O-002")]
+
+
+def test_an_id_whose_number_is_not_ascii_digits_leaves_the_order_as_it_is() -> None:
+    # `O-²` is no ID's number (int() would raise on it): the merge keeps its order, never fails.
+    odd = outcome_row(1, "one").replace("O-001", "O-²")
+    base = OUTCOMES + odd + outcome_row(3, "three")
+    result = merge(base, base + outcome_row(2, "two"), base)
+    assert result.text == base + outcome_row(2, "two")
