@@ -207,6 +207,8 @@ def test_a_milestone_head_completes_only_an_archived_roadmap() -> None:
         ("current-phase-row", 14),  # `| Current Phase | 14 |` in a field table
         ("current-phase-heading", 9),  # `🔨 Phase 9: Exports` opening `## Current Phase`
         ("executing", 6),  # `the team is now executing Phase 6`, after `Phase 5 shipped`
+        ("numbered-items", 17),  # `2. **Phase**: 17 of 20 (executing)`
+        ("task-boxes", 21),  # `- [ ] **Phase**: 21 — Search`
         ("no-phase", None),  # "Phase 3 shipped last week" names no current phase: no guess
     ],
 )

@@ -14,9 +14,11 @@ SETTINGS_FILE = "settings.json"
 STATE_FILE = Path(".planning") / "STATE.md"
 MILESTONES_DIR = Path(".planning") / "milestones"
 # Patterns, compiled by `re` on first use: most commands never read the phase.
+# A list item's opening: `- `, `* `, `1. `, `2) `, with a task box (`- [x] `) or without.
+_ITEM = r"(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?"
 _PHASE_FORMS = (
     r"\A---\n(?:.*\n)*?current_phase:\s*[\"']?(\d+)(?:.*\n)*?---\s*$",
-    r"^\s*(?:[-*]\s+|#+\s*)?\**(?:(?:Current|Active)\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?(\d+)",
+    rf"^\s*(?:{_ITEM}|#+\s*)?\**(?:(?:Current|Active)\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?(\d+)",
     r"^\|\s*\**(?:Current|Active)\s+Phase\**\s*\|\s*\**(?:Phase\s+)?(\d+)",
     r"^\W*Current\s+(?:focus|position)\**\s*:[^\n]*?\bPhase\s+(\d+)\b",
     r"^#+\s*Current\s+Position\b.*\n(?:(?!#).*\n)*?[^\w\n]*Phase\s+(\d+)\b",
@@ -24,7 +26,7 @@ _PHASE_FORMS = (
     r"\bPhase\s+(\d+)\s+of\s+\d+\b",
     r"\bPhase\s+(\d+)\b[^.\n]{0,20}?\b(?:in progress|executing|planning|active|current)\b",
     r"\b(?:executing|working\s+on|currently\s+on)\s+Phase\s+(\d+)\b",
-    r"^\s*(?:[-*]\s+)?\**Last activity\**\s*:.*?\bCompleted\s+(\d+)-\d+(?:-PLAN)?\b",
+    rf"^\s*(?:{_ITEM})?\**Last activity\**\s*:.*?\bCompleted\s+(\d+)-\d+(?:-PLAN)?\b",
 )
 _COMPLETED_ON = r"^\W*(?:Completed|Shipped|Status:\W*Complete\W*on)\W*:?\W*(\d{4}-\d{2}-\d{2})"
 _HEAD_CHARS = 2000
