@@ -133,8 +133,9 @@ def test_a_forget_whose_picked_copy_also_moved_an_archived_row_is_still_its_copy
     """feature stores beta and forgets it, then stores an error, forgets it, restores it and
     fixes it; main, which had archived gamma, picks all six. Picking the error's forget, the
     driver lays the archive out anew, so main's copy of the forget need not change the lines the
-    forget it copies changed. Rebasing feature onto main replays the forget over main's fixed error: the copy still changes the same records, so
-    main's version stands and the rebase runs through without a conflict (seed 3416)."""
+    forget it copies changed. Rebasing feature onto main replays the forget over main's fixed
+    error: the copy still changes the same records, so main's version stands and the rebase runs
+    through without a conflict (seed 3416)."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")
     add_outcome(repo, "beta", "feature")
