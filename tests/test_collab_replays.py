@@ -132,10 +132,10 @@ def test_a_forget_whose_picked_copy_also_moved_an_archived_row_is_still_its_copy
 ) -> None:
     """feature stores beta and forgets it, then stores an error, forgets it, restores it and
     fixes it; main, which had archived gamma, picks all six. Picking the error's forget, the
-    driver lays the archive out anew, so main's copy of the forget need not change the lines the
-    forget it copies changed. Rebasing feature onto main replays the forget over main's fixed
-    error: the copy still changes the same records, so main's version stands and the rebase runs
-    through without a conflict (seed 3416)."""
+    driver lays the archive's outcomes out anew (beta, a record of that commit's parent, before
+    gamma), so main's copy of the forget moves beta's row too. Rebasing feature onto main
+    replays the forget over main's fixed error: the copy still changes the same records, so
+    main's version stands and the rebase runs through without a conflict (seed 3416)."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")
     add_outcome(repo, "beta", "feature")
@@ -164,7 +164,7 @@ def test_a_forget_whose_picked_copy_also_moved_an_archived_row_is_still_its_copy
     assert rebased.returncode == 0, rebased.stderr + rebased.stdout
     assert {name: text_of(repo, name) for name in MEMORY_FILES} == on_main
     assert _table_lines(text_of(repo, "ERRORS.md")) == ERRORS_HEADER + FIXED_ERROR
-    assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER + GAMMA + BETA
+    assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER + BETA + GAMMA
     assert_healthy(repo)
 
 

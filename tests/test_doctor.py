@@ -76,26 +76,12 @@ def test_fix_keeps_both_sides_then_renumbers_the_later_duplicate(cli: CLI, repo:
         "repaired .planning/memory/OUTCOMES.md:11: renumbered duplicate O-002 to O-003\n"
         "memory repaired\n"
     )
-    # Same date: `feature` sorts before `main`, so the row from `main` is renumbered, and moves
-    # to where O-003 goes, as the merge driver would place it: the other rows are in ID order.
+    # Same date: `feature` sorts before `main`, so the row from `main` is renumbered.
     expected = (
-        HEAD + outcome_row(1, "one") + outcome_row(2, "theirs", "feature") + outcome_row(3, "ours")
+        HEAD + outcome_row(1, "one") + outcome_row(3, "ours") + outcome_row(2, "theirs", "feature")
     )
     assert _read(repo, "OUTCOMES.md") == expected
     assert _run(cli, repo, "doctor", "--fix") == (0, "memory is healthy\n", "")
-
-
-def test_a_renumbered_row_stays_in_place_in_a_table_not_in_id_order(cli: CLI, repo: Path) -> None:
-    # A table someone ordered otherwise (O-004 above O-002) is not reordered by a repair.
-    rows = outcome_row(1, "one") + outcome_row(4, "four") + outcome_row(2, "two")
-    _write(repo, "OUTCOMES.md", HEAD + rows + outcome_row(1, "again", "zeta") + outcome_row(3, "x"))
-    result = cli("doctor", "--fix", cwd=repo)
-    assert result.stdout == (
-        "repaired .planning/memory/OUTCOMES.md:13: renumbered duplicate O-001 to O-005\n"
-        "memory repaired\n"
-    )
-    renumbered = outcome_row(5, "again", "zeta")
-    assert _read(repo, "OUTCOMES.md") == HEAD + rows + renumbered + outcome_row(3, "x")
 
 
 def test_rows_both_sides_hold_identically_are_kept_once(cli: CLI, repo: Path) -> None:
@@ -160,10 +146,9 @@ def test_duplicates_across_live_and_archive(cli: CLI, repo: Path) -> None:
         "2 problems need repair (run `legion-memory doctor --fix`)",
     ]
     assert cli("doctor", "--fix", "--quiet", cwd=repo).code == 0
-    # The resurrected copy of an archived row goes; the different record gets the next ID,
-    # and the place of that ID in a table kept in ID order.
-    assert _read(repo, "OUTCOMES.md") == HEAD + outcome_row(3, "three") + outcome_row(
-        4, "new, same id"
+    # The resurrected copy of an archived row goes; the different record gets the next ID.
+    assert _read(repo, "OUTCOMES.md") == HEAD + outcome_row(4, "new, same id") + outcome_row(
+        3, "three"
     )
     assert _read(repo, "ARCHIVE.md") == archive_template() + outcome_row(
         1, "archived"

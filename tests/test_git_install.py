@@ -134,9 +134,8 @@ def test_the_hook_repairs_a_merge_made_without_the_driver(repo: Path) -> None:
         "repaired .planning/memory/OUTCOMES.md:10: renumbered duplicate O-001 to O-002",
         "legion-memory: committed the repair of .planning/memory as its own commit",
     ]
-    # Same date: `feature` sorts before `main`, so main's row takes the next number, and goes
-    # where that number goes.
-    assert rows(repo) == [("O-001", "feature", "feature"), ("O-002", "main", "main")]
+    # Same date: `feature` sorts before `main`, so main's row takes the next number.
+    assert rows(repo) == [("O-002", "main", "main"), ("O-001", "feature", "feature")]
     assert git(repo, "status", "--porcelain") == ""
     assert git(repo, "log", "-1", "--format=%s") == (
         "Repair .planning/memory after post-merge (legion-memory doctor --fix)\n"

@@ -48,7 +48,6 @@ from legion_memory.schema.identity import (
     identity,
     kind_of_prefix,
 )
-from legion_memory.schema.records import number_of
 
 
 def _head(base: Block | None, ours: Block | None, theirs: Block | None) -> Block | None:
@@ -182,19 +181,7 @@ class _TableMerge:
                 if mine is None or mine.content != row.content:
                     out.append(self.fit(row, "theirs"))
         conflicts, new = self.new_records()
-        return self.in_id_order(out + conflicts + self.numbered(new))
-
-    def in_id_order(self, lines: list[str]) -> list[str]:
-        """The result in ID order when base's records were: a record an earlier replay
-        renumbered would otherwise sit, in base's place, above records with lower IDs
-        (`O-002, O-001, O-003` after a rebase). Conflict markers or a row without an ID keep
-        the order as it is. Both directions sort the same IDs, so give the same bytes."""
-        numbers = [n for line in lines if (n := number_of(self.id_of(line))) is not None]
-        based = [number_of(row.id) for key, row in self.base_rows.items() if _record(key)]
-        kept = [n for n in based if n is not None]
-        if len(numbers) < len(lines) or len(kept) < len(based) or kept != sorted(kept):
-            return lines
-        return [line for _, line in sorted(zip(numbers, lines, strict=True), key=_number_of)]
+        return out + conflicts + self.numbered(new)
 
     def removed_by_theirs(self, old: Row, mine: Row) -> list[str]:
         # Theirs removed (or archived) the record as base had it, or archived ours's very
@@ -369,7 +356,3 @@ class _TableMerge:
 
 def _record(key: str) -> bool:
     return key.startswith("record:")
-
-
-def _number_of(numbered: tuple[int, str]) -> int:
-    return numbered[0]

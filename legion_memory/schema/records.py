@@ -173,13 +173,6 @@ def id_number(record_id: str, prefix: str) -> int:
     return int(digits) if head == prefix and plain else 0
 
 
-def number_of(record_id: str) -> int | None:
-    """`O-012` -> 12 whatever the prefix (read as `id_number` reads it); None for what is not
-    a record ID."""
-    head, _, _ = record_id.partition("-")
-    return id_number(record_id, head) or None if head else None
-
-
 def format_id(prefix: str, number: int) -> str:
     return f"{prefix}-{number:03d}"
 

@@ -24,13 +24,7 @@ from legion_memory.gitops.row_merge import edit_cell, set_cell
 from legion_memory.markdown.document import Document, parse, row_cells, strip_ending
 from legion_memory.schema.identity import identity_of_cells, kind_of_prefix, order_key
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, OUTCOME, PATTERN, Kind
-from legion_memory.schema.records import (
-    column_key,
-    format_id,
-    id_number,
-    number_of,
-    records_table,
-)
+from legion_memory.schema.records import column_key, format_id, id_number, records_table
 from legion_memory.storage.reading import Memory
 
 _OUTCOME_REF = re.compile(rf"\b{OUTCOME.prefix}-\d{{3,}}\b")
@@ -124,13 +118,12 @@ class Move(NamedTuple):
 
 
 class Plan:
-    __slots__ = ("edits", "findings", "renumbered", "repairs")
+    __slots__ = ("edits", "findings", "repairs")
 
     def __init__(self) -> None:
         self.edits: dict[Path, dict[int, str | None]] = {}
         self.findings: list[tuple[str, str]] = []
         self.repairs: list[str] = []
-        self.renumbered: set[tuple[Path, int]] = set()
 
     def line(self, row: Occurrence) -> str:
         """The row's line as this plan leaves it so far."""
@@ -145,35 +138,13 @@ class Plan:
         """The changed files' new text: edited lines replaced, removed lines dropped."""
         changed = {}
         for path, edits in self.edits.items():
-            document = parse(current[path] or "")
-            kept = [edits.get(i, line) for i, line in enumerate(document.lines)]
-            moved = {index for where, index in self.renumbered if where == path}
-            for table in document.tables if moved else ():
-                _put_in_id_order(kept, table.rows, moved)
+            lines = parse(current[path] or "").lines
+            kept = [edits.get(i, line) for i, line in enumerate(lines)]
             text = "".join(line for line in kept if line is not None)
             changed[path] = (
                 ("\ufeff" + text) if (current[path] or "").startswith("\ufeff") else text
             )
         return changed
-
-
-def _put_in_id_order(lines: list[str | None], rows: range, moved: set[int]) -> None:
-    """A table whose other rows are in ID order gets its renumbered rows where their new IDs
-    go, as the merge driver places them (docs/decisions.md#merge-renumbering); else as is."""
-    present = [index for index in rows if lines[index] is not None]
-    numbers = {index: _number_opening(lines[index] or "") for index in present}
-    known = {index: number for index, number in numbers.items() if number is not None}
-    others = [known[index] for index in present if index not in moved and index in known]
-    if not moved.intersection(present) or len(known) < len(present) or others != sorted(others):
-        return
-    placed = [lines[index] for index in sorted(present, key=known.__getitem__)]
-    for index, line in zip(present, placed, strict=True):
-        lines[index] = line
-
-
-def _number_opening(row: str) -> int | None:
-    """`| O-012 | ...` -> 12; None when the row does not open with an ID."""
-    return number_of(row.split("|")[1].strip()) if row.lstrip().startswith("|") else None
 
 
 Sides = Callable[[], Mapping[str, str]]
@@ -190,6 +161,7 @@ def duplicates(memory: Memory, texts: Texts, sides: Sides = _no_sides) -> Plan:
     brought each row (by its text), read only when an outcome moves."""
     plan = Plan()
     moves: dict[str, list[Move]] = {}
+    renumbered: set[tuple[Path, int]] = set()
     for kind in KINDS.values():
         rows = occurrences(memory, texts, kind)
         highest = max((id_number(row["id"], kind.prefix) for row in rows), default=0)
@@ -204,7 +176,7 @@ def duplicates(memory: Memory, texts: Texts, sides: Sides = _no_sides) -> Plan:
                 raw = set_cell(row.raw, row.columns.index("id"), row["id"], new)
                 finding = f"duplicate ID {row['id']} (first at {holder.where})"
                 plan.edit(row, raw, finding, f"renumbered duplicate {row['id']} to {new}")
-                plan.renumbered.add((row.path, row.index))
+                renumbered.add((row.path, row.index))
                 if kind is OUTCOME:
                     moves.setdefault(row["id"], []).append(_move(row, holder, new, sides))
     known = sides() if moves else {}
@@ -213,7 +185,7 @@ def duplicates(memory: Memory, texts: Texts, sides: Sides = _no_sides) -> Plan:
         memory,
         texts,
         moves,
-        lambda row: (row.path, row.index) in plan.renumbered,
+        lambda row: (row.path, row.index) in renumbered,
         lambda row: known.get(strip_ending(row.raw).strip(), ""),
     )
     return plan
