@@ -16,7 +16,7 @@ from pathlib import Path
 
 from legion_memory.markdown.document import parse, row_cells
 from legion_memory.schema.kinds import ERROR_FIX, KINDS, OUTCOME, PATTERN, Kind
-from legion_memory.schema.records import column_key, records_table
+from legion_memory.schema.records import column_key, id_number, records_table
 from legion_memory.schema.validation import ERROR, record_twins, validate_text
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.doctor import doctor
@@ -96,7 +96,8 @@ def out_of_id_order(memory: Memory) -> list[str]:
     merge or repair that leaves `O-002` above `O-001` is not wrong, but reads so in a review)."""
     found = []
     for name, rows in rows_of(memory).items():
-        numbers = [int(row.id.partition("-")[2] or 0) for row in rows if not row.archived]
+        live = [row.id for row in rows if not row.archived]
+        numbers = [id_number(record_id, record_id.partition("-")[0]) for record_id in live]
         if numbers != sorted(numbers):
             found.append(name)
     return found

@@ -73,7 +73,8 @@ def is_done(status: str) -> bool:
     return folded.startswith(_DONE_WORDS) or folded in {"✓", "✔", "✅", "[x]"}
 
 
-_STATUS_NOISE = re.compile(r"\*|✓|✔|✅|\([^)]*\)", re.IGNORECASE)
+_CHECK_MARK = re.compile("[✓✔✅]")
+_STATUS_NOISE = re.compile(r"\*|[✓✔✅]|\([^)]*\)", re.IGNORECASE)
 _PHASE_CELL = re.compile(r"^\W*(?:phase\s+)?0*(\d+)\b[\s:.—\u2013-]*(.*)$", re.IGNORECASE)
 _PHASE_HEADING = re.compile(
     r"^(#{1,6})\s+\**Phase\s+0*(\d+)\b\**\s*[:.—\u2013-]?\s*(.*?)\**\s*#*\s*$", re.IGNORECASE
@@ -98,7 +99,7 @@ _MILESTONE_DONE = re.compile(
 def normalise_status(cell: str) -> str:
     """`**✓ Complete** (Archived)` -> `Complete`; a cell that is only a check mark -> Complete."""
     text = " ".join(_STATUS_NOISE.sub("", cell).split())
-    if not text and re.search(r"✓|✔|✅", cell):
+    if not text and _CHECK_MARK.search(cell):
         return COMPLETE
     return text
 
@@ -246,13 +247,13 @@ def _heading_status(title: str) -> tuple[str, str]:
         tail = normalise_status(tail)
         if _STATUS_ALONE.fullmatch(tail):
             return _unmarked(title[: opening.start()]), tail
-    if re.search("✓|✔|✅", title):
+    if _CHECK_MARK.search(title):
         return _unmarked(title), COMPLETE
     return title, ""
 
 
 def _unmarked(name: str) -> str:
-    return " ".join(re.sub("✓|✔|✅", "", name).split())
+    return " ".join(_CHECK_MARK.sub("", name).split())
 
 
 def _checkboxes(text: str) -> dict[int, tuple[str, str]]:
