@@ -1,7 +1,8 @@
 """The ways the collaboration simulation integrates: the git commands of each kind, and the truth
 each brings in. A branch is rebased onto main; main merges a branch (fast-forward or `--no-ff`,
 `--squash` committed with git's own message, `--no-commit` then committed, or two at once as an
-octopus), picks commits, pulls the origin's main (merging or rebasing) or pushes to it."""
+octopus), picks commits, applies a branch's patches (`format-patch`, then `am -3`), pulls the
+origin's main (merging or rebasing) or pushes to it."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ ALL_INTEGRATIONS = (*MORE_INTEGRATIONS, "cherry-pick change")
 # Drawn too under --stash-kinds: records stored and not committed, put aside while main pulls.
 STASH_KINDS = ("pull --autostash", "stash pop")
 STASH_INTEGRATIONS = (*ALL_INTEGRATIONS, *STASH_KINDS)
+# Drawn too under --patch-kinds: a branch's commits mailed as patches and applied on main.
+PATCH_INTEGRATIONS = (*STASH_INTEGRATIONS, "am")
 # What a stash kind runs: on the clone, the kind drawn and the origin's truth.
 Stashing = Callable[[Clone, str, Model], None]
 
@@ -87,6 +90,8 @@ class Integrator:
             self.cherry_pick_change(clone)
         elif kind.startswith("cherry-pick"):
             (self.cherry_pick if kind == "cherry-pick" else self.cherry_pick_range)(clone, other)
+        elif kind == "am":
+            self.apply_patches(clone, other)
         elif kind in ("pull", "pull --rebase"):
             self.pull(clone, kind)
         else:
@@ -160,6 +165,15 @@ class Integrator:
         shas = clone.must("rev-list", "--reverse", "--no-merges", f"main..{other}").split()
         if shas:
             self.run(clone, "cherry-pick range", ["cherry-pick", *shas], [clone.models[other]])
+
+    def apply_patches(self, clone: Clone, other: str) -> None:
+        """The branch's commits main lacks, as `format-patch` mails them (no merges), applied by
+        `git am -3`: as a pick of the range, the branch's every change arrives."""
+        mailed = clone.must("format-patch", "--stdout", f"main..{other}")
+        if mailed:
+            mailbox = clone.path.parent / f"{clone.name}-patches.mbox"
+            mailbox.write_text(mailed, encoding="utf-8")
+            self.run(clone, "am", ["am", "-q", "-3", str(mailbox)], [clone.models[other]])
 
     def push(self, clone: Clone) -> None:
         """Push main; refused, pull the origin's main first and push again."""

@@ -54,11 +54,12 @@ def resolve(tally: Tally, clone: Clone, kind: str) -> bool:
     git_dir = clone.path / ".git"
     counted = False
     for _ in range(50):
-        if (git_dir / "CHERRY_PICK_HEAD").exists() and already_there(clone):
-            # git stops a pick whose change the branch already holds (the record arrived
-            # before under another ID); a user skips it. Not a conflict: nothing to resolve.
-            tally.integrations["cherry-pick already applied"] += 1
-            skipped = clone.git("cherry-pick", "--skip")
+        command = _stopped_command(clone)
+        if command and already_there(clone):
+            # git stops a pick or patch whose change the branch already holds (the record
+            # arrived before under another ID); a user skips it. Not a conflict.
+            tally.integrations[f"{command} already applied"] += 1
+            skipped = clone.git(command, "--skip")
             if skipped.returncode and not in_progress(clone):
                 return False  # the next pick stopping too (empty again) is the loop's
             if not in_progress(clone):
@@ -78,10 +79,20 @@ def resolve(tally: Tally, clone: Clone, kind: str) -> bool:
     return False
 
 
-def continue_stopped(clone: Clone) -> int | None:
-    """Continue the rebase, pick or merge git stopped at: git's exit status, or None when none
-    was stopped."""
+def _stopped_command(clone: Clone) -> str:
+    """The command of a stopped pick or patch application, "" for anything else."""
     git_dir = clone.path / ".git"
+    if (git_dir / "CHERRY_PICK_HEAD").exists():
+        return "cherry-pick"
+    return "am" if (git_dir / "rebase-apply" / "applying").exists() else ""
+
+
+def continue_stopped(clone: Clone) -> int | None:
+    """Continue the rebase, patch, pick or merge git stopped at: git's exit status, or None when
+    none was stopped."""
+    git_dir = clone.path / ".git"
+    if (git_dir / "rebase-apply" / "applying").exists():
+        return clone.git("am", "--continue").returncode
     if (git_dir / "rebase-merge").exists() or (git_dir / "rebase-apply").exists():
         return clone.git("-c", "core.editor=true", "rebase", "--continue").returncode
     if (git_dir / "CHERRY_PICK_HEAD").exists():

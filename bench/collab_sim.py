@@ -4,12 +4,12 @@ Two clones of one origin, each with its own feature branches, store outcomes, pa
 outcomes and error fixes, update fixes, forget and restore their own records, and integrate by
 merge, `--no-ff`, `merge --no-commit` then commit, rebase, `pull --rebase`, `pull`, push,
 cherry-pick (one commit, a store or a change of a record the branch holds, or a branch's every
-commit with the hooks' repairs among them), `merge --squash` (committed with git's own message)
-and octopus merges, and pull with records stored on main and not committed (`--autostash`, or
-stash and pop). After every step the checked-out branch's memory is checked against the truth
-(`collab_model`); at the end each clone merges the other's main, and the two results must be the
-same bytes. Real git, the real driver and hooks (of the code under `--code`, this checkout by
-default), fixed seeds.
+commit with the hooks' repairs among them), `format-patch` then `am -3`, `merge --squash`
+(committed with git's own message) and octopus merges, and pull with records stored on main and
+not committed (`--autostash`, or stash and pop). After every step the checked-out branch's
+memory is checked against the truth (`collab_model`); at the end each clone merges the other's
+main, and the two results must be the same bytes. Real git, the real driver and hooks (of the
+code under `--code`, this checkout by default), fixed seeds.
 
 This module runs the steps and the command line; a clone is `collab_clone`, the local work
 `collab_work`, the kinds of integrating `collab_integrations` (stashing `collab_stash`), and
@@ -17,7 +17,7 @@ carrying one through git `collab_resolution`. All draw from one random generator
 so a seed replays its run.
 
     python -m bench.collab_sim --seeds 20 [--rounds 30]
-        [--more-kinds | --all-kinds | --stash-kinds] [--code /path/to/checkout]
+        [--more-kinds | --all-kinds | --stash-kinds | --patch-kinds] [--code /path/to/checkout]
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from bench.collab_integrations import (
     ALL_INTEGRATIONS,
     INTEGRATIONS,
     MORE_INTEGRATIONS,
+    PATCH_INTEGRATIONS,
     STASH_INTEGRATIONS,
     Integrator,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "ALL_INTEGRATIONS",
     "INTEGRATIONS",
     "MORE_INTEGRATIONS",
+    "PATCH_INTEGRATIONS",
     "STASH_INTEGRATIONS",
     "Simulation",
     "main",
@@ -218,10 +220,17 @@ def parse_options(argv: list[str] | None) -> argparse.Namespace:
         help="--all-kinds, and store on main without committing, then pull with --autostash "
         "or stash, pull and pop",
     )
+    parser.add_argument(
+        "--patch-kinds",
+        action="store_true",
+        help="--stash-kinds, and apply a branch's commits as patches (format-patch, am -3)",
+    )
     return parser.parse_args(argv)
 
 
 def kinds_of(options: argparse.Namespace) -> tuple[str, ...]:
+    if options.patch_kinds:
+        return PATCH_INTEGRATIONS
     if options.stash_kinds:
         return STASH_INTEGRATIONS
     kinds: tuple[str, ...] = MORE_INTEGRATIONS if options.more_kinds else INTEGRATIONS
