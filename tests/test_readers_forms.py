@@ -60,6 +60,19 @@ SUMMARY_FORMS = {
         "Receivables aging in four buckets, rendered from the ledger in one query.",
         "reports, engineering",
     ),
+    # A phase's title (`# Phase 28: Imports - Summary`) over a `## What Was Built` list alone:
+    # the list's first item, without its marks, says what the plan did; the title names the phase.
+    "28-imports/28-01": SummaryFacts(
+        "28-01", "28", "engineering-backend-architect", "success", "Complete",
+        "Read bank statements in CAMT.053 from the imports/ folder.", "imports, engineering",
+    ),
+    # An inserted phase (`phase: 28.1-imports-fix`, `plan: 01`) has no plan ID a row can hold:
+    # none is read, so its plan is asked for, rather than filed as phase 28's plan 01.
+    "28.1-imports-fix/28.1-01": SummaryFacts(
+        None, None, None, "success", "PASSED",
+        "A statement imported twice on one day is caught by its message ID before it reaches the "
+        "ledger",
+    ),
 }  # fmt: skip
 
 

@@ -36,6 +36,8 @@ _TITLE_NOISE = (
     re.compile(r"\s*[,:.—\u2013-]*\s*\b(?:execution\s+)?summary\s*$", re.I),
     re.compile(r"^(?:execution\s+)?summary\b\s*[:.—\u2013-]*\s*", re.I),
 )
+# `Phase 1: Setup`, `Phase 04 — Summary`: a heading naming a phase and no plan of it.
+_PHASE_HEADING = re.compile(r"^phase\s+[\d.]+\b(?!.*\bplan\b)", re.IGNORECASE)
 _ONE_LINER = re.compile(r"^\**One[- ]liner:?\**\s*:?\s*(.+)$", re.IGNORECASE)
 _TASK_TITLE = re.compile(r"^task\s+\d+\s*[:.—\u2013-]\s*(.+)$", re.IGNORECASE)
 # `Decisions`, `Key Decisions`, `Technical Decisions`, `Decisions Made`, `Design Decisions:`
@@ -53,7 +55,7 @@ _COMPLETED_LINE = re.compile(
 _NOTHING = re.compile(r"^(?:none|n/?a|tbd)\W*(?:$|[-—\u2013:]\s)", re.IGNORECASE)
 _LABEL_LINE = re.compile(r"^\*\*[\w -]+(?::\*\*|\*\*\s*:)")
 _SUMMARY_SECTIONS = {"summary", "overview", "one-liner", "one liner", "objective", "status"}
-_SUMMARY_SECTIONS |= {"result", "what was built", "what was done", "accomplishments"}
+_SUMMARY_SECTIONS |= {"result", "what was built", "what was done", "accomplishments", "delivered"}
 _EVIDENCE_SECTION = re.compile(r"verification|self-check|test results|^tests?\b|checks|result")
 _RESULT = re.compile(r"\b(?:pass(?:ed|es|ing)?|fail(?:ed|s|ures?|ing)?)\b|✅|❌", re.IGNORECASE)
 _COMPLETED_KEYS = ("completed", "completed_date", "completed-date", "requirements-completed")
@@ -141,7 +143,8 @@ def title(document: PlanDocument) -> str:
 
 def gist(document: PlanDocument) -> str:
     """The plan in one line: its one-liner, a bold lead, the first sentence of its summary
-    paragraph or of the prose under its title, else its task titles, else its title."""
+    paragraph or of the prose under its title, else its task titles, else its title (but the
+    first item of a summary list over a title that names only the phase)."""
     for section in document.sections:
         for line in section.lines():
             if match := _ONE_LINER.match(line):
@@ -154,7 +157,21 @@ def gist(document: PlanDocument) -> str:
     tasks = [
         m.group(1) for s in document.sections if (m := _TASK_TITLE.match(heading_text(s.title)))
     ]
-    return "; ".join(dict.fromkeys(tasks)) or title(document)
+    return "; ".join(dict.fromkeys(tasks)) or _named_or_listed(document)
+
+
+def _named_or_listed(document: PlanDocument) -> str:
+    """The plan's title; but a title that is the phase's (`# Phase 1: Setup - Summary`) names
+    the phase, not what this plan did, and the first item of a summary list says that."""
+    named = title(document)
+    if named and not _PHASE_HEADING.match(_heading(document)):
+        return named
+    return _summary_item(document) or named
+
+
+def _heading(document: PlanDocument) -> str:
+    top = document.top
+    return "" if document.value("title") or not top else plain(top.title)
 
 
 def _bold_lead(document: PlanDocument) -> str:
@@ -169,6 +186,18 @@ def _summary_paragraph(document: PlanDocument) -> str:
             prose = [p for p in section.paragraphs() if not (_says_nothing(p) or _bare(p))]
             if prose:
                 return first_sentence(_unwrap_bold(prose[0]))
+    return ""
+
+
+def _summary_item(document: PlanDocument) -> str:
+    """The first item of a summary section written as a list alone (`## What Was Built` over
+    `- Initialized the project`): the list is what the plan did, its first item the lead. An
+    item's bold and code marks go, as they sit mid-line (`- **Parser** - reads the feed`)."""
+    for section in document.sections:
+        if section.key.partition(":")[0].strip() in _SUMMARY_SECTIONS:
+            items = [plain(item.text) for item in section.items() if not _says_nothing(item.text)]
+            if items:
+                return first_sentence(items[0])
     return ""
 
 

@@ -103,7 +103,8 @@ def _plan_id(summary: PlanDocument, filename: str) -> str | None:
     plan = _scalar(summary.value("plan"))
     if match := _PLAN_ID.match(plan):
         return _format(match.group(1), match.group(2))
-    phase = re.match(r"^(\d+)", _scalar(summary.value("phase")))
+    # An inserted phase (`14.1-audit`) is not phase 14: its plan 01 is not 14-01.
+    phase = re.match(r"^(\d+)(?![\d.])", _scalar(summary.value("phase")))
     if plan.isdigit() and phase:
         return _format(phase.group(1), plan)
     heading = summary.top.title if summary.top else ""
