@@ -154,6 +154,26 @@ def test_a_summary_stating_no_outcome_is_refused_naming_that_field(cli: CLI, pro
     )
 
 
+LEDGER_DECISIONS = """## Decisions
+
+- 29-01: Double-entry journal rows instead of balance columns — A balance is derived, so it can never drift from its entries
+- 29-01: Amounts stored in cents — Integer sums never round
+- 29-02: Close by month: a closed month takes no new rows — Accountants reconcile by calendar month
+- 29-02: Carry-forward rows, not snapshots — The next month starts from rows the journal already explains
+
+"""  # noqa: E501
+
+
+def test_decisions_as_front_matter_mappings_and_as_bold_paragraphs(cli: CLI, project: Path) -> None:
+    """`- choice: X` over `rationale: Y` is one decision with its reason (its keys no part of the
+    front matter around it); a bold paragraph over its details is one decision, with the first."""
+    result = cli("--today", "2026-04-04", "compact", "29", "--dry-run", "--force", cwd=project)
+    decisions = result.stdout.partition("## Decisions\n")[2].partition("## Files Modified")[0]
+    assert (result.code, "## Decisions\n" + decisions) == (0, LEDGER_DECISIONS)
+    journal = read_document(READERS / "phases/29-ledger/29-01-SUMMARY.md", "29-01", SUMMARY)
+    assert "rationale" not in journal.front
+
+
 def test_without_a_summary_the_hint_offers_one(cli: CLI, project: Path) -> None:
     code, _, stderr = _store(cli, project, "--phase", "1", "--plan", "01-01", "--agent", "x-y")
     assert (code, stderr) == (

@@ -5,9 +5,15 @@ Legion's SUMMARY files open with a `---` block of nested keys, block lists (`- i
 YAML library, and nothing able to construct objects, ever sees project files.
 """
 
+import re
+
 from legion_memory.named_tuple import NamedTuple
 
 Value = str | list["Value"] | dict[str, "Value"]
+
+
+# `choice: X` opens a mapping item; `"Use X: because"` or `Use flag.Visit (not X): y` do not.
+_MAPPING_ITEM = re.compile(r"^[A-Za-z_][\w -]*:(?:\s|$)")
 
 
 class _Line(NamedTuple):
@@ -73,9 +79,25 @@ def _list(lines: list[_Line], start: int, indent: int) -> tuple[list[Value], int
         text = lines[index].text
         if not (text.startswith("- ") or text == "-"):
             break
-        items.append(scalar_or_flow(text[1:].strip()))
-        index += 1
+        end = index + 1
+        while end < len(lines) and lines[end].indent > indent:
+            end += 1
+        items.append(_item(text[1:].strip(), lines[index + 1 : end], indent))
+        index = end
     return items, index
+
+
+def _item(text: str, below: list[_Line], indent: int) -> Value:
+    """A list item and the lines indented under it. `- choice: X` over `rationale: Y` is one
+    mapping (read apart, its keys would land in the mapping around the list); a plain item over
+    more text is one folded string."""
+    if not below:
+        return scalar_or_flow(text)
+    if _MAPPING_ITEM.match(text):
+        inner = min(line.indent for line in below)
+        mapping, _ = _mapping([_Line(min(indent + 2, inner), text), *below], 0, 0)
+        return mapping
+    return scalar_or_flow(" ".join([text, *(line.text for line in below)]))
 
 
 def scalar_or_flow(text: str) -> Value:

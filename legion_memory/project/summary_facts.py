@@ -13,8 +13,11 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from legion_memory.markdown.frontmatter import Value, strings
 from legion_memory.markdown.outline import (
+    Block,
     CodeBlock,
     Item,
+    ListBlock,
+    Paragraph,
     Section,
     heading_text,
     plain,
@@ -61,6 +64,11 @@ _RESULT = re.compile(r"\b(?:pass(?:ed|es|ing)?|fail(?:ed|s|ures?|ing)?)\b|✅|�
 _COMPLETED_KEYS = ("completed", "completed_date", "completed-date", "requirements-completed")
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'\"][.!?])\s+(?=[A-Z`*\"'])")
 _EVIDENCE_LINES = 2
+_WHOLLY_BOLD = re.compile(r"^\*\*[^*\n]+\*\*$")
+_NUMBERED = re.compile(r"^\d+[.)]\s+")
+_LABEL_LEAD = re.compile(r"^[\w -]{1,20}:\s+")  # `Rationale: ` before the reason itself
+_DECISION_KEYS = ("decision", "choice", "what", "title", "summary", "name")
+_REASON_KEYS = ("rationale", "reason", "why", "because")
 PLANNED = "in the PLAN's files_modified"
 
 
@@ -238,11 +246,52 @@ def _decisions(document: PlanDocument) -> tuple[str, ...]:
             said = prose or (["; ".join(entries)] if entries else [])
             found.append(": ".join([heading_text(section.title), *said]))
         else:
-            found += entries or list(section.paragraphs())
+            found += _bold_led(section) or entries or list(section.paragraphs())
     found = [text for text in found if text and not re.match(r"^none\b", plain(text), re.I)]
     if found:
         return tuple(dict.fromkeys(found))  # a decision written twice is one decision
-    return tuple(strings(document.value("key-decisions", "key_decisions", "decisions")))
+    listed = document.value("key-decisions", "key_decisions", "decisions")
+    items = listed if isinstance(listed, list) else strings(listed)
+    return tuple(text for item in items if (text := _listed_decision(item)))
+
+
+def _bold_led(section: Section) -> list[str]:
+    """Decisions written as bold paragraphs, each over a list of its details (`**1. Storage:
+    SQLite**` over `- **Rationale:** one file`): the paragraph is the decision and its first
+    detail (the reason, as a writer gives it first) is said with it. A list under no bold
+    paragraph is decisions as ever; none such paragraph, and the section is not read so."""
+    found: list[str] = []
+    blocks = section.blocks
+    for index, block in enumerate(blocks):
+        before = blocks[index - 1] if index else None
+        if isinstance(block, ListBlock) and not _bold_paragraph(before):
+            found += [_item_text(item) for item in block.items]
+        elif _bold_paragraph(block) and isinstance(_at(blocks, index + 1), ListBlock):
+            details = _at(blocks, index + 1)
+            first = details.items[:1] if isinstance(details, ListBlock) else ()
+            reason = [_LABEL_LEAD.sub("", plain(item.text)) for item in first]
+            decision = _NUMBERED.sub("", plain(block.text) if isinstance(block, Paragraph) else "")
+            found.append(" — ".join([decision, *reason]))
+    headed = any(_bold_paragraph(block) for block in blocks)
+    return found if headed else []
+
+
+def _bold_paragraph(block: object) -> bool:
+    return isinstance(block, Paragraph) and _WHOLLY_BOLD.match(block.text.strip()) is not None
+
+
+def _at(blocks: list[Block], index: int) -> Block | None:
+    return blocks[index] if index < len(blocks) else None
+
+
+def _listed_decision(item: Value) -> str:
+    """A front-matter decision: a string, or a mapping (`choice:` with its `rationale:`) read as
+    the choice and its reason, one decision; its impact and alternatives are details."""
+    if not isinstance(item, dict):
+        return "; ".join(strings(item))
+    said = [item[key] for key in _DECISION_KEYS if key in item] or list(item.values())[:1]
+    why = [item[key] for key in _REASON_KEYS if key in item][:1]
+    return " — ".join(text for value in [*said[:1], *why] for text in strings(value)[:1])
 
 
 def _worded(row: tuple[str, ...]) -> list[str]:
