@@ -78,8 +78,9 @@ def test_two_fixes_neither_side_saw_still_conflict(repo: Path) -> None:
     assert "conflict: record E-001 recorded differently on both sides" in done.stderr
 
 
-def _main_picked_the_update_and_forgot_the_fix(repo: Path) -> None:
-    """main stores the fix; feature updates it; main picks that update, then forgets the fix."""
+def _main_picked_the_update_and_forgot_the_fix(repo: Path, *updates: str) -> None:
+    """main stores the fix; feature updates it; main picks that update, updates the fix with
+    each of `updates`, then forgets it."""
     init_memory(repo, driver=True)
     _store_error(repo, "retry the server")
     git(repo, "checkout", "-q", "-b", "feature")
@@ -88,6 +89,8 @@ def _main_picked_the_update_and_forgot_the_fix(repo: Path) -> None:
     add_outcome(repo, "main's own work", "main")
     commit(repo, "main's own work")
     assert run_git(repo, "cherry-pick", "feature").returncode == 0
+    for fix in updates:
+        _store_error(repo, fix)
     run_process("forget", "E-001", cwd=repo, check=True)
     commit(repo, "forget the fix")
 
@@ -113,6 +116,33 @@ def test_a_fix_archived_in_the_version_the_other_side_updated_it_to_stays_archiv
     assert rows(repo, "errors") == []  # a squash then brings nothing to commit
     assert text_of(repo, "ARCHIVE.md") == archived
     assert archived.count("| free port 3000 first |") == 1
+    assert_healthy(repo)
+
+
+@pytest.mark.parametrize(
+    ("into", "how"),
+    [("main", "merge"), ("feature", "merge"), ("main", "merge --squash")],
+)
+def test_a_fix_updated_again_and_archived_after_picking_the_other_side_s_update_stays_archived(
+    repo: Path, into: str, how: str
+) -> None:
+    """main picked feature's update, updated the fix again and archived it: main saw feature's
+    version and changed the record since, so feature's live copy is stale, not a second
+    person's change (docs/decisions.md#later-version; seed 5182 of the simulation's
+    --stash-kinds, through `merge --squash`)."""
+    _main_picked_the_update_and_forgot_the_fix(repo, "kill the stale dev server first")
+    archived = text_of(repo, "ARCHIVE.md")
+    other = "feature" if into == "main" else "main"
+    git(repo, "checkout", "-q", into)
+
+    done = run_git(repo, *how.split(), *(["--no-edit"] if how == "merge" else []), other)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "conflict" not in done.stderr
+    assert rows(repo, "errors") == []  # a squash then brings nothing to commit
+    assert text_of(repo, "ARCHIVE.md") == archived
+    assert archived.count("| kill the stale dev server first |") == 1
+    assert SIGNATURE not in text_of(repo, "ERRORS.md")
     assert_healthy(repo)
 
 

@@ -27,6 +27,9 @@ KeptLater = Callable[[str, str], bool]
 LaterVersion = Callable[[str, str], str | None]
 """(ours's and theirs's row texts of one record, each side's own version) -> the side holding
 the later version, "ours" or "theirs"; None when the history does not say."""
+VersionSeen = Callable[[str, str], bool]
+"""(a row's text after its ID, a side) -> whether that side's history since the sides parted
+wrote or replaced that very version."""
 
 
 def archive_moves(start: Path, revs: str, path: Path, row_text: str) -> int | None:
@@ -236,23 +239,36 @@ def kept_later_in_merge(start: Path, archive: Path, theirs: str, ours: str = "HE
     return kept_later
 
 
+def version_seen_in_merge(start: Path, path: Path, theirs: str, ours: str = "HEAD") -> VersionSeen:
+    """For a `git merge` of `theirs` into `ours` (HEAD, or an octopus step's commit): whether a
+    side's commits since the sides parted wrote or replaced a row's very version in `path` (that
+    side saw the version, and what it holds now came after it). Git is asked only when a merge
+    has such a record."""
+    revs = {"ours": ours, "theirs": theirs}
+    base_of = _parting_once(start, revs)
+
+    def seen(text: str, side: str) -> bool:
+        base = base_of() if text else None
+        return base is not None and bool(moves_since(start, base, revs[side], path, text))
+
+    return seen
+
+
 def later_version_in_merge(
     start: Path, path: Path, theirs: str, ours: str = "HEAD"
 ) -> LaterVersion:
     """For a `git merge` of `theirs` into `ours` (HEAD, or an octopus step's commit), of a record
     both sides hold in versions of their own: the side whose commits since the sides parted
     wrote or replaced the other side's version in `path` (it saw that version and changed it
-    since), when only one side did. Git is asked only when a merge has such a record."""
-    revs = {"ours": ours, "theirs": theirs}
-    base_of = _parting_once(start, revs)
+    since), when only one side did."""
+    seen = version_seen_in_merge(start, path, theirs, ours)
 
     def later(ours_text: str, theirs_text: str) -> str | None:
-        base = base_of() if ours_text and theirs_text else None
-        if base is None:
+        if not (ours_text and theirs_text):
             return None
         other = {"ours": theirs_text, "theirs": ours_text}
-        seen = [side for side in revs if moves_since(start, base, revs[side], path, other[side])]
-        return seen[0] if len(seen) == 1 else None
+        sides = [side for side in ("ours", "theirs") if seen(other[side], side)]
+        return sides[0] if len(sides) == 1 else None
 
     return later
 

@@ -191,6 +191,8 @@ class _TableMerge:
             return [self.fit(mine, "ours")] if self.kept_later(mine, "ours") else []
         if self.ledger.replayed_seen():  # a removal ours had and changed the record since
             return [self.fit(mine, "ours")]
+        if self.seen_by(mine, "ours", "theirs"):  # theirs had ours's update, then removed it
+            return []
         what = f"row {mine.id or mine.content.strip()[:40]} changed on ours, removed on theirs"
         return self.ledger.markers(what, [self.fit(mine, "ours")], [])
 
@@ -237,6 +239,13 @@ class _TableMerge:
         text = self.row_text(row, side)
         return bool(text) and self.ledger.archived_as(text, archiver)
 
+    def seen_by(self, row: Row, side: str, seer: str) -> bool:
+        """Whether `seer`'s history wrote or replaced `side`'s very version of the record: one
+        side removing a record the other changed had that change, and changed it since
+        (docs/decisions.md#later-version)."""
+        text = self.row_text(row, side)
+        return bool(text) and self.ledger.version_seen(text, seer)
+
     def later_of(self, mine: Row, other: Row) -> Row | None:
         """Of two versions of one record, the side's whose history replaced the other's
         (docs/decisions.md#later-version); None when the history does not say."""
@@ -260,7 +269,7 @@ class _TableMerge:
                 if self.kept_later(other, "theirs"):  # restored after ours's forget
                     out.append(self.fit(other, "theirs"))
                 continue
-            if self.ledger.replayed_seen():
+            if self.ledger.replayed_seen() or self.seen_by(other, "theirs", "ours"):
                 continue  # ours removed it after the update
             name = other.id or other.content.strip()[:40]
             what = f"row {name} removed on ours, changed on theirs"

@@ -144,6 +144,9 @@ class HistoryQuestions(NamedTuple):
     # (ours's row text, theirs's) of a record each side holds in a version of its own -> the
     # side whose history replaced the other's version (`gitops.record_history`), or None.
     later_version: Callable[[str, str], str | None] | None = None
+    # (one side's row text, the other side) -> whether the other side's history since the
+    # sides parted wrote or replaced that very version (`gitops.record_history`): it saw it.
+    version_seen: Callable[[str, str], bool] | None = None
     # (row text, side) -> whether that side's ARCHIVE.md holds the record in this very
     # version (docs/decisions.md#archived-version); None: never asked.
     archived_as: Callable[[str, str], bool] | None = None
@@ -181,6 +184,7 @@ class Ledger:
         self.replayed_seen = questions.replayed_seen or _unseen
         self.kept_later = questions.kept_later or _never
         self.later_version = questions.later_version or _untold
+        self.version_seen = questions.version_seen or _never
         self.stored_anew = questions.stored_anew or _no_store
         # A pick (rebase, cherry-pick, revert): ours's new rows keep their IDs
         # (docs/decisions.md#merge-renumbering).

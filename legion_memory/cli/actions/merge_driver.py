@@ -23,8 +23,10 @@ from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.record_history import (
     KeptLater,
     LaterVersion,
+    VersionSeen,
     kept_later_in_merge,
     later_version_in_merge,
+    version_seen_in_merge,
 )
 from legion_memory.gitops.repository import (
     commit_being_picked,
@@ -184,6 +186,7 @@ def _questions(path: Path, companions: list[str], theirs: _Theirs) -> HistoryQue
     return HistoryQuestions(
         kept_later=_kept_later(path, theirs),
         later_version=_later_version(path, theirs),
+        version_seen=_version_seen(path, theirs),
         archived_as=_archived_as(path, companions, theirs.one()),
         live_as=_live_as(path, theirs),
         replayed_seen=_replayed_seen(path, theirs),
@@ -262,6 +265,15 @@ def _later_version(path: Path, theirs: _Theirs) -> LaterVersion | None:
     if len(commits) != 1:
         return None
     return later_version_in_merge(Path.cwd(), path, commits[0], ours_rev(os.environ))
+
+
+def _version_seen(path: Path, theirs: _Theirs) -> VersionSeen | None:
+    """Asked where `_later_version` is: whether a side's history wrote or replaced a version of
+    a record the other side holds (docs/decisions.md#later-version)."""
+    commits = theirs.one() or ([theirs.replayed] if theirs.replayed else [])
+    if len(commits) != 1:
+        return None
+    return version_seen_in_merge(Path.cwd(), path, commits[0], ours_rev(os.environ))
 
 
 def _references_followed(path: Path, versions: list[str], text: str) -> str:
