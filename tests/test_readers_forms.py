@@ -180,6 +180,25 @@ ROADMAP_FORMS = {
         6: ("Reports", False),
     },
     "marked-list": {1: ("Foundation", True), 2: ("Auth & Sessions", True), 3: ("Billing", False)},
+    # No status but a `**Plans:**` line saying every plan is done; `2/3` is not, and a Status
+    # line (`Blocked on …`) wins over the plans.
+    "plans-line": {
+        1: ("Chart of Accounts", True),
+        2: ("Journal Entries", True),
+        3: ("Bank Import", True),
+        4: ("Reconciliation", True),
+        5: ("Invoicing", False),
+        6: ("Tax Reports", False),
+        7: ("Payroll", False),
+    },
+    # `1-4. Accounts through Reconciliation`: one row for each phase of a shipped milestone.
+    "span-rows": {
+        **{number: ("", True) for number in range(1, 7)},
+        7: ("Dashboards", True),
+        8: ("Exports", False),
+    },
+    # An inserted `Phase 2.1` (its list item, section and row) says nothing about phase 2.
+    "inserted-decimal": {1: ("Accounts", True), 2: ("Payments", False), 3: ("Refunds", False)},
 }
 
 
@@ -210,6 +229,7 @@ def test_a_milestone_head_completes_only_an_archived_roadmap() -> None:
         ("numbered-items", 17),  # `2. **Phase**: 17 of 20 (executing)`
         ("task-boxes", 21),  # `- [ ] **Phase**: 21 — Search`
         ("no-phase", None),  # "Phase 3 shipped last week" names no current phase: no guess
+        ("stale-focus", 5),  # `## Current Phase` says 5; `Current focus: Phase 4` lags behind
     ],
 )
 def test_every_state_form(tmp_path: Path, name: str, phase: int | None) -> None:

@@ -20,9 +20,11 @@ _PHASE_FORMS = (
     r"\A---\n(?:.*\n)*?current_phase:\s*[\"']?(\d+)(?:.*\n)*?---\s*$",
     rf"^\s*(?:{_ITEM}|#+\s*)?\**(?:(?:Current|Active)\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?(\d+)",
     r"^\|\s*\**(?:Current|Active)\s+Phase\**\s*\|\s*\**(?:Phase\s+)?(\d+)",
-    r"^\W*Current\s+(?:focus|position)\**\s*:[^\n]*?\bPhase\s+(\d+)\b",
-    r"^#+\s*Current\s+Position\b.*\n(?:(?!#).*\n)*?[^\w\n]*Phase\s+(\d+)\b",
+    # The sections a writer keeps current come before the `Current focus:` summary line, which
+    # is often left a phase behind (docs/decisions.md#reused-phase-numbers).
     r"^#+\s*Current\s+Phase\b.*\n(?:[ \t]*\n)*[^\w\n]*(?:Phase\s+)?(\d+)\b",
+    r"^#+\s*Current\s+Position\b.*\n(?:(?!#).*\n)*?[^\w\n]*Phase\s+(\d+)\b",
+    r"^\W*Current\s+(?:focus|position)\**\s*:[^\n]*?\bPhase\s+(\d+)\b",
     r"\bPhase\s+(\d+)\s+of\s+\d+\b",
     r"\bPhase\s+(\d+)\b[^.\n]{0,20}?\b(?:in progress|executing|planning|active|current)\b",
     r"\b(?:executing|working\s+on|currently\s+on)\s+Phase\s+(\d+)\b",
@@ -122,9 +124,9 @@ def current_phase(root: Path) -> int | None:
 
     Read, first found wins (docs/decisions.md#reused-phase-numbers): front-matter
     `current_phase:`; a `Phase: N`, `**Phase**: N of M`, `Active phase: N` or `## Current Phase:
-    N` line; a `| Current Phase | N |` row; `Current focus: Phase N`; `Phase N` opening a line
-    under `## Current Position`; `Phase N` or `N` opening the first line under `## Current
-    Phase`; `Phase N of M`; `Phase N in progress` (or executing, planning, active, current);
+    N` line; a `| Current Phase | N |` row; `Phase N` or `N` opening the first line under `##
+    Current Phase`; `Phase N` opening a line under `## Current Position`; `Current focus: Phase
+    N`; `Phase N of M`; `Phase N in progress` (or executing, planning, active, current);
     `executing Phase N` (or working on, currently on); `Last activity: ... Completed NN-PP
     plan`."""
     text = _state_text(root)
