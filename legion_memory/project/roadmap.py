@@ -5,9 +5,10 @@ Forms read: progress tables with Phase and Status columns (a row shifted by a co
 the number in a `#` column beside a Phase column that names it; a `1-6. Name` row for a span of
 phases), statuses such as `Complete ✓ (reviewed)` or `**Complete** (3/3 plans — ...)`, `### Phase
 N: Name` sections with `**Status:**` or `**Phase Status:** ✓ COMPLETE` lines, a status in the
-heading itself (`✅`, `(Complete)`, `— Done`) or, failing both, a `**Plans:** Complete` or `3/3
-plans complete` line, `- [x] Phase N: Name` and `- ✅ Phase N: Name` lists, and an archived
-milestone whose head says it is complete. An inserted `Phase 2.1` is never read as phase 2.
+heading itself (`✅`, `(Complete)`, `— Done`; `### ✅ Phase N`) or, failing both, a `**Plans:**
+Complete` or `3/3 plans complete` line, `- [x] Phase N: Name` and `- ✅ Phase N: Name` lists
+(`Phase 1-5` for a span), and an archived milestone whose head says it is complete. An inserted
+`Phase 2.1` is never read as phase 2.
 """
 
 import re
@@ -74,28 +75,35 @@ def is_done(status: str) -> bool:
     return folded.startswith(_DONE_WORDS) or folded in {"✓", "✔", "✅", "[x]"}
 
 
-_CHECK_MARK = re.compile("[✓✔✅]")
-_STATUS_NOISE = re.compile(r"\*|[✓✔✅]|\([^)]*\)", re.IGNORECASE)
+# A check mark and the emoji selector an emoji keyboard types after it (`✔️` is `✔` + U+FE0F).
+_MARK = "[✓✔✅☑]\ufe0f?"
+_CHECK_MARK = re.compile(_MARK)
+_STATUS_NOISE = re.compile(rf"\*|{_MARK}|\([^)]*\)", re.IGNORECASE)
 # `(?!\.\d)`: an inserted decimal phase (`2.1`) is a phase of its own, never phase 2.
-_PHASE_CELL = re.compile(r"^\W*(?:phase\s+)?0*(\d+)\b(?!\.\d)[\s:.—\u2013-]*(.*)$", re.IGNORECASE)
+_PHASE_CELL = re.compile(r"^\W*(?:phase\s+)?0*(\d+)\b(?!\.\d)[\s:\uff1a.—\u2013-]*(.*)$", re.I)
 # `1-6. Foundation through SEO`: one row for a span of shipped phases; `01-02-PLAN` is no span.
 _PHASE_SPAN_CELL = re.compile(
     r"^\W*(?:phases?\s+)?0*(\d+)\s*[-\u2013—]\s*0*(\d+)\b(?![-\u2013—]|\.\d)", re.IGNORECASE
 )
+# A mark may open the heading, `### ✅ Phase 1: Foundation`; group 2 is that mark.
 _PHASE_HEADING = re.compile(
-    r"^(#{1,6})\s+\**Phase\s+0*(\d+)\b(?!\.\d)\**\s*[:.—\u2013-]?\s*(.*?)\**\s*#*\s*$", re.I
+    r"^(#{1,6})\s+([^\w\s#*]{0,3})\s*\**Phase\s+0*(\d+)\b(?!\.\d)\**\s*[:\uff1a.—\u2013-]?\s*(.*?)"
+    r"\**\s*#*\s*$",
+    re.IGNORECASE,
 )
 _ANY_HEADING = re.compile(r"^(#{1,6})\s")
 _REQUIREMENTS_LINE = re.compile(
     r"^\s*(?:[-*]\s+)?\**Requirements\**\s*:?\**\s*:?(.*)$", re.IGNORECASE
 )
 _STATUS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**(?:Phase\s+)?Status:?\**\s*:?\s*(.+)$", re.I)
-_PLANS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**Plans:?\**\s*:?\s*(.+)$", re.I)
+# The colon is the label's own: `**Plans complete:** 2/3` is not a Plans line.
+_PLANS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**Plans(?::\**|\**\s*:)\s*(.+)$", re.I)
 # `**Plans:** Complete`, `Completed (shipped v1.0)`, `3/3 plans complete`, `5 (5/5 complete)`.
 _PLANS_DONE = re.compile(r"^\W*(?:complete|completed|done|finished|shipped)\b", re.I)
 _PLANS_ALL = re.compile(r"\b(\d+)\s*/\s*(\d+)\s+(?:plans?\s+)?(?:complete|completed|done)\b", re.I)
 _CHECKBOX = re.compile(
-    r"^\s*[-*]\s+(\[[ xX]\]|[✓✔✅])\s+\**Phase\s+0*(\d+)\b(?!\.\d)\**\s*[:.—\u2013-]?\s*(.*)$",
+    rf"^\s*[-*]\s+(\[[ xX]\]|{_MARK})\s+\**Phase\s+0*(\d+)(?:[-\u2013]0*(\d+))?\b(?!\.\d)"
+    r"\**\s*[:\uff1a.—\u2013-]?\s*(.*)$",
     re.IGNORECASE,
 )
 # Where a heading's status may begin after the name: `(Complete)`, `[DONE]`, `— Done`.
@@ -241,8 +249,9 @@ def _details(text: str) -> dict[int, tuple[str, str, tuple[str, ...], str]]:
     for line in text.split("\n"):
         heading = _PHASE_HEADING.match(line)
         if heading:
-            current = (int(heading.group(2)), len(heading.group(1)))
-            name, status = _heading_status(heading.group(3).strip())
+            current = (int(heading.group(3)), len(heading.group(1)))
+            name, status = _heading_status(heading.group(4).strip())
+            status = status or (COMPLETE if _CHECK_MARK.search(heading.group(2)) else "")
             found.setdefault(current[0], (name, "", ()))
             headed[current[0]] = headed.get(current[0]) or status
             continue
@@ -296,11 +305,25 @@ def _unmarked(name: str) -> str:
 
 def _checkboxes(text: str) -> dict[int, tuple[str, str]]:
     """`- [x] Phase 3: Name (2 plans)` or `- ✅ Phase 3: Name` -> (Name, Complete); `- [ ]` ->
-    (Name, Planned)."""
+    (Name, Planned); `- [x] Phase 1-5: …` -> each of phases 1 to 5, unnamed."""
     found: dict[int, tuple[str, str]] = {}
     for line in text.split("\n"):
-        if (match := _CHECKBOX.match(line)) is not None:
-            name = re.sub(r"\s*\([^)]*\)\s*$", "", match.group(3).replace("*", "")).strip()
-            status = "Planned" if match.group(1) == "[ ]" else COMPLETE
-            found.setdefault(int(match.group(2)), (name, status))
+        if (match := _CHECKBOX.match(line)) is None:
+            continue
+        status = "Planned" if match.group(1) == "[ ]" else COMPLETE
+        first, last = int(match.group(2)), int(match.group(3) or match.group(2))
+        if 0 < last - first <= _LONGEST_SPAN:
+            for number in range(first, last + 1):
+                found.setdefault(number, ("", status))
+        else:
+            found.setdefault(first, (_box_name(match.group(4)), status))
     return found
+
+
+def _box_name(title: str) -> str:
+    """`Name** - what it delivers` -> Name (the bold ends the name); `Name (3/3 plans) — completed
+    2026-02-06` -> Name."""
+    if "**" in title:
+        title = title.split("**", 1)[0]
+    name, _ = _heading_status(title.strip())
+    return re.sub(r"\s*\([^)]*\)\s*$", "", name).strip()
