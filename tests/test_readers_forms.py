@@ -213,6 +213,44 @@ ROADMAP_FORMS = {
         6: ("Reports", False),
     },
     "marked-list": {1: ("Foundation", True), 2: ("Auth & Sessions", True), 3: ("Billing", False)},
+    # No status but a `**Plans:**` line saying every plan is done; `2/3` is not, and a Status
+    # line (`Blocked on …`) wins over the plans.
+    "plans-line": {
+        1: ("Chart of Accounts", True),
+        2: ("Journal Entries", True),
+        3: ("Bank Import", True),
+        4: ("Reconciliation", True),
+        5: ("Invoicing", False),
+        6: ("Tax Reports", False),
+        7: ("Payroll", False),
+    },
+    # `1-4. Accounts through Reconciliation`: one row for each phase of a shipped milestone.
+    "span-rows": {
+        **{number: ("", True) for number in range(1, 7)},
+        7: ("Dashboards", True),
+        8: ("Exports", False),
+    },
+    # A shipped milestone's list: `Phase 1-3: …` for a span, `Name (3/3 plans) — completed
+    # date`; the name of `**Phase 6: Dashboards** - what it delivers` ends with the bold.
+    "shipped-list": {
+        **{number: ("", True) for number in range(1, 4)},
+        4: ("Invoicing", True),
+        5: ("Reminders", True),
+        6: ("Dashboards", False),
+        7: ("Exports", False),
+    },
+    # A mark opening the heading (`### ✅ Phase 1`, `✔️`; `🚧` is no status), a full-width colon,
+    # and the emoji check marks `✔️ Complete`, `☑️` in a table.
+    "marked-headings": {
+        1: ("Accounts", True),
+        2: ("Journal", True),
+        3: ("Bank Import", False),
+        4: ("Reconciliation", True),
+        5: ("Reports", True),
+        6: ("Payroll", False),
+    },
+    # An inserted `Phase 2.1` (its list item, section and row) says nothing about phase 2.
+    "inserted-decimal": {1: ("Accounts", True), 2: ("Payments", False), 3: ("Refunds", False)},
 }
 
 
@@ -243,6 +281,8 @@ def test_a_milestone_head_completes_only_an_archived_roadmap() -> None:
         ("numbered-items", 17),  # `2. **Phase**: 17 of 20 (executing)`
         ("task-boxes", 21),  # `- [ ] **Phase**: 21 — Search`
         ("no-phase", None),  # "Phase 3 shipped last week" names no current phase: no guess
+        ("stale-focus", 5),  # `## Current Phase` says 5; `Current focus: Phase 4` lags behind
+        ("inserted-phase", None),  # `Phase: 3.1 of 5`: an inserted phase, not phase 3
     ],
 )
 def test_every_state_form(tmp_path: Path, name: str, phase: int | None) -> None:

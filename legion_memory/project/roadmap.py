@@ -2,11 +2,13 @@
 each phase: its name, status and requirement IDs.
 
 Forms read: progress tables with Phase and Status columns (a row shifted by a column included;
-the number in a `#` column beside a Phase column that names it), statuses such as `Complete ✓
-(reviewed)` or `**Complete** (3/3 plans — ...)`, `### Phase N: Name` sections with `**Status:**`
-or `**Phase Status:** ✓ COMPLETE` lines or a status in the heading itself (`✅`, `(Complete)`,
-`— Done`), `- [x] Phase N: Name` and `- ✅ Phase N: Name` lists, and an archived milestone whose
-head says it is complete.
+the number in a `#` column beside a Phase column that names it; a `1-6. Name` row for a span of
+phases), statuses such as `Complete ✓ (reviewed)` or `**Complete** (3/3 plans — ...)`, `### Phase
+N: Name` sections with `**Status:**` or `**Phase Status:** ✓ COMPLETE` lines, a status in the
+heading itself (`✅`, `(Complete)`, `— Done`; `### ✅ Phase N`) or, failing both, a `**Plans:**
+Complete` or `3/3 plans complete` line, `- [x] Phase N: Name` and `- ✅ Phase N: Name` lists
+(`Phase 1-5` for a span), and an archived milestone whose head says it is complete. An inserted
+`Phase 2.1` is never read as phase 2.
 """
 
 import re
@@ -73,24 +75,42 @@ def is_done(status: str) -> bool:
     return folded.startswith(_DONE_WORDS) or folded in {"✓", "✔", "✅", "[x]"}
 
 
-_CHECK_MARK = re.compile("[✓✔✅]")
-_STATUS_NOISE = re.compile(r"\*|[✓✔✅]|\([^)]*\)", re.IGNORECASE)
-_PHASE_CELL = re.compile(r"^\W*(?:phase\s+)?0*(\d+)\b[\s:.—\u2013-]*(.*)$", re.IGNORECASE)
+# A check mark and the emoji selector an emoji keyboard types after it (`✔️` is `✔` + U+FE0F).
+_MARK = "[✓✔✅☑]\ufe0f?"
+_CHECK_MARK = re.compile(_MARK)
+_STATUS_NOISE = re.compile(rf"\*|{_MARK}|\([^)]*\)", re.IGNORECASE)
+# `(?!\.\d)`: an inserted decimal phase (`2.1`) is a phase of its own, never phase 2.
+_PHASE_CELL = re.compile(r"^\W*(?:phase\s+)?0*(\d+)\b(?!\.\d)[\s:\uff1a.—\u2013-]*(.*)$", re.I)
+# `1-6. Foundation through SEO`: one row for a span of shipped phases; `01-02-PLAN` is no span.
+_PHASE_SPAN_CELL = re.compile(
+    r"^\W*(?:phases?\s+)?0*(\d+)\s*[-\u2013—]\s*0*(\d+)\b(?![-\u2013—]|\.\d)", re.IGNORECASE
+)
+# A mark may open the heading, `### ✅ Phase 1: Foundation`; group 2 is that mark.
 _PHASE_HEADING = re.compile(
-    r"^(#{1,6})\s+\**Phase\s+0*(\d+)\b\**\s*[:.—\u2013-]?\s*(.*?)\**\s*#*\s*$", re.IGNORECASE
+    r"^(#{1,6})\s+([^\w\s#*]{0,3})\s*\**Phase\s+0*(\d+)\b(?!\.\d)\**\s*[:\uff1a.—\u2013-]?\s*(.*?)"
+    r"\**\s*#*\s*$",
+    re.IGNORECASE,
 )
 _ANY_HEADING = re.compile(r"^(#{1,6})\s")
 _REQUIREMENTS_LINE = re.compile(
     r"^\s*(?:[-*]\s+)?\**Requirements\**\s*:?\**\s*:?(.*)$", re.IGNORECASE
 )
 _STATUS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**(?:Phase\s+)?Status:?\**\s*:?\s*(.+)$", re.I)
+# The colon is the label's own: `**Plans complete:** 2/3` is not a Plans line.
+_PLANS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**Plans(?::\**|\**\s*:)\s*(.+)$", re.I)
+# `**Plans:** Complete`, `Completed (shipped v1.0)`, `3/3 plans complete`, `5 (5/5 complete)`.
+_PLANS_DONE = re.compile(r"^\W*(?:complete|completed|done|finished|shipped)\b", re.I)
+_PLANS_ALL = re.compile(r"\b(\d+)\s*/\s*(\d+)\s+(?:plans?\s+)?(?:complete|completed|done)\b", re.I)
 _CHECKBOX = re.compile(
-    r"^\s*[-*]\s+(\[[ xX]\]|[✓✔✅])\s+\**Phase\s+0*(\d+)\b\**\s*[:.—\u2013-]?\s*(.*)$",
+    rf"^\s*[-*]\s+(\[[ xX]\]|{_MARK})\s+\**Phase\s+0*(\d+)(?:[-\u2013]0*(\d+))?\b(?!\.\d)"
+    r"\**\s*[:\uff1a.—\u2013-]?\s*(.*)$",
     re.IGNORECASE,
 )
 # Where a heading's status may begin after the name: `(Complete)`, `[DONE]`, `— Done`.
 _STATUS_OPENING = re.compile(r"\(|\[|\s[—\u2013|-]\s")
 _STATUS_ALONE = re.compile(rf"(?:{'|'.join(_STATUS_WORDS)})[\W\d]*", re.IGNORECASE)
+# A longer "span" is more likely a date or an ID than a milestone's phases.
+_LONGEST_SPAN = 30
 _MILESTONE_DONE = re.compile(
     r"^\W*(?:status\W*:\W*(?:complete|shipped)|completed\W*:|shipped\W*:)", re.I | re.M
 )
@@ -139,9 +159,11 @@ def roadmap_entries(
     entries: dict[int, RoadmapEntry] = {}
     for number in sorted({*progress, *details, *boxes}):
         table_name, table_status = progress.get(number, ("", ""))
-        heading_name, heading_status, requirements = details.get(number, ("", "", ()))
+        heading_name, heading_status, requirements, plans_status = details.get(
+            number, ("", "", (), "")
+        )
         box_name, box_status = boxes.get(number, ("", ""))
-        statuses = [s for s in (table_status, heading_status, box_status) if s]
+        statuses = [s for s in (table_status, heading_status, box_status, plans_status) if s]
         status = statuses[0] if statuses else ""
         if all_done and not is_done(status):
             status = COMPLETE
@@ -172,14 +194,21 @@ def _progress(text: str) -> dict[int, tuple[str, str]]:
         )
         name_at = None if name_at == number_at else name_at
         for cells in rows:
-            match = _phase_cell(cells, number_at)
-            if match is None or int(match.group(1)) in found:
-                continue
-            status = _row_status(cells, number_at, status_at)
             named = cells[name_at] if name_at is not None and name_at < len(cells) else ""
-            name = match.group(2).strip() or named.replace("*", "").strip()
-            found[int(match.group(1))] = (name, status)
+            for number, name in _row_phases(cells, number_at, named.replace("*", "").strip()):
+                found.setdefault(number, (name, _row_status(cells, number_at, status_at)))
     return found
+
+
+def _row_phases(cells: list[str], at: int, named: str) -> list[tuple[int, str]]:
+    """The phase a row is about, with its name; a row for a span (`1-6. Foundation through
+    SEO`) is about each phase of it, and names none of them."""
+    cell = cells[at].replace("*", "") if at < len(cells) else ""
+    span = _PHASE_SPAN_CELL.match(cell)
+    if span is not None and 0 < int(span[2]) - int(span[1]) <= _LONGEST_SPAN:
+        return [(number, "") for number in range(int(span[1]), int(span[2]) + 1)]
+    match = _PHASE_CELL.match(cell)
+    return [] if match is None else [(int(match[1]), match[2].strip() or named)]
 
 
 def _phase_cell(cells: list[str], at: int) -> "re.Match[str] | None":
@@ -209,17 +238,20 @@ def _row_status(cells: list[str], phase_at: int, status_at: int | None) -> str:
     return next((status for status in statuses if _is_status(status)), written)
 
 
-def _details(text: str) -> dict[int, tuple[str, str, tuple[str, ...]]]:
-    """Phase -> (name, status, requirement IDs) from `### Phase N: Name` sections; a status line
-    in the section wins over one the heading gives."""
+def _details(text: str) -> dict[int, tuple[str, str, tuple[str, ...], str]]:
+    """Phase -> (name, status, requirement IDs, plans status) from `### Phase N: Name` sections;
+    a status line in the section wins over one the heading gives. The plans status is what a
+    `**Plans:**` line says when it says every plan is done: a weaker word than a status."""
     found: dict[int, tuple[str, str, tuple[str, ...]]] = {}
     headed: dict[int, str] = {}
+    planned: dict[int, str] = {}
     current: tuple[int, int] | None = None  # (phase, heading level)
     for line in text.split("\n"):
         heading = _PHASE_HEADING.match(line)
         if heading:
-            current = (int(heading.group(2)), len(heading.group(1)))
-            name, status = _heading_status(heading.group(3).strip())
+            current = (int(heading.group(3)), len(heading.group(1)))
+            name, status = _heading_status(heading.group(4).strip())
+            status = status or (COMPLETE if _CHECK_MARK.search(heading.group(2)) else "")
             found.setdefault(current[0], (name, "", ()))
             headed[current[0]] = headed.get(current[0]) or status
             continue
@@ -233,8 +265,23 @@ def _details(text: str) -> dict[int, tuple[str, str, tuple[str, ...]]]:
             ids = tuple(dict.fromkeys([*ids, *REQUIREMENT_ID.findall(requirements[1])]))
         elif not status and (declared := _STATUS_LINE.match(line)) is not None:
             status = normalise_status(declared.group(1))
+        elif (plans := _PLANS_LINE.match(line)) is not None and _all_planned(plans[1]):
+            planned[current[0]] = COMPLETE
         found[current[0]] = (name, status, ids)
-    return {n: (name, status or headed[n], ids) for n, (name, status, ids) in found.items()}
+    return {
+        n: (name, status or headed[n], ids, planned.get(n, ""))
+        for n, (name, status, ids) in found.items()
+    }
+
+
+def _all_planned(plans: str) -> bool:
+    """`Complete`, `Completed (shipped v1.0)`, `3/3 plans complete`, `5 (5/5 complete)`: every
+    plan done. `6/7 complete`, `2 plans`, `TBD` are not."""
+    plans = plans.replace("*", "")
+    counted = _PLANS_ALL.search(plans)
+    return _PLANS_DONE.match(plans) is not None or (
+        counted is not None and counted[1] == counted[2] != "0"
+    )
 
 
 def _heading_status(title: str) -> tuple[str, str]:
@@ -258,11 +305,25 @@ def _unmarked(name: str) -> str:
 
 def _checkboxes(text: str) -> dict[int, tuple[str, str]]:
     """`- [x] Phase 3: Name (2 plans)` or `- ✅ Phase 3: Name` -> (Name, Complete); `- [ ]` ->
-    (Name, Planned)."""
+    (Name, Planned); `- [x] Phase 1-5: …` -> each of phases 1 to 5, unnamed."""
     found: dict[int, tuple[str, str]] = {}
     for line in text.split("\n"):
-        if (match := _CHECKBOX.match(line)) is not None:
-            name = re.sub(r"\s*\([^)]*\)\s*$", "", match.group(3).replace("*", "")).strip()
-            status = "Planned" if match.group(1) == "[ ]" else COMPLETE
-            found.setdefault(int(match.group(2)), (name, status))
+        if (match := _CHECKBOX.match(line)) is None:
+            continue
+        status = "Planned" if match.group(1) == "[ ]" else COMPLETE
+        first, last = int(match.group(2)), int(match.group(3) or match.group(2))
+        if 0 < last - first <= _LONGEST_SPAN:
+            for number in range(first, last + 1):
+                found.setdefault(number, ("", status))
+        else:
+            found.setdefault(first, (_box_name(match.group(4)), status))
     return found
+
+
+def _box_name(title: str) -> str:
+    """`Name** - what it delivers` -> Name (the bold ends the name); `Name (3/3 plans) — completed
+    2026-02-06` -> Name."""
+    if "**" in title:
+        title = title.split("**", 1)[0]
+    name, _ = _heading_status(title.strip())
+    return re.sub(r"\s*\([^)]*\)\s*$", "", name).strip()

@@ -16,16 +16,21 @@ MILESTONES_DIR = Path(".planning") / "milestones"
 # Patterns, compiled by `re` on first use: most commands never read the phase.
 # A list item's opening: `- `, `* `, `1. `, `2) `, with a task box (`- [x] `) or without.
 _ITEM = r"(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?"
+# A phase number; an inserted decimal phase (`Phase: 2.1`) is none that the readers list, so it
+# names no current phase rather than phase 2.
+_N = r"(\d+)(?!\d|\.\d)"
 _PHASE_FORMS = (
-    r"\A---\n(?:.*\n)*?current_phase:\s*[\"']?(\d+)(?:.*\n)*?---\s*$",
-    rf"^\s*(?:{_ITEM}|#+\s*)?\**(?:(?:Current|Active)\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?(\d+)",
-    r"^\|\s*\**(?:Current|Active)\s+Phase\**\s*\|\s*\**(?:Phase\s+)?(\d+)",
-    r"^\W*Current\s+(?:focus|position)\**\s*:[^\n]*?\bPhase\s+(\d+)\b",
-    r"^#+\s*Current\s+Position\b.*\n(?:(?!#).*\n)*?[^\w\n]*Phase\s+(\d+)\b",
-    r"^#+\s*Current\s+Phase\b.*\n(?:[ \t]*\n)*[^\w\n]*(?:Phase\s+)?(\d+)\b",
-    r"\bPhase\s+(\d+)\s+of\s+\d+\b",
-    r"\bPhase\s+(\d+)\b[^.\n]{0,20}?\b(?:in progress|executing|planning|active|current)\b",
-    r"\b(?:executing|working\s+on|currently\s+on)\s+Phase\s+(\d+)\b",
+    rf"\A---\n(?:.*\n)*?current_phase:\s*[\"']?{_N}(?:.*\n)*?---\s*$",
+    rf"^\s*(?:{_ITEM}|#+\s*)?\**(?:(?:Current|Active)\s+)?Phase\**\s*:\s*\**\s*(?:Phase\s+)?{_N}",
+    rf"^\|\s*\**(?:Current|Active)\s+Phase\**\s*\|\s*\**(?:Phase\s+)?{_N}",
+    # The sections a writer keeps current come before the `Current focus:` summary line, which
+    # is often left a phase behind (docs/decisions.md#reused-phase-numbers).
+    rf"^#+\s*Current\s+Phase\b.*\n(?:[ \t]*\n)*[^\w\n]*(?:Phase\s+)?{_N}\b",
+    rf"^#+\s*Current\s+Position\b.*\n(?:(?!#).*\n)*?[^\w\n]*Phase\s+{_N}\b",
+    rf"^\W*Current\s+(?:focus|position)\**\s*:[^\n]*?\bPhase\s+{_N}\b",
+    rf"\bPhase\s+{_N}\s+of\s+\d+\b",
+    rf"\bPhase\s+{_N}\b[^.\n]{{0,20}}?\b(?:in progress|executing|planning|active|current)\b",
+    rf"\b(?:executing|working\s+on|currently\s+on)\s+Phase\s+{_N}\b",
     rf"^\s*(?:{_ITEM})?\**Last activity\**\s*:.*?\bCompleted\s+(\d+)-\d+(?:-PLAN)?\b",
 )
 _COMPLETED_ON = r"^\W*(?:Completed|Shipped|Status:\W*Complete\W*on)\W*:?\W*(\d{4}-\d{2}-\d{2})"
@@ -122,11 +127,11 @@ def current_phase(root: Path) -> int | None:
 
     Read, first found wins (docs/decisions.md#reused-phase-numbers): front-matter
     `current_phase:`; a `Phase: N`, `**Phase**: N of M`, `Active phase: N` or `## Current Phase:
-    N` line; a `| Current Phase | N |` row; `Current focus: Phase N`; `Phase N` opening a line
-    under `## Current Position`; `Phase N` or `N` opening the first line under `## Current
-    Phase`; `Phase N of M`; `Phase N in progress` (or executing, planning, active, current);
+    N` line; a `| Current Phase | N |` row; `Phase N` or `N` opening the first line under `##
+    Current Phase`; `Phase N` opening a line under `## Current Position`; `Current focus: Phase
+    N`; `Phase N of M`; `Phase N in progress` (or executing, planning, active, current);
     `executing Phase N` (or working on, currently on); `Last activity: ... Completed NN-PP
-    plan`."""
+    plan`. An inserted `Phase: 2.1` names no phase these readers list, so it is no answer."""
     text = _state_text(root)
     if text is None:
         return None
