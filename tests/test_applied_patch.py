@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from support.gitrepos import (
     add_outcome,
     add_pattern,
@@ -72,3 +73,63 @@ def test_the_blobs_a_patch_leaves_memory_files_as_are_read_from_its_index_lines(
         "PATTERNS.md": "086e592",
     }
     assert changed_blobs(PATCH, "elsewhere/memory", names) == {}
+
+
+def _series_on_feature(repo: Path) -> None:
+    """feature stores an outcome, a pattern citing it, then another outcome, a commit each;
+    main stores its own O-001 meanwhile, so the first patch's outcome is renumbered."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "branch record", "feature")
+    commit(repo, "branch outcome")
+    add_pattern(repo, "branch pattern", cited, "feature")
+    commit(repo, "branch pattern")
+    add_outcome(repo, "later branch record", "feature")
+    commit(repo, "later branch outcome")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+
+
+def _mail_series(repo: Path, mbox: Path, *, from_line: str | None = None) -> None:
+    mailed = git(repo, "format-patch", "--stdout", "main..feature")
+    if from_line is not None:  # a mail of a commit this repository does not hold
+        mailed = "\n".join(
+            from_line if line.startswith("From ") and line.endswith(" 2001") else line
+            for line in mailed.split("\n")
+        )
+    mbox.write_text(mailed, encoding="utf-8")
+
+
+@pytest.mark.parametrize("mailed_from", ["held", "unknown"])
+def test_a_series_is_repaired_once_after_its_last_patch_whichever_commit_mailed_it(
+    repo: Path, tmp_path: Path, mailed_from: str
+) -> None:
+    """A repair committed mid-way through a series would be undone by the next patch's commit
+    (`git am` holds the index): the last patch's hook repairs. The pattern's patch leaves
+    OUTCOMES.md alone: its side is the commit it was mailed from when the repository holds it,
+    else OUTCOMES.md as the series' first patch left it."""
+    _series_on_feature(repo)
+    mbox = tmp_path / "series.mbox"
+    unknown = "From " + "1" * 40 + " Mon Sep 17 00:00:00 2001"
+    _mail_series(repo, mbox, from_line=unknown if mailed_from == "unknown" else None)
+
+    applied = run_git(repo, "am", "-3", str(mbox))
+
+    assert applied.returncode == 0, applied.stderr
+    # The 3-way merge places the renumbered row first, as a text merge would.
+    assert rows(repo) == [
+        ("O-002", "feature", "branch record"),
+        ("O-001", "main", "main record"),
+        ("O-003", "feature", "later branch record"),
+    ]
+    assert sources(repo) == {"branch pattern": "O-002"}
+    assert applied.stderr.count("committed the repair of .planning/memory") == 1
+    subjects = git(repo, "log", "--format=%s", "-4").splitlines()
+    assert subjects == [
+        "Repair .planning/memory after post-applypatch (legion-memory doctor --fix)",
+        "later branch outcome",
+        "branch pattern",
+        "branch outcome",
+    ]
+    assert_healthy(repo)

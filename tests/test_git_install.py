@@ -188,7 +188,7 @@ def _removed(hook: Path) -> None:
 
 
 def _of_an_older_format(hook: Path) -> None:
-    older = hook.read_text(encoding="utf-8").replace("# legion-memory hook format 5\n", "")
+    older = hook.read_text(encoding="utf-8").replace("# legion-memory hook format 6\n", "")
     hook.write_text(older, encoding="utf-8")
 
 

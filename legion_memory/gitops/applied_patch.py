@@ -5,7 +5,9 @@ the patch's own version of each memory file it changes (docs/decisions.md#applie
 driver renumbers the patch's colliding records; a file only the patch changed (PATTERNS.md) git
 writes as the patch has it, citing the patch's numbers. While the post-applypatch hook runs,
 `rebase-apply/patch` still holds the patch, whose `index <old>..<new>` lines name each file's
-version before and after it: the 3-way fallback wrote the new blobs, so they can be read.
+version before and after it: the 3-way fallback wrote the new blobs, so they can be read. A file
+the patch does not change is on its side as the series' last earlier patch left it; and when the
+repository holds the commit the patch was mailed from, that commit's memory is the patch's side.
 """
 
 import re
@@ -14,7 +16,10 @@ from pathlib import Path
 
 from legion_memory.gitops.branch import find_git_dir, run_git
 from legion_memory.gitops.cat_file import blob_texts
+from legion_memory.gitops.repository import files_of_commits
 
+# The first line `git format-patch` writes: the commit mailed, and a fixed date.
+_FROM_COMMIT = re.compile(r"\AFrom ([0-9a-f]{40}|[0-9a-f]{64}) Mon Sep 17 00:00:00 2001$", re.M)
 # A file's header in a patch, then (before the next file's) the blobs it changes between.
 _CHANGED = re.compile(
     r"^diff --git a/\S+ b/(\S+)\n(?:(?!diff --git ).*\n)*?index [0-9a-f]+\.\.([0-9a-f]+)\b",
@@ -52,11 +57,16 @@ def files_of_applied_patch(
     git_dir = find_git_dir(start)
     patch = patch_being_applied(git_dir) if git_dir is not None else None
     top = run_git(["rev-parse", "--show-toplevel"], start) if patch else None
-    if patch is None or top is None:
+    if git_dir is None or patch is None or top is None:
         return []
     folder = directory.resolve().relative_to(Path(top).resolve()).as_posix()
     blobs = changed_blobs(patch, folder, names)
     ours = "HEAD^" if committed else "HEAD"
+    mailed = _mailed_commit(start, git_dir / "rebase-apply", folder, blobs) if blobs else None
+    if mailed is not None:
+        return files_of_commits(start, directory, [ours, mailed], names, keep_empty=True)
+    if blobs:
+        blobs = {**_series_blobs(git_dir / "rebase-apply", folder, names), **blobs}
     asked = [f"{ours}:{folder}/{name}" for name in names] + list(blobs.values())
     texts = blob_texts(start, asked) if blobs else None
     if texts is None:
@@ -66,3 +76,51 @@ def files_of_applied_patch(
         dict(zip(names, texts[: len(names)], strict=True)),
         {name: theirs.get(name) for name in names},
     ]
+
+
+def _mailed_commit(start: Path, applying: Path, folder: str, blobs: dict[str, str]) -> str | None:
+    """The commit `git format-patch` mailed this patch from (its `From <hash> Mon Sep 17 ...`
+    line), when this repository holds it and its version of every memory file the patch changes
+    is the patch's: then its whole memory is the patch's side, the files the patch leaves alone
+    included (a pattern citing an outcome an earlier commit stored)."""
+    mail = _mail(applying, _current(applying))
+    found = _FROM_COMMIT.match(mail or "")
+    if found is None:
+        return None
+    commit = found.group(1)
+    named = run_git(["rev-parse", *(f"{commit}:{folder}/{name}" for name in blobs)], start)
+    held = (named or "").split()
+    if len(held) != len(blobs) or not all(
+        whole.startswith(short) for whole, short in zip(held, blobs.values(), strict=True)
+    ):
+        return None
+    return commit
+
+
+def _current(applying: Path) -> int:
+    """The number of the patch `git am` is applying (0 when it cannot say)."""
+    try:
+        return int((applying / "next").read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return 0
+
+
+def _mail(applying: Path, number: int) -> str | None:
+    """The series' mail `number`: `git am` keeps each as `rebase-apply/0001`, `0002`, ..."""
+    try:
+        return (applying / f"{number:04d}").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _series_blobs(applying: Path, folder: str, names: Sequence[str]) -> dict[str, str]:
+    """The patch's side of the files it does not change: as the last earlier patch of the
+    series that changed each left it. A patch citing a record an earlier patch stored (a
+    pattern's `Source`) means that patch's number, which the 3-way merge may have changed."""
+    found: dict[str, str] = {}
+    for number in range(_current(applying) - 1, 0, -1):
+        missing = [name for name in names if name not in found]
+        if not missing:
+            break
+        found.update(changed_blobs(_mail(applying, number) or "", folder, missing))
+    return found

@@ -34,6 +34,15 @@ if [ -x "$chained" ]; then
         "$chained" "$@" || status=$?
     fi
 fi
+# Mid-way through a series of patches `git am` holds the index itself: a repair committed now
+# would be undone by the next patch's commit, and one left in the work tree would stop the series
+# ("your local changes would be overwritten"). The last patch's hook repairs.
+if [ "{name}" = post-applypatch ]; then
+    applying=$(git rev-parse --git-path rebase-apply 2>/dev/null)
+    next=$(cat "$applying/next" 2>/dev/null)
+    last=$(cat "$applying/last" 2>/dev/null)
+    [ -n "$next" ] && [ -n "$last" ] && [ "$next" -lt "$last" ] 2>/dev/null && exit $status
+fi
 # post-commit acts only on a commit that integrated other work, which runs no other hook: a
 # cherry-pick or revert, or the commit that concludes a stopped merge or pick; or on the first
 # commit after a stash was applied with a renumbering the driver noted (no hook runs after a
