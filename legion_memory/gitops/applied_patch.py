@@ -17,6 +17,7 @@ from pathlib import Path
 from legion_memory.gitops.branch import find_git_dir, run_git
 from legion_memory.gitops.cat_file import blob_texts
 from legion_memory.gitops.repository import files_of_commits
+from legion_memory.gitops.running_git import commit_holding
 
 # The first line `git format-patch` writes: the commit mailed, and a fixed date.
 _FROM_COMMIT = re.compile(r"\AFrom ([0-9a-f]{40}|[0-9a-f]{64}) Mon Sep 17 00:00:00 2001$", re.M)
@@ -76,6 +77,19 @@ def files_of_applied_patch(
         dict(zip(names, texts[: len(names)], strict=True)),
         {name: theirs.get(name) for name in names},
     ]
+
+
+def commit_being_mailed(start: Path, path: str, theirs: Path) -> str | None:
+    """For the merge driver in `git am -3`'s 3-way fallback: the commit `git format-patch`
+    mailed the patch from, when this repository holds it and its version of `path` (relative
+    to the top of the working tree) is the bytes of `theirs`. The merge is then weighed as a
+    pick of that commit (docs/decisions.md#applied-patch)."""
+    git_dir = find_git_dir(start)
+    applying = git_dir / "rebase-apply" if git_dir is not None else None
+    if applying is None or not (applying / "applying").is_file():
+        return None
+    found = _FROM_COMMIT.match(_mail(applying, _current(applying)) or "")
+    return commit_holding(start, found.group(1), path, theirs) if found else None
 
 
 def _mailed_commit(start: Path, applying: Path, folder: str, blobs: dict[str, str]) -> str | None:

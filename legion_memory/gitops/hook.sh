@@ -36,12 +36,23 @@ if [ -x "$chained" ]; then
 fi
 # Mid-way through a series of patches `git am` holds the index itself: a repair committed now
 # would be undone by the next patch's commit, and one left in the work tree would stop the series
-# ("your local changes would be overwritten"). The last patch's hook repairs.
+# ("your local changes would be overwritten"). The last patch applied repairs: the last of the
+# series, or this one when every later patch is a copy (author, date, subject) of a commit HEAD
+# holds, which `git am` skips as applied already, running no hook.
 if [ "{name}" = post-applypatch ]; then
     applying=$(git rev-parse --git-path rebase-apply 2>/dev/null)
     next=$(cat "$applying/next" 2>/dev/null)
     last=$(cat "$applying/last" 2>/dev/null)
-    [ -n "$next" ] && [ -n "$last" ] && [ "$next" -lt "$last" ] 2>/dev/null && exit $status
+    if [ -n "$next" ] && [ -n "$last" ] && [ "$next" -lt "$last" ] 2>/dev/null; then
+        held=$(git log -n 1000 --format='%ae %s %aD' HEAD 2>/dev/null)
+        later=$next
+        while [ "$later" -lt "$last" ]; do
+            later=$((later + 1))
+            copy=$(git mailinfo /dev/null /dev/null <"$applying/$(printf '%04d' "$later")" 2>/dev/null |
+                sed -n 's/^Email: //p; s/^Subject: //p; s/^Date: //p' | tr '\n' ' ')
+            printf '%s\n' "$held" | grep -qxF "${{copy% }}" || exit $status
+        done
+    fi
 fi
 # post-commit acts only on a commit that integrated other work, which runs no other hook: a
 # cherry-pick or revert, or the commit that concludes a stopped merge or pick; or on the first

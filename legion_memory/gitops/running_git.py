@@ -33,8 +33,11 @@ def commit_applied(
     when its version of `path` (relative to the top of the working tree) is the bytes of
     `theirs`."""
     revision = next(filter(None, map(reader, ancestor_commands(depth))), None)
-    if revision is None:
-        return None
+    return None if revision is None else commit_holding(start, revision, path, theirs)
+
+
+def commit_holding(start: Path, revision: str, path: str, theirs: Path) -> str | None:
+    """The full hash of `revision` when its version of `path` is the bytes of `theirs`."""
     try:
         wanted = theirs.read_bytes()
     except OSError:

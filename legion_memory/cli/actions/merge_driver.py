@@ -141,8 +141,9 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
 
 class _Theirs(NamedTuple):
     """What theirs is, read once per file merged: the commits a `git merge` names (`GITHEAD_*`),
-    else the commit a pick is applying (one of a sequence, or a lone pick's), else the one a
-    rebase is replaying; or a stash being applied, which is weighed as a pick of no commit."""
+    else the commit a pick is applying (one of a sequence, a lone pick's, or the one a patch
+    `git am` applies was mailed from), else the one a rebase is replaying; or a stash being
+    applied, which is weighed as a pick of no commit."""
 
     named: list[str]
     picked: str | None
@@ -173,9 +174,11 @@ def _theirs(theirs: str, shown: str) -> _Theirs:
         return _Theirs(named, None, None)
     replayed = commit_being_replayed(here)
     if replayed is None:
+        from legion_memory.gitops.applied_patch import commit_being_mailed
         from legion_memory.gitops.lone_pick import commit_picked_alone
 
         picked = commit_picked_alone(here, shown, Path(theirs))
+        picked = picked or commit_being_mailed(here, shown, Path(theirs))
     return _Theirs([], picked, replayed)
 
 
