@@ -10,6 +10,7 @@ from bench.collab_sim import (
     ALL_INTEGRATIONS,
     INTEGRATIONS,
     MORE_INTEGRATIONS,
+    PATCH_INTEGRATIONS,
     STASH_INTEGRATIONS,
     simulate,
 )
@@ -75,6 +76,13 @@ TWO_HUNDRED_ROUND_ALL_SEEDS = (4008, 4011, 4015, 4017, 4041, 4048, 4052, 4115)
 # octopus merge whose second step weighed its own first step's commit, which held a record live
 # and archived at once, and archived it though main's restore was the latest move (5130).
 TWO_HUNDRED_ROUND_STASH_SEEDS = (5004, 5006, 5029, 5130)
+# Two hundred rounds with a branch's commits applied as patches too (`format-patch`, `am -3`): a
+# pattern citing an outcome an earlier patch's 3-way merge renumbered, its own patch leaving
+# OUTCOMES.md alone (6003); a repair committed after one patch of a series, undone by the next
+# patch's commit, and the next repair left in the work tree stopping the series (6006); a record
+# the branch restored left archived, the patch weighed as a pick of no commit, and a series
+# whose last patch git skipped as applied already, after which no hook ran (6010).
+TWO_HUNDRED_ROUND_PATCH_SEEDS = (6003, 6006, 6010)
 
 
 @pytest.mark.slow
@@ -88,7 +96,8 @@ TWO_HUNDRED_ROUND_STASH_SEEDS = (5004, 5006, 5029, 5130)
     + [(seed, 200, INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_SEEDS]
     + [(seed, 200, MORE_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_MORE_SEEDS]
     + [(seed, 200, ALL_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_ALL_SEEDS]
-    + [(seed, 200, STASH_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_STASH_SEEDS],
+    + [(seed, 200, STASH_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_STASH_SEEDS]
+    + [(seed, 200, PATCH_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_PATCH_SEEDS],
 )
 def test_every_record_once_every_reference_right_and_the_clones_converge(
     seed: int, rounds: int, kinds: tuple[str, ...]
