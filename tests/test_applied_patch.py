@@ -10,6 +10,7 @@ from support.gitrepos import (
     add_pattern,
     assert_healthy,
     commit,
+    feature_pattern_and_main_outcome,
     init_memory,
     rows,
     run_git,
@@ -75,22 +76,6 @@ def test_the_blobs_a_patch_leaves_memory_files_as_are_read_from_its_index_lines(
     assert changed_blobs(PATCH, "elsewhere/memory", names) == {}
 
 
-def _series_on_feature(repo: Path) -> None:
-    """feature stores an outcome, a pattern citing it, then another outcome, a commit each;
-    main stores its own O-001 meanwhile, so the first patch's outcome is renumbered."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    cited = add_outcome(repo, "branch record", "feature")
-    commit(repo, "branch outcome")
-    add_pattern(repo, "branch pattern", cited, "feature")
-    commit(repo, "branch pattern")
-    add_outcome(repo, "later branch record", "feature")
-    commit(repo, "later branch outcome")
-    git(repo, "checkout", "-q", "main")
-    add_outcome(repo, "main record", "main", date="2026-03-01")
-    commit(repo, "main outcome")
-
-
 def _mail_series(repo: Path, mbox: Path, *, from_line: str | None = None) -> None:
     mailed = git(repo, "format-patch", "--stdout", "main..feature")
     if from_line is not None:  # a mail of a commit this repository does not hold
@@ -109,7 +94,7 @@ def test_a_series_is_repaired_once_after_its_last_patch_whichever_commit_mailed_
     (`git am` holds the index): the last patch's hook repairs. The pattern's patch leaves
     OUTCOMES.md alone: its side is the commit it was mailed from when the repository holds it,
     else OUTCOMES.md as the series' first patch left it."""
-    _series_on_feature(repo)
+    feature_pattern_and_main_outcome(repo, then_on_feature="later branch record")
     mbox = tmp_path / "series.mbox"
     unknown = "From " + "1" * 40 + " Mon Sep 17 00:00:00 2001"
     _mail_series(repo, mbox, from_line=unknown if mailed_from == "unknown" else None)
@@ -128,7 +113,7 @@ def test_a_series_is_repaired_once_after_its_last_patch_whichever_commit_mailed_
     subjects = git(repo, "log", "--format=%s", "-4").splitlines()
     assert subjects == [
         "Repair .planning/memory after post-applypatch (legion-memory doctor --fix)",
-        "later branch outcome",
+        "later outcome",
         "branch pattern",
         "branch outcome",
     ]

@@ -99,38 +99,19 @@ def _main_picked_the_update_and_forgot_the_fix(repo: Path, *updates: str) -> Non
     ("into", "how"),
     [("main", "merge"), ("feature", "merge"), ("main", "merge --squash")],
 )
-def test_a_fix_archived_in_the_version_the_other_side_updated_it_to_stays_archived(
-    repo: Path, into: str, how: str
-) -> None:
-    """One side updated the fix, the other archived it after picking that very update: not two
-    people changing one record, but a stale live copy (docs/decisions.md#archived-version)."""
-    _main_picked_the_update_and_forgot_the_fix(repo)
-    archived = text_of(repo, "ARCHIVE.md")
-    other = "feature" if into == "main" else "main"
-    git(repo, "checkout", "-q", into)
-
-    done = run_git(repo, *how.split(), *(["--no-edit"] if how == "merge" else []), other)
-
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "conflict" not in done.stderr
-    assert rows(repo, "errors") == []  # a squash then brings nothing to commit
-    assert text_of(repo, "ARCHIVE.md") == archived
-    assert archived.count("| free port 3000 first |") == 1
-    assert_healthy(repo)
-
-
 @pytest.mark.parametrize(
-    ("into", "how"),
-    [("main", "merge"), ("feature", "merge"), ("main", "merge --squash")],
+    ("updated_again", "archived_fix"),
+    [(False, "free port 3000 first"), (True, "kill the stale dev server first")],
+    ids=["archived as picked", "updated again, then archived"],
 )
-def test_a_fix_updated_again_and_archived_after_picking_the_other_side_s_update_stays_archived(
-    repo: Path, into: str, how: str
+def test_a_fix_archived_after_picking_the_other_side_s_update_stays_archived(
+    repo: Path, into: str, how: str, updated_again: bool, archived_fix: str
 ) -> None:
-    """main picked feature's update, updated the fix again and archived it: main saw feature's
-    version and changed the record since, so feature's live copy is stale, not a second
-    person's change (docs/decisions.md#later-version; seed 5182 of the simulation's
-    --stash-kinds, through `merge --squash`)."""
-    _main_picked_the_update_and_forgot_the_fix(repo, "kill the stale dev server first")
+    """One side updated the fix, the other archived it after picking that very update (not two
+    people changing one record, but a stale live copy: docs/decisions.md#archived-version), or
+    after updating it again: it saw the other's version and changed the record since
+    (docs/decisions.md#later-version; seed 5182 of the simulation's --stash-kinds)."""
+    _main_picked_the_update_and_forgot_the_fix(repo, *([archived_fix] if updated_again else []))
     archived = text_of(repo, "ARCHIVE.md")
     other = "feature" if into == "main" else "main"
     git(repo, "checkout", "-q", into)
@@ -141,7 +122,7 @@ def test_a_fix_updated_again_and_archived_after_picking_the_other_side_s_update_
     assert "conflict" not in done.stderr
     assert rows(repo, "errors") == []  # a squash then brings nothing to commit
     assert text_of(repo, "ARCHIVE.md") == archived
-    assert archived.count("| kill the stale dev server first |") == 1
+    assert archived.count(f"| {archived_fix} |") == 1
     assert SIGNATURE not in text_of(repo, "ERRORS.md")
     assert_healthy(repo)
 

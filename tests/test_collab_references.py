@@ -11,6 +11,7 @@ from support.gitrepos import (
     add_pattern,
     assert_healthy,
     commit,
+    feature_pattern_and_main_outcome,
     init_memory,
     memory_of,
     rows,
@@ -283,30 +284,13 @@ def test_a_rebase_follows_what_the_branch_meant_last_not_a_passing_wrong_referen
     assert_healthy(repo)
 
 
-def _feature_pattern_and_main_outcome(repo: Path, then_on_feature: str = "") -> None:
-    """feature: an outcome, then a pattern citing it (then another outcome); main, meanwhile,
-    an outcome of its own, checked out."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    cited = add_outcome(repo, "branch record", "feature")
-    commit(repo, "branch outcome")
-    add_pattern(repo, "branch pattern", cited, "feature")
-    commit(repo, "branch pattern")
-    if then_on_feature:
-        add_outcome(repo, then_on_feature, "feature")
-        commit(repo, "later outcome")
-    git(repo, "checkout", "-q", "main")
-    add_outcome(repo, "main record", "main", date="2026-03-01")
-    commit(repo, "main outcome")
-
-
 def test_picking_a_branch_whole_makes_its_pattern_follow_the_outcome_the_pick_renumbered(
     repo: Path,
 ) -> None:
     """The branch's outcome collides with main's and is renumbered by the first pick; its pattern,
     picked next, is followed after the last pick by what the branch meant, not by the half-picked
     state before it."""
-    _feature_pattern_and_main_outcome(repo, then_on_feature="later record")
+    feature_pattern_and_main_outcome(repo, then_on_feature="later record")
 
     done = run_git(repo, "cherry-pick", "main..feature")
 
@@ -327,7 +311,7 @@ def test_a_pattern_picked_without_its_outcome_follows_it_when_the_branch_arrives
     """Picked alone, the pattern cites an ID main gives another outcome: its Source describes
     the outcome it meant instead, in the pick's repair. Merging the branch brings that outcome,
     renumbered, and the description becomes its ID."""
-    _feature_pattern_and_main_outcome(repo)
+    feature_pattern_and_main_outcome(repo)
     picked = run_git(repo, "cherry-pick", "feature")
     assert picked.returncode == 0, picked.stderr
     described = 'outcome "branch record" (feature, 2026-03-02)'

@@ -134,3 +134,20 @@ def assert_healthy(repo: Path) -> None:
     assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
     assert run_process("validate", cwd=repo).code == 0
     assert git(repo, "status", "--porcelain") == ""
+
+
+def feature_pattern_and_main_outcome(repo: Path, then_on_feature: str = "") -> None:
+    """feature: an outcome, then a pattern citing it (then another outcome), a commit each; main,
+    meanwhile, an outcome of its own (so the branch's is renumbered there), checked out."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "branch record", "feature")
+    commit(repo, "branch outcome")
+    add_pattern(repo, "branch pattern", cited, "feature")
+    commit(repo, "branch pattern")
+    if then_on_feature:
+        add_outcome(repo, then_on_feature, "feature")
+        commit(repo, "later outcome")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
