@@ -81,8 +81,10 @@ TWO_HUNDRED_ROUND_STASH_SEEDS = (5004, 5006, 5029, 5130)
 # OUTCOMES.md alone (6003); a repair committed after one patch of a series, undone by the next
 # patch's commit, and the next repair left in the work tree stopping the series (6006); a record
 # the branch restored left archived, the patch weighed as a pick of no commit, and a series
-# whose last patch git skipped as applied already, after which no hook ran (6010).
-TWO_HUNDRED_ROUND_PATCH_SEEDS = (6003, 6006, 6010)
+# whose last patch git skipped as applied already, after which no hook ran (6010); the series'
+# repair taking the last patch's parent for ours, which held an earlier patch's pattern citing
+# the branch's number of an outcome as ours's own (6019).
+TWO_HUNDRED_ROUND_PATCH_SEEDS = (6003, 6006, 6010, 6019)
 
 
 @pytest.mark.slow

@@ -52,9 +52,10 @@ def changed_blobs(patch: str, folder: str, names: Sequence[str]) -> dict[str, st
 def files_of_applied_patch(
     start: Path, directory: Path, names: Sequence[str], *, committed: bool
 ) -> list[dict[str, str | None]]:
-    """Ours (HEAD, or HEAD^ once the patch is `committed`) and the patch's side, each the texts of
-    the files `names` of `directory` (the patch's side None for a file it does not change or
-    whose blob git lacks); [] when no patch is being applied or none of these files changes."""
+    """Ours (HEAD, or HEAD before the series once the patch is `committed`) and the patch's side,
+    each the texts of the files `names` of `directory` (the patch's side None for a file it does
+    not change or whose blob git lacks); [] when no patch is being applied or none of these
+    files changes."""
     git_dir = find_git_dir(start)
     patch = patch_being_applied(git_dir) if git_dir is not None else None
     top = run_git(["rev-parse", "--show-toplevel"], start) if patch else None
@@ -62,7 +63,7 @@ def files_of_applied_patch(
         return []
     folder = directory.resolve().relative_to(Path(top).resolve()).as_posix()
     blobs = changed_blobs(patch, folder, names)
-    ours = "HEAD^" if committed else "HEAD"
+    ours = _before_series(start) if committed else "HEAD"
     mailed = _mailed_commit(start, git_dir / "rebase-apply", folder, blobs) if blobs else None
     if mailed is not None:
         return files_of_commits(start, directory, [ours, mailed], names, keep_empty=True)
@@ -109,6 +110,16 @@ def _mailed_commit(start: Path, applying: Path, folder: str, blobs: dict[str, st
     ):
         return None
     return commit
+
+
+def _before_series(start: Path) -> str:
+    """Ours of a patch just committed: HEAD before the series, which `git am` keeps as
+    ORIG_HEAD (the series is repaired once, after its last patch, so every patch of it is the
+    patch side's), else HEAD's parent."""
+    held = (run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD^{commit}"], start) or "").strip()
+    if not held or run_git(["merge-base", "--is-ancestor", held, "HEAD"], start) is None:
+        return "HEAD^"
+    return held
 
 
 def _current(applying: Path) -> int:
