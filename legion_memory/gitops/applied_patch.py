@@ -89,8 +89,8 @@ def commit_being_mailed(start: Path, path: str, theirs: Path) -> str | None:
     applying = git_dir / "rebase-apply" if git_dir is not None else None
     if applying is None or not (applying / "applying").is_file():
         return None
-    found = _FROM_COMMIT.match(_mail(applying, _current(applying)) or "")
-    return commit_holding(start, found.group(1), path, theirs) if found else None
+    commit = _mailed_from(applying)
+    return commit_holding(start, commit, path, theirs) if commit else None
 
 
 def _mailed_commit(start: Path, applying: Path, folder: str, blobs: dict[str, str]) -> str | None:
@@ -98,11 +98,9 @@ def _mailed_commit(start: Path, applying: Path, folder: str, blobs: dict[str, st
     line), when this repository holds it and its version of every memory file the patch changes
     is the patch's: then its whole memory is the patch's side, the files the patch leaves alone
     included (a pattern citing an outcome an earlier commit stored)."""
-    mail = _mail(applying, _current(applying))
-    found = _FROM_COMMIT.match(mail or "")
-    if found is None:
+    commit = _mailed_from(applying)
+    if commit is None:
         return None
-    commit = found.group(1)
     named = run_git(["rev-parse", *(f"{commit}:{folder}/{name}" for name in blobs)], start)
     held = (named or "").split()
     if len(held) != len(blobs) or not all(
@@ -110,6 +108,12 @@ def _mailed_commit(start: Path, applying: Path, folder: str, blobs: dict[str, st
     ):
         return None
     return commit
+
+
+def _mailed_from(applying: Path) -> str | None:
+    """The hash on the `From <hash> Mon Sep 17 00:00:00 2001` line of the patch being applied."""
+    found = _FROM_COMMIT.match(_mail(applying, _current(applying)) or "")
+    return found.group(1) if found else None
 
 
 def _before_series(start: Path) -> str:

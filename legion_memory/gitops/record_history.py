@@ -257,11 +257,14 @@ def version_seen_in_merge(start: Path, path: Path, theirs: str, ours: str = "HEA
 def later_version_in_merge(
     start: Path, path: Path, theirs: str, ours: str = "HEAD"
 ) -> LaterVersion:
-    """For a `git merge` of `theirs` into `ours` (HEAD, or an octopus step's commit), of a record
-    both sides hold in versions of their own: the side whose commits since the sides parted
-    wrote or replaced the other side's version in `path` (it saw that version and changed it
+    """For a `git merge` of `theirs` into `ours` (HEAD, or an octopus step's commit)."""
+    return later_version(version_seen_in_merge(start, path, theirs, ours))
+
+
+def later_version(seen: VersionSeen) -> LaterVersion:
+    """Of a record both sides hold in versions of their own: the side whose commits since the
+    sides parted wrote or replaced the other side's version (it saw that version and changed it
     since), when only one side did."""
-    seen = version_seen_in_merge(start, path, theirs, ours)
 
     def later(ours_text: str, theirs_text: str) -> str | None:
         if not (ours_text and theirs_text):

@@ -22,10 +22,9 @@ from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.record_history import (
     KeptLater,
-    LaterVersion,
     VersionSeen,
     kept_later_in_merge,
-    later_version_in_merge,
+    later_version,
     version_seen_in_merge,
 )
 from legion_memory.gitops.repository import (
@@ -186,10 +185,11 @@ def _questions(path: Path, companions: list[str], theirs: _Theirs) -> HistoryQue
     """What the merge of this file may ask of the history: each question only in the merges
     where the history can answer it (a file whose versions share a stable run is never
     ARCHIVE.md, so `live_as` is None there)."""
+    seen = _version_seen(path, theirs)
     return HistoryQuestions(
         kept_later=_kept_later(path, theirs),
-        later_version=_later_version(path, theirs),
-        version_seen=_version_seen(path, theirs),
+        later_version=later_version(seen) if seen else None,
+        version_seen=seen,
         archived_as=_archived_as(path, companions, theirs.one()),
         live_as=_live_as(path, theirs),
         replayed_seen=_replayed_seen(path, theirs),
@@ -260,19 +260,11 @@ def _replayed_seen(path: Path, theirs: _Theirs) -> Callable[[], bool] | None:
     return replay_held(Path.cwd(), path.parent, replayed, ours_rev(os.environ))
 
 
-def _later_version(path: Path, theirs: _Theirs) -> LaterVersion | None:
-    """In a `git merge` (theirs: the commit git names), a pick of a sequence or a rebase
-    (theirs: the commit it is replaying), the history decides which of two versions of one
-    record is the later (docs/decisions.md#later-version)."""
-    commits = theirs.one() or ([theirs.replayed] if theirs.replayed else [])
-    if len(commits) != 1:
-        return None
-    return later_version_in_merge(Path.cwd(), path, commits[0], ours_rev(os.environ))
-
-
 def _version_seen(path: Path, theirs: _Theirs) -> VersionSeen | None:
-    """Asked where `_later_version` is: whether a side's history wrote or replaced a version of
-    a record the other side holds (docs/decisions.md#later-version)."""
+    """In a `git merge` (theirs: the commit git names), a pick or a rebase (theirs: the commit
+    it is replaying), whether a side's history wrote or replaced a version of a record: which
+    of two versions is the later, and whether a side removing a record had the other's change
+    (docs/decisions.md#later-version)."""
     commits = theirs.one() or ([theirs.replayed] if theirs.replayed else [])
     if len(commits) != 1:
         return None
