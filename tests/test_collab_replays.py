@@ -9,11 +9,13 @@ import pytest
 from support.gitrepos import (
     add_error,
     add_outcome,
+    add_pattern,
     assert_healthy,
     commit,
     init_memory,
     memory_of,
     outcome_row,
+    rows,
     run_git,
     text_of,
 )
@@ -241,4 +243,58 @@ def test_a_rebase_onto_a_commit_the_branch_holds_leaves_every_record_as_its_tip_
     assert text_of(repo, "ARCHIVE.md") == archived
     assert "flaky deploy" not in text_of(repo, "OUTCOMES.md")
     assert "| O-002 | 2026-03-02 | feature |" in text_of(repo, "OUTCOMES.md")
+    assert_healthy(repo)
+
+
+def _main_restored_a_pattern_a_merged_branch_had_forgotten(repo: Path) -> None:
+    """main stores a pattern; side picks that store and forgets the pattern; main forgets and
+    restores it, merges side (its hook repairs ARCHIVE.md: the restore is the later state), then
+    forgets the pattern for good. upstream, started before any of it, stores a pattern of its
+    own, under the same first ID."""
+    init_memory(repo, driver=True)
+    git(repo, "branch", "upstream")
+    add_pattern(repo, "main's pattern", "", "main")
+    commit(repo, "store main's pattern")
+    git(repo, "checkout", "-q", "-b", "side", "HEAD~1")
+    assert run_git(repo, "-c", "user.name=Other", "cherry-pick", "main").returncode == 0
+    forget(memory_of(repo), "P-001")
+    commit(repo, "forget main's pattern on side")
+    git(repo, "checkout", "-q", "main")
+    for move in (forget, restore):
+        move(memory_of(repo), "P-001")
+        commit(repo, f"{move.__name__} main's pattern")
+    merged = run_git(repo, "merge", "--no-edit", "side")
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    forget(memory_of(repo), "P-001")
+    commit(repo, "forget main's pattern for good")
+    git(repo, "checkout", "-q", "upstream")
+    add_pattern(repo, "upstream's pattern", "", "upstream")
+    commit(repo, "store upstream's pattern")
+    git(repo, "checkout", "-q", "main")
+
+
+def test_a_forget_replayed_where_another_pattern_took_its_record_s_id_is_no_conflict(
+    repo: Path,
+) -> None:
+    """Rebasing main onto upstream flattens its merge: the replayed repair takes the pattern out
+    of ARCHIVE.md, so the last forget's parent holds it live as P-001 where the rebuilt main
+    holds upstream's pattern under that ID, and main's pattern nowhere. Upstream's pattern, stored
+    on another date or branch, is another record that took the ID, not main's pattern edited:
+    the forget archives main's pattern, upstream's stays (seed 6002 of the simulation's
+    --patch-kinds, there through `pull --rebase --autostash`). It used to be a conflict, and
+    the repair after the rebase renumbered upstream's pattern instead of the archived row."""
+    _main_restored_a_pattern_a_merged_branch_had_forgotten(repo)
+
+    done = run_git(repo, "rebase", "upstream")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "conflict" not in done.stderr.lower()
+    assert rows(repo, "patterns") == [("P-001", "upstream", "upstream's pattern")]
+    # git took ARCHIVE.md whole from the replayed forget, under the ID main's pattern had before
+    # the rebase; the hook's repair renumbers that row, not the upstream's (others may cite it).
+    assert "repaired .planning/memory/ARCHIVE.md:" in done.stderr
+    assert "renumbered duplicate P-001 to P-002" in done.stderr
+    archived = _table_lines(text_of(repo, "ARCHIVE.md")).splitlines()
+    assert archived[-1] == "| P-002 | 2026-03-02 | main | main's pattern | ctx | reuse |  | git |"
+    assert _table_lines(text_of(repo, "ARCHIVE.md")).count("| main's pattern |") == 1
     assert_healthy(repo)

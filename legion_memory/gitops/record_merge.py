@@ -25,6 +25,7 @@ from legion_memory.gitops.record_versions import (
     body_of,
     merged_id,
     own_values,
+    same_origin,
     same_record,
     values_of,
 )
@@ -129,17 +130,20 @@ class _TableMerge:
     def edits_kept(self, rows: dict[str, Row]) -> dict[str, Row]:
         """A side's rows, an edited record matched to base by its ID: a row whose identity base
         lacks, holding the ID of a base record this side no longer has, is that record edited;
-        unless the other memory files hold that record (archived): then the row is another
-        record under the same ID."""
+        unless it was stored on another date or branch, or the other memory files hold that
+        record (archived): then the row is another record under the same ID."""
         kept: dict[str, Row] = {}
         for key, row in rows.items():
             was = self.base_ids.get(row.id)
             edited = key not in self.base_rows and was is not None and was not in rows
-            if edited and was is not None and not self.held_in_companions(self.base_rows[was]):
+            if edited and was is not None and self.edit_of(self.base_rows[was], row):
                 kept[was] = row
             else:
                 kept[key] = row
         return kept
+
+    def edit_of(self, old: Row, row: Row) -> bool:
+        return same_origin(old, row) and not self.held_in_companions(old)
 
     def held_in_companions(self, row: Row) -> bool:
         kind = kind_of_prefix(row.id)

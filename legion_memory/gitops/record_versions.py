@@ -4,6 +4,8 @@ which copy to keep when both sides added the record, and its ID after the merge.
 from legion_memory.gitops.row_merge import Row, split_id
 from legion_memory.schema.kinds import REFERENCE_KEYS
 
+ORIGIN_KEYS = ("date", "branch")
+
 
 def own_values(row: Row) -> dict[str, str]:
     """The body without the cells citing other records: a Source a renumbering rewrote is no
@@ -18,6 +20,14 @@ def values_of(row: Row) -> dict[str, str]:
 def body_of(row: Row) -> dict[str, str]:
     """The row's values apart from its ID, compared without surrounding spaces."""
     return {key: " ".join(value.split()) for key, value in row.values if key != "id"}
+
+
+def same_origin(row: Row, other: Row) -> bool:
+    """Whether two rows under one ID were stored on the same date on the same branch, as far as
+    both tell: the tool writes neither cell again, so a row under a base record's ID that differs
+    in either is another record that took the ID, not that record edited."""
+    mine, theirs = body_of(row), body_of(other)
+    return all(mine[key] == theirs[key] for key in ORIGIN_KEYS if key in mine and key in theirs)
 
 
 def merged_id(base: str, ours: str, theirs: str) -> str:

@@ -21,6 +21,8 @@ from legion_memory.gitops.repository import (
     find_git_dir,
     integration_sources,
     merge_sides,
+    replay_of_picks,
+    replay_of_rebase,
 )
 from legion_memory.markdown.document import parse
 from legion_memory.schema.record_twins import archive_layout
@@ -85,7 +87,7 @@ def doctor(
 
 
 def find_duplicates(memory: Memory) -> list[Finding]:
-    return _findings(duplicates(memory, _current(memory), _sides(memory)))
+    return _findings(duplicates(memory, _current(memory), _sides(memory), _upstream(memory)))
 
 
 def repair_duplicates(memory: Memory) -> list[str]:
@@ -93,8 +95,8 @@ def repair_duplicates(memory: Memory) -> list[str]:
     integration at hand took its sides from, references then follow what they meant there
     (docs/decisions.md#repair-renumbering-follows-meaning): the branch heuristics alone cannot
     place a pattern whose Branch is neither outcome's."""
-    sides = _sides(memory)
-    done = _apply(memory, lambda current: duplicates(memory, current, sides))
+    sides, upstream = _sides(memory), _upstream(memory)
+    done = _apply(memory, lambda current: duplicates(memory, current, sides, upstream))
     if not done:
         return done
     sources = _sources_of(memory)
@@ -114,6 +116,33 @@ def _sides(memory: Memory) -> Callable[[], Mapping[str, str]]:
         return found[0]
 
     return sides
+
+
+def _upstream(memory: Memory) -> Callable[[], frozenset[str]]:
+    """The row lines the upstream of the rebase or pick the hook names held (none outside such
+    a hook): a record there keeps its ID over one the replay brought under it
+    (docs/decisions.md#merge-renumbering). Asked of git once, when needed."""
+    found: list[frozenset[str]] = []
+
+    def upstream() -> frozenset[str]:
+        if not found:
+            replay = replay_of_rebase(memory.directory) or replay_of_picks(memory.directory)
+            names = [path.name for path in memory_files(memory)]
+            texts = (
+                files_of_commits(memory.directory, memory.directory, [replay.onto], names)
+                if replay
+                else []
+            )
+            lines = (
+                line.strip()
+                for files in texts
+                for text in files.values()
+                for line in (text or "").splitlines()
+            )
+            found.append(frozenset(line for line in lines if line.startswith("|")))
+        return found[0]
+
+    return upstream
 
 
 def find_merged_references(memory: Memory) -> list[Finding]:

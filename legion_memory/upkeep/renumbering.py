@@ -154,18 +154,29 @@ def _no_sides() -> Mapping[str, str]:
     return {}
 
 
-def duplicates(memory: Memory, texts: Texts, sides: Sides = _no_sides) -> Plan:
-    """Rows holding one ID: an archived row keeps the ID, else the first in the merge driver's
-    order (date, branch, content); the others are renumbered in that order
+Held = Callable[[], frozenset[str]]
+
+
+def _nothing_held() -> frozenset[str]:
+    return frozenset()
+
+
+def duplicates(
+    memory: Memory, texts: Texts, sides: Sides = _no_sides, held: Held = _nothing_held
+) -> Plan:
+    """Rows holding one ID: the row the upstream of the rebase or pick just done held as it is
+    keeps the ID (others may cite it there), else an archived row, else the first in the merge
+    driver's order (date, branch, content); the others are renumbered in that order
     (docs/decisions.md#merge-renumbering). `sides`: which side of the merge that made HEAD
-    brought each row (by its text), read only when an outcome moves."""
+    brought each row (by its text), read only when an outcome moves; `held`: the upstream's
+    row lines, read only when an ID is held twice."""
     plan = Plan()
     moves: dict[str, list[Move]] = {}
     renumbered: set[tuple[Path, int]] = set()
     for kind in KINDS.values():
         rows = occurrences(memory, texts, kind)
         highest = max((id_number(row["id"], kind.prefix) for row in rows), default=0)
-        for holder, others in _holders(rows, memory.archive, kind):
+        for holder, others in _holders(rows, memory.archive, kind, held):
             for row in others:
                 if _same_record(row, holder) or any(
                     _same_record(row, other) for other in others[: others.index(row)]
@@ -207,7 +218,7 @@ def _same_record(row: Occurrence, other: Occurrence) -> bool:
 
 
 def _holders(
-    rows: list[Occurrence], archive: Path, kind: Kind
+    rows: list[Occurrence], archive: Path, kind: Kind, held: Held
 ) -> Iterator[tuple[Occurrence, list[Occurrence]]]:
     """Each ID held more than once: the row that keeps it, and the others in renumbering order."""
     by_id: dict[str, list[Occurrence]] = {}
@@ -217,13 +228,16 @@ def _holders(
     for group in by_id.values():
         if len(group) < 2:
             continue
-        ordered = sorted(group, key=lambda row: _rank(row, archive, kind))
+        ordered = sorted(group, key=lambda row: _rank(row, archive, kind, held()))
         yield ordered[0], ordered[1:]
 
 
-def _rank(row: Occurrence, archive: Path, kind: Kind) -> tuple[bool, tuple[str, ...], str]:
+def _rank(
+    row: Occurrence, archive: Path, kind: Kind, upstream: frozenset[str]
+) -> tuple[bool, bool, tuple[str, ...], str]:
     values = dict(zip(row.columns, row.cells, strict=False))
-    return row.path != archive, order_key(kind, values), strip_ending(row.raw)
+    line = strip_ending(row.raw)
+    return line.strip() not in upstream, row.path != archive, order_key(kind, values), line
 
 
 def follow(
