@@ -118,3 +118,39 @@ def test_a_series_is_repaired_once_after_its_last_patch_whichever_commit_mailed_
         "branch outcome",
     ]
     assert_healthy(repo)
+
+
+def test_a_lone_pattern_patch_cites_the_outcome_its_mailed_commit_meant(
+    repo: Path, tmp_path: Path
+) -> None:
+    """main picked feature's outcome before, under its own next number; feature's pattern,
+    citing that outcome by feature's number, is then mailed alone. The patch applies as text
+    (no driver runs, no log is left) and leaves OUTCOMES.md alone, and no earlier patch of its
+    series says what it held: the commit it was mailed from, which this repository holds, does.
+    The hook's repair used to find the memory clean and leave the pattern citing main's record."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "branch record", "feature")
+    commit(repo, "branch outcome")
+    add_pattern(repo, "branch pattern", cited, "feature")
+    commit(repo, "branch pattern")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+    assert run_git(repo, "cherry-pick", "feature~1").returncode == 0
+    assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "feature", "branch record")]
+    mbox = tmp_path / "pattern.mbox"
+    mbox.write_text(git(repo, "format-patch", "--stdout", "-1", "feature"), encoding="utf-8")
+
+    applied = run_git(repo, "am", "-3", str(mbox))
+
+    assert applied.returncode == 0, applied.stderr
+    assert "repaired .planning/memory/PATTERNS.md:10: P-001 Source O-001 -> O-002" in (
+        applied.stderr
+    )
+    assert sources(repo) == {"branch pattern": "O-002"}
+    assert git(repo, "log", "--format=%s", "-2").splitlines() == [
+        "Repair .planning/memory after post-applypatch (legion-memory doctor --fix)",
+        "branch pattern",
+    ]
+    assert_healthy(repo)

@@ -298,3 +298,33 @@ def test_a_forget_replayed_where_another_pattern_took_its_record_s_id_is_no_conf
     assert archived[-1] == "| P-002 | 2026-03-02 | main | main's pattern | ctx | reuse |  | git |"
     assert _table_lines(text_of(repo, "ARCHIVE.md")).count("| main's pattern |") == 1
     assert_healthy(repo)
+
+
+def test_picking_a_branch_s_forget_archives_its_record_without_renumbering_main_s(
+    repo: Path,
+) -> None:
+    """feature stores an outcome and forgets it; main, which stored its own outcome under the
+    same ID meanwhile and holds feature's store under its next number, picks the forget. git
+    takes ARCHIVE.md whole from the pick, the forgotten outcome under feature's number, O-001,
+    which main's own outcome holds: the repair after the pick renumbers the archived row, and
+    main's long-held record keeps its ID (it used to move to O-003)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "branch record", "feature")
+    commit(repo, "branch outcome")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget the branch outcome")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+    assert run_git(repo, "cherry-pick", "feature~1").returncode == 0
+    assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "feature", "branch record")]
+
+    picked = run_git(repo, "cherry-pick", "feature")
+
+    assert picked.returncode == 0, picked.stdout + picked.stderr
+    assert "conflict" not in picked.stderr.lower()
+    assert rows(repo) == [("O-001", "main", "main record")]
+    archived = _table_lines(text_of(repo, "ARCHIVE.md")).splitlines()
+    assert archived[-1] == outcome_row(2, "branch record", "feature", date="2026-03-02").strip()
+    assert_healthy(repo)

@@ -36,8 +36,11 @@ RECHECK_ENV = "LEGION_MEMORY_RECHECK"
 # Set by the post-merge hook when both parents changed memory (`gitops.hook_env.BOTH_SIDES_ENV`):
 # doctor follows the references by what each side meant, which no scan of the files can do.
 BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
+# Set by the post-applypatch hook after `git am` (`gitops.hook_env.APPLIED_ENV`): a patch that
+# applied as text ran no driver and left no log, yet its patterns cite the branch's numbers.
+APPLIED_ENV = "LEGION_MEMORY_PATCH_APPLIED"
 MEMORY_DIR = (".planning", "memory")
-_INTEGRATION_ENVS = (REPLAYED_AS_ENV, PICKED_ENV, RECHECK_ENV, BOTH_SIDES_ENV)
+_INTEGRATION_ENVS = (REPLAYED_AS_ENV, PICKED_ENV, RECHECK_ENV, BOTH_SIDES_ENV, APPLIED_ENV)
 
 
 def project_of(start: str) -> tuple[str, str | None]:

@@ -156,8 +156,8 @@ def repair_merged_references(memory: Memory) -> list[str]:
     """Make references follow what the merge moved, then drop the merge driver's log: it
     describes merges already repaired."""
     log = _merge_log(memory)
-    planner = _reference_plan(memory, log, _integration_sources(memory, log))
-    done = _apply(memory, planner) if log or _both_sides_changed() or _picked() else []
+    sources = _integration_sources(memory, log)
+    done = _apply(memory, _reference_plan(memory, log, sources)) if log or sources else []
     git_dir = find_git_dir(memory.directory)
     if git_dir is not None:
         files.discard(log_path(git_dir))
@@ -169,24 +169,21 @@ def _integration_sources(memory: Memory, log: list[Arrival]) -> list[Texts]:
     """The versions the integration took its sides from: the one that wrote the log, or a merge
     whose parents both changed memory (git may have taken a file whole from each: the driver
     renumbered nothing, but a side's references may cite by the other side's old numbers), or
-    a pick (git may have taken PATTERNS.md whole, a pattern without the outcome it cites). None
-    otherwise."""
-    return _sources_of(memory) if log or _both_sides_changed() or _picked() else []
+    a pick or a patch `git am` applied (git may have taken PATTERNS.md whole, or applied it as
+    text: a pattern without the outcome it cites). None otherwise."""
+    named = (BOTH_SIDES_ENV, PICKED_ENV, APPLIED_ENV)
+    return _sources_of(memory) if log or any(_hook_names(name) for name in named) else []
 
 
-def _both_sides_changed() -> bool:
-    return bool(os.environ.get(BOTH_SIDES_ENV, "").strip())
-
-
-def _picked() -> bool:
-    return bool(os.environ.get(PICKED_ENV, "").strip())
+def _hook_names(name: str) -> bool:
+    return bool(os.environ.get(name, "").strip())
 
 
 def _sources_of(memory: Memory) -> list[Texts]:
     """The sides' memory files: a patch `git am` applies (no commit names its side), else the
     commits the integration at hand took its sides from."""
     names = [path.name for path in memory_files(memory)]
-    committed = bool(os.environ.get(APPLIED_ENV, "").strip())
+    committed = _hook_names(APPLIED_ENV)
     found = files_of_applied_patch(memory.directory, memory.directory, names, committed=committed)
     if not found:
         revs = integration_sources(memory.directory)
