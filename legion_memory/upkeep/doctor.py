@@ -6,6 +6,7 @@ Every repair reads and writes through `store.transact` (under the memory lock, a
 first verifies that no record would be lost.
 """
 
+import functools
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -122,27 +123,18 @@ def _upstream(memory: Memory) -> Callable[[], frozenset[str]]:
     """The row lines the upstream of the rebase or pick the hook names held (none outside such
     a hook): a record there keeps its ID over one the replay brought under it
     (docs/decisions.md#merge-renumbering). Asked of git once, when needed."""
-    found: list[frozenset[str]] = []
+    return functools.cache(lambda: _upstream_rows(memory))
 
-    def upstream() -> frozenset[str]:
-        if not found:
-            replay = replay_of_rebase(memory.directory) or replay_of_picks(memory.directory)
-            names = [path.name for path in memory_files(memory)]
-            texts = (
-                files_of_commits(memory.directory, memory.directory, [replay.onto], names)
-                if replay
-                else []
-            )
-            lines = (
-                line.strip()
-                for files in texts
-                for text in files.values()
-                for line in (text or "").splitlines()
-            )
-            found.append(frozenset(line for line in lines if line.startswith("|")))
-        return found[0]
 
-    return upstream
+def _upstream_rows(memory: Memory) -> frozenset[str]:
+    replay = replay_of_rebase(memory.directory) or replay_of_picks(memory.directory)
+    if replay is None:
+        return frozenset()
+    names = [path.name for path in memory_files(memory)]
+    found = files_of_commits(memory.directory, memory.directory, [replay.onto], names)
+    texts = (text or "" for files in found for text in files.values())
+    lines = (line.strip() for text in texts for line in text.splitlines())
+    return frozenset(line for line in lines if line.startswith("|"))
 
 
 def find_merged_references(memory: Memory) -> list[Finding]:
