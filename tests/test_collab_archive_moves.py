@@ -158,7 +158,10 @@ def test_a_rebase_replaying_a_repair_onto_another_state_drops_no_record(repo: Pa
     """The branch once held the record live and archived (committed in a clone without the
     hooks, whose post-commit would have repaired it at once) and removed the archived copy; the
     upstream has since forgotten the record. Replayed there, that removal and the upstream's
-    forget together leave neither copy: the rebase's hook puts the record back."""
+    forget together leave neither copy: the rebase's hook puts the record back, archived as the
+    upstream holds it. The branch never moved it: adding and dropping a copy in ARCHIVE.md alone
+    is no forget or restore, so the upstream's forget is the later state (it was put back live
+    while dropping the copy counted as a restore; docs/decisions.md#archive-moves)."""
     _feature_storing_alpha(repo)
     git(repo, "checkout", "-q", "main")
     assert run_git(repo, "merge", "-q", "--no-ff", "--no-edit", "feature").returncode == 0
@@ -176,9 +179,12 @@ def test_a_rebase_replaying_a_repair_onto_another_state_drops_no_record(repo: Pa
     rebased = run_git(repo, "rebase", "main")
 
     assert rebased.returncode == 0, rebased.stderr
-    assert "put back O-001 (live, as the branch before the rebase holds it)" in rebased.stderr
-    assert rows(repo) == [("O-001", "feature", "alpha")]
-    assert _archive_rows(repo) == []
+    assert (
+        "repaired .planning/memory/ARCHIVE.md: put back O-001 (archived, as the upstream holds it)"
+        in rebased.stderr
+    )
+    assert rows(repo) == []
+    assert text_of(repo, "ARCHIVE.md") == archived
     assert_healthy(repo)
 
 
@@ -692,3 +698,43 @@ def test_an_update_on_one_side_and_a_forget_on_the_other_stays_a_conflict(repo: 
 
     assert merged.returncode == 1
     assert "conflict: row E-001 changed on ours, removed on theirs" in merged.stderr
+
+
+@pytest.mark.parametrize("how", ["merge", "merge --squash"])
+def test_dropping_an_archived_copy_is_no_restore_that_outweighs_a_later_forget(
+    repo: Path, how: str
+) -> None:
+    """alpha is archived where feature starts; feature restores it and forgets it again. main
+    picks the restore, then holds alpha live and archived at once (committed in a clone without
+    the hooks) and drops the archived copy. Neither of main's two commits moved alpha; counted as
+    a forget and a restore, they outweighed feature's forget, which main never saw, and merging
+    feature left alpha live (seed 5207 of the collaboration simulation's --stash-kinds, there
+    through `merge --squash`)."""
+    _merged_then_forgotten_on_main(repo)
+    git(repo, "checkout", "-q", "-b", "again")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha again")
+    archived = text_of(repo, "ARCHIVE.md")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "-c", "user.name=Other", "cherry-pick", "again~1").returncode == 0
+    live_archive = repo / ".planning" / "memory" / "ARCHIVE.md"
+    restored_archive = live_archive.read_text(encoding="utf-8")
+    live_archive.write_text(archived, encoding="utf-8")
+    commit_without_hooks(repo, "a merge made without the driver left alpha archived too")
+    live_archive.write_text(restored_archive, encoding="utf-8")
+    commit_without_hooks(repo, "keep alpha live")
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+
+    merged = run_git(repo, *how.split(), *(["--no-edit"] if how == "merge" else []), "again")
+    if how == "merge --squash":
+        git(repo, "commit", "-q", "--no-edit")
+
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert "conflict" not in merged.stderr.lower()
+    assert rows(repo) == []
+    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert_healthy(repo)

@@ -197,30 +197,43 @@ def _side_moves(start: Path, revs: str, path: Path, row_text: str) -> list[tuple
 def _moves(
     start: Path, revs: Sequence[str], path: Path, row_text: str
 ) -> list[tuple[str, str]] | None:
-    """`archive_moves`'s commits, each as (its hash, what a copy of it keeps): a rebase or a
-    pick keeps the author, the author's date and the message, not the hash, and moves the record
-    the way the original did (docs/decisions.md#archive-moves)."""
+    """`archive_moves`'s commits that moved the record between ARCHIVE.md (`path`) and a live
+    file beside it, each as (its hash, what a copy of it keeps): a rebase or a pick keeps the
+    author, the author's date and the message, not the hash, and moves the record the way the
+    original did (docs/decisions.md#archive-moves)."""
     listed = run_git(
         ["log", "--format=%x01%H%x00%ae %at %s", "-p", "--unified=0", "--no-color",
          "--no-ext-diff", "--no-textconv", f"-S{row_text}", *revs, "--",
-         path.resolve().as_posix()],
+         path.resolve().parent.as_posix()],
         start,
     )  # fmt: skip
     if listed is None:
         return None
-    return [_move(entry, row_text) for entry in listed.split("\x01") if entry.strip()]
+    moves = (_move(entry, row_text, path.name) for entry in listed.split("\x01") if entry.strip())
+    return [move for move in moves if move is not None]
 
 
-def _move(entry: str, row_text: str) -> tuple[str, str]:
-    """One commit of `_moves`: its hash, and its copy key ending in the way it moved the record.
-    A forget and the restore after it, made in one second with one subject, are no copies of
-    each other (seed 4017 of the collaboration simulation)."""
+def _move(entry: str, row_text: str, archive: str) -> tuple[str, str] | None:
+    """One commit of `_moves`: its hash, and its copy key ending in the way it moved the record;
+    None for a commit that did not move it: a store, or a repair that dropped an archived copy
+    of a record a merge left live and archived at once (the record stays where it was: seed
+    5207 of the collaboration simulation's --stash-kinds counted it as a restore). A forget and
+    the restore after it, made in one second with one subject, are no copies of each other
+    (seed 4017 of the collaboration simulation)."""
     head, _, patch = entry.partition("\n")
     sha, _, copy = head.partition("\0")
-    lines = patch.splitlines()
-    added = sum(line.startswith("+") and row_text in line for line in lines)
-    removed = sum(line.startswith("-") and row_text in line for line in lines)
-    return sha, f"{copy} {'archived' if added > removed else 'restored'}"
+    into_archive, change = False, {True: 0, False: 0}  # in ARCHIVE.md, in the live files
+    for line in patch.splitlines():
+        if line.startswith("diff --git "):
+            into_archive = line.endswith(f"/{archive}")
+        elif line[:1] in "+-" and not line.startswith(("+++ ", "--- ")) and row_text in line:
+            change[into_archive] += 1 if line[0] == "+" else -1
+    archived, live = change[True], change[False]
+    if archived > 0 > live:
+        return sha, f"{copy} archived"
+    if live > 0 > archived:
+        return sha, f"{copy} restored"
+    return None
 
 
 def kept_later_in_merge(start: Path, archive: Path, theirs: str, ours: str = "HEAD") -> KeptLater:
