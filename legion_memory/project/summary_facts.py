@@ -44,7 +44,8 @@ _PHASE_HEADING = re.compile(r"^phase\s+[\d.]+\b(?!.*\bplan\b)", re.IGNORECASE)
 _ONE_LINER = re.compile(r"^\**One[- ]liner:?\**\s*:?\s*(.+)$", re.IGNORECASE)
 _TASK_TITLE = re.compile(r"^task\s+\d+\s*[:.—\u2013-]\s*(.+)$", re.IGNORECASE)
 # `Decisions`, `Key Decisions`, `Technical Decisions`, `Decisions Made`, `Design Decisions:`
-_DECISIONS = re.compile(r"^(?:[\w-]+\s+)?decisions\b")
+# `Decisions Made`, `Technical Decisions`, `Key Technical Decisions`: the words before it qualify.
+_DECISIONS = re.compile(r"^(?:[\w-]+\s+){0,2}decisions\b")
 _STATUS_TITLE = re.compile(r"^(?:status|result|outcome|verdict|self-check)\s*:\s*(.+)$", re.I)
 _MARKS = re.compile(r"^[^\w(`'\"]+")  # `✅ Complete` states `Complete`
 _STATUS_SECTIONS = {"status", "result", "results", "outcome", "verdict"}
