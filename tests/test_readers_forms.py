@@ -82,6 +82,19 @@ SUMMARY_FORMS = {
         "policy and CDN steps wait for the account owner.",
         "uploads, py",
     ),
+    # A `**One-liner:**` wrapped over three lines of its paragraph is one sentence; the
+    # `**Status:**` line after it is a field of its own.
+    "32-search-index/32-01": SummaryFacts(
+        "32-01", "32", None, "success", "Complete",
+        "Full-text search over recipe titles and ingredients with an FTS5 table kept in step by "
+        "triggers, ranked by bm25 and answering in under 10 ms for 40k recipes.",
+        "search-index, py",
+    ),
+    # No front matter; `## Execution Summary` says what the plan did, before its task titles.
+    "33-cleanup/33-02": SummaryFacts(
+        "33-02", "33", None, "partial", "PARTIAL (2 of 3 tasks applicable)",
+        "The plan removed the legacy CSV importer and its settings.", "cleanup, py",
+    ),
 }  # fmt: skip
 
 
