@@ -115,6 +115,11 @@ def test_every_summary_form(name: str) -> None:
         ("22-billing/22-01", [("src/billing/retry.py", ""), ("tests/test_retry.py", "")]),
         # a bare name another listed path ends with is that file
         ("25-queue/25-01", [("src/mail/queue.py", "modified")]),  # under `## Files Changed`
+        # a fenced block of one path a line under `## Files Modified` (its glob passed over);
+        # a block holding a command and a diff stat is no file list
+        ("34-deploy/34-01", [("scripts/deploy.sh", "modified"),
+                             (".github/workflows/deploy.yml", "modified"),
+                             ("docs/deploy.md", "modified")]),
     ],
 )  # fmt: skip
 def test_the_files_of_a_plan(name: str, files: list[tuple[str, str]]) -> None:
