@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from support.processes import CLI, FIXTURES, read_bytes_of
 
 from legion_memory.project.catalog import load_catalog
-from legion_memory.project.phases import PLAN, SUMMARY, read_document
+from legion_memory.project.phases import PLAN, SUMMARY, document_of, read_document
 from legion_memory.project.roadmap import roadmap_entries
 from legion_memory.project.root import current_phase, milestone_start
 from legion_memory.project.summary_facts import plan_facts
+from legion_memory.project.summary_gist import title
 from legion_memory.project.summary_outcome import SummaryFacts, read_summary_facts
 from legion_memory.project.verdict import FAIL, PASS, outcome_of_status, stated_failures, verdict
 
@@ -233,6 +234,23 @@ def test_a_phase_summary_not_named_for_a_plan_is_named_in_the_refusal(
     assert result.code == 1
     assert "not read: 31-SUMMARY.md" in result.stderr
     assert "31-PP-SUMMARY.md" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("heading", "expected"),
+    [
+        ("# Phase 04.1 Plan 02a: Bank Feed Mapping Summary", "Bank Feed Mapping"),
+        ("# Plan 07-01b Summary: Retry Queue", "Retry Queue"),
+        ("# 12-03a — Ledger Close Summary", "Ledger Close"),
+        ("# Phase 1 Plan 1: Foundation Summary", "Foundation"),
+    ],
+)
+def test_a_split_plan_s_letter_is_part_of_its_number_in_the_title(
+    heading: str, expected: str
+) -> None:
+    """`Plan 02a:` is noise as `Plan 02:` is; before, the title kept `a:` in front."""
+    document = document_of(f"{heading}\n\nWhat was done.\n", Path("x-SUMMARY.md"), "", SUMMARY)
+    assert title(document) == expected
 
 
 def test_without_a_summary_the_hint_offers_one(cli: CLI, project: Path) -> None:

@@ -14,7 +14,12 @@ from legion_memory.project.verdict import outcome_of_status
 __all__ = ["first_sentence", "gist", "title"]
 
 _TITLE_NOISE = (
-    re.compile(r"^(?:phase\s+[\d.]+(?:-\d+)?|plan\s+[\d.-]+|\d+-\d+)\s*[,:.—\u2013-]*\s*", re.I),
+    # A plan split in two is `01a`, `01b`: its letter is part of its number.
+    re.compile(
+        r"^(?:phase\s+[\d.]+(?:-\d+)?|plan\s+[\d.-]+[a-z]?|\d+-\d+[a-z]?)(?![a-z])"
+        r"\s*[,:.—\u2013-]*\s*",
+        re.I,
+    ),
     re.compile(r"\s*[,:.—\u2013-]*\s*\b(?:execution\s+)?summary\s*$", re.I),
     re.compile(r"^(?:execution\s+)?summary\b\s*[:.—\u2013-]*\s*", re.I),
 )
