@@ -102,16 +102,17 @@ def _section_files(plan: str, section: Section) -> Iterator[FileChange]:
 
 
 def _code_block_files(plan: str, section: Section, action: str) -> Iterator[FileChange]:
-    """A fenced block under a Files heading with one path a line (what `git diff --name-only`
-    prints) is the file list; a block with any other line (a command, a diff stat) is not. A glob
+    """A fenced block under a Files heading with a path opening every line (what `git diff
+    --name-only` prints, or `src/lib.rs (module registered)`) is the file list, the rest of a
+    line its description; a block with any other line (a command, a total) is not. A glob
     (`icons/*.png`) names no one file: it is passed over."""
     for block in section.blocks:
         if not isinstance(block, CodeBlock):
             continue
         lines = [line for line in block.text.split("\n") if line.strip() and "*" not in line]
         listed = [leading_paths(line, listed=True) for line in lines]
-        if listed and all(len(paths) == 1 and not rest for paths, rest in listed):
-            yield from (FileChange(paths[0], plan, action) for paths, _ in listed)
+        if listed and all(len(paths) == 1 for paths, _ in listed):
+            yield from (FileChange(paths[0], plan, action, said) for paths, said in listed)
 
 
 def _heading_file(plan: str, section: Section) -> Iterator[FileChange]:
