@@ -218,7 +218,7 @@ def test_a_decisions_section_named_with_two_words_before_decisions() -> None:
         ("complete-with-gaps", "partial"),
         ("Complete (gaps found in 31-VERIFICATION.md)", "partial"),
         ("gaps_found", "partial"),
-        ("complete-with-mockup", "success"),
+        ("complete-with-sample-data", "success"),
         ("Complete (gap closure)", "success"),
         ("in-progress", "partial"),
     ],
