@@ -13,12 +13,13 @@ from hypothesis import strategies as st
 from support.processes import CLI, FIXTURES, read_bytes_of
 
 from legion_memory.project.catalog import load_catalog
-from legion_memory.project.phases import PLAN, SUMMARY, read_document
+from legion_memory.project.phases import PLAN, SUMMARY, document_of, read_document
 from legion_memory.project.roadmap import roadmap_entries
 from legion_memory.project.root import current_phase, milestone_start
 from legion_memory.project.summary_facts import plan_facts
+from legion_memory.project.summary_gist import title
 from legion_memory.project.summary_outcome import SummaryFacts, read_summary_facts
-from legion_memory.project.verdict import FAIL, PASS, stated_failures, verdict
+from legion_memory.project.verdict import FAIL, PASS, outcome_of_status, stated_failures, verdict
 
 READERS = FIXTURES / "readers"
 CATALOG = FIXTURES / "catalog" / "CATALOG.md"
@@ -73,6 +74,28 @@ SUMMARY_FORMS = {
         "A statement imported twice on one day is caught by its message ID before it reaches the "
         "ledger",
     ),
+    # A complete status whose own words leave steps deferred (`complete-local (… deferred)`)
+    # did part of the plan.
+    "30-uploads/30-01": SummaryFacts(
+        "30-01", "30", None, "partial",
+        "complete-local (the bucket policy and CDN steps deferred)",
+        "Large scans upload in 8 MB parts that resume after a dropped connection; the bucket "
+        "policy and CDN steps wait for the account owner.",
+        "uploads, py",
+    ),
+    # A `**One-liner:**` wrapped over three lines of its paragraph is one sentence; the
+    # `**Status:**` line after it is a field of its own.
+    "32-search-index/32-01": SummaryFacts(
+        "32-01", "32", None, "success", "Complete",
+        "Full-text search over recipe titles and ingredients with an FTS5 table kept in step by "
+        "triggers, ranked by bm25 and answering in under 10 ms for 40k recipes.",
+        "search-index, py",
+    ),
+    # No front matter; `## Execution Summary` says what the plan did, before its task titles.
+    "33-cleanup/33-02": SummaryFacts(
+        "33-02", "33", None, "partial", "PARTIAL (2 of 3 tasks applicable)",
+        "The plan removed the legacy CSV importer and its settings.", "cleanup, py",
+    ),
 }  # fmt: skip
 
 
@@ -93,6 +116,11 @@ def test_every_summary_form(name: str) -> None:
         ("22-billing/22-01", [("src/billing/retry.py", ""), ("tests/test_retry.py", "")]),
         # a bare name another listed path ends with is that file
         ("25-queue/25-01", [("src/mail/queue.py", "modified")]),  # under `## Files Changed`
+        # a fenced block of one path a line under `## Files Modified` (its glob passed over);
+        # a block holding a command and a diff stat is no file list
+        ("34-deploy/34-01", [("scripts/deploy.sh", "modified"),
+                             (".github/workflows/deploy.yml", "modified"),
+                             ("docs/deploy.md", "modified")]),
     ],
 )  # fmt: skip
 def test_the_files_of_a_plan(name: str, files: list[tuple[str, str]]) -> None:
@@ -174,6 +202,57 @@ def test_decisions_as_front_matter_mappings_and_as_bold_paragraphs(cli: CLI, pro
     assert "rationale" not in journal.front
 
 
+def test_a_decisions_section_named_with_two_words_before_decisions() -> None:
+    """`## Key Technical Decisions` is a Decisions section: its table's rows are the decisions."""
+    path = READERS / "phases/30-uploads/30-01-SUMMARY.md"
+    assert plan_facts(read_document(path, "30-01", SUMMARY), None).decisions == (
+        "Parts of 8 MB — The smallest part the storage service accepts for every region",
+        "Resume from the last acknowledged part — A dropped office connection should not "
+        "restart a 2 GB upload",
+    )
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [
+        ("complete-with-gaps", "partial"),
+        ("Complete (gaps found in 31-VERIFICATION.md)", "partial"),
+        ("gaps_found", "partial"),
+        ("complete-with-sample-data", "success"),
+        ("Complete (gap closure)", "success"),
+        ("in-progress", "partial"),
+    ],
+)
+def test_a_status_that_leaves_gaps_or_deferred_steps(status: str, expected: str) -> None:
+    assert outcome_of_status(status) == expected
+
+
+def test_a_phase_summary_not_named_for_a_plan_is_named_in_the_refusal(
+    cli: CLI, project: Path
+) -> None:
+    result = cli("--today", "2026-05-10", "compact", "31", "--dry-run", "--force", cwd=project)
+    assert result.code == 1
+    assert "not read: 31-SUMMARY.md" in result.stderr
+    assert "31-PP-SUMMARY.md" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("heading", "expected"),
+    [
+        ("# Phase 04.1 Plan 02a: Bank Feed Mapping Summary", "Bank Feed Mapping"),
+        ("# Plan 07-01b Summary: Retry Queue", "Retry Queue"),
+        ("# 12-03a — Ledger Close Summary", "Ledger Close"),
+        ("# Phase 1 Plan 1: Foundation Summary", "Foundation"),
+    ],
+)
+def test_a_split_plan_s_letter_is_part_of_its_number_in_the_title(
+    heading: str, expected: str
+) -> None:
+    """`Plan 02a:` is noise as `Plan 02:` is; before, the title kept `a:` in front."""
+    document = document_of(f"{heading}\n\nWhat was done.\n", Path("x-SUMMARY.md"), "", SUMMARY)
+    assert title(document) == expected
+
+
 def test_without_a_summary_the_hint_offers_one(cli: CLI, project: Path) -> None:
     code, _, stderr = _store(cli, project, "--phase", "1", "--plan", "01-01", "--agent", "x-y")
     assert (code, stderr) == (
@@ -248,6 +327,16 @@ ROADMAP_FORMS = {
         4: ("Reconciliation", True),
         5: ("Reports", True),
         6: ("Payroll", False),
+    },
+    # A section with no status whose plan list has every box ticked (`- [x] 03-01-PLAN.md`) is
+    # complete; one open box, a Status line, or another phase's plan in the list is not.
+    "plan-lists": {
+        1: ("Sensors", False),
+        2: ("Storage", False),
+        3: ("Alerts", True),
+        4: ("Dashboard", False),
+        5: ("Watering", False),
+        6: ("Calibration", False),
     },
     # An inserted `Phase 2.1` (its list item, section and row) says nothing about phase 2.
     "inserted-decimal": {1: ("Accounts", True), 2: ("Payments", False), 3: ("Refunds", False)},

@@ -42,7 +42,9 @@ def require_compactable(facts: PhaseFacts, *, force: bool) -> None:
         )
     if not facts.documents:
         raise LegionMemoryError(
-            f"phase {phase.number} has no SUMMARY files", where=str(phase.directory)
+            f"phase {phase.number} has no SUMMARY files",
+            where=str(phase.directory),
+            hint=_unnamed_summaries(phase.directory, phase.number),
         )
     if not force and not (facts.roadmap and facts.roadmap.complete):
         status = facts.roadmap.status if facts.roadmap and facts.roadmap.status else "not listed"
@@ -51,6 +53,18 @@ def require_compactable(facts: PhaseFacts, *, force: bool) -> None:
             f"phase {phase.number} is not marked Complete in {where} (status: {status})",
             hint="use --force to compact it anyway",
         )
+
+
+def _unnamed_summaries(directory: Path, number: int) -> str:
+    """A SUMMARY not named for a plan (`01-SUMMARY.md`) is not read as one: say which name would
+    be, so the refusal does not read as if the directory held no SUMMARY at all."""
+    others = sorted(path.name for path in directory.glob("*SUMMARY*.md"))
+    if not others:
+        return ""
+    return (
+        f"a plan's SUMMARY is named {number:02d}-PP-SUMMARY.md, PP its plan number; "
+        f"not read: {', '.join(others)}"
+    )
 
 
 def render(facts: PhaseFacts, today: dt.date) -> str:

@@ -2,16 +2,17 @@
 
 Agents write these lists in many shapes: bullets with or without backticks under
 `## Files Modified`, `## Files Modified (25)` or `## Files Created / Modified` (with `### Created`
-sub-headings or `**Created:**` labels), `**path**: what changed` bullets under `## Changes`, tables
-with a File or Path column (`| File | Lines | Purpose |`), `key_files`/`key-files` front-matter,
-and a PLAN's `files_modified`. Tables without such a column (agent metadata, scores) list no files.
+sub-headings or `**Created:**` labels), `**path**: what changed` bullets under `## Changes`, a
+fenced block of one path a line under a Files heading, tables with a File or Path column
+(`| File | Lines | Purpose |`), `key_files`/`key-files` front-matter, and a PLAN's
+`files_modified`. Tables without such a column (agent metadata, scores) list no files.
 """
 
 import re
 from collections.abc import Iterable, Iterator
 
 from legion_memory.markdown.frontmatter import Value, strings
-from legion_memory.markdown.outline import Item, Section, TableBlock, heading_key, plain
+from legion_memory.markdown.outline import CodeBlock, Item, Section, TableBlock, heading_key, plain
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.project.phases import PLAN, PlanDocument
 
@@ -94,8 +95,24 @@ def _section_files(plan: str, section: Section) -> Iterator[FileChange]:
     if in_files or (keys and _CHANGES_HEADING.match(keys[-1])):
         for item in section.items():
             yield from _item_files(plan, item, action, strict=not in_files)
+    if in_files:
+        yield from _code_block_files(plan, section, action)
     for table in section.tables():
         yield from _table_files(plan, table, action if in_files else "")
+
+
+def _code_block_files(plan: str, section: Section, action: str) -> Iterator[FileChange]:
+    """A fenced block under a Files heading with a path opening every line (what `git diff
+    --name-only` prints, or `src/lib.rs (module registered)`) is the file list, the rest of a
+    line its description; a block with any other line (a command, a total) is not. A glob
+    (`icons/*.png`) names no one file: it is passed over."""
+    for block in section.blocks:
+        if not isinstance(block, CodeBlock):
+            continue
+        lines = [line for line in block.text.split("\n") if line.strip() and "*" not in line]
+        listed = [leading_paths(line, listed=True) for line in lines]
+        if listed and all(len(paths) == 1 for paths, _ in listed):
+            yield from (FileChange(paths[0], plan, action, said) for paths, said in listed)
 
 
 def _heading_file(plan: str, section: Section) -> Iterator[FileChange]:

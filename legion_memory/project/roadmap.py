@@ -6,7 +6,8 @@ the number in a `#` column beside a Phase column that names it; a `1-6. Name` ro
 phases), statuses such as `Complete ✓ (reviewed)` or `**Complete** (3/3 plans — ...)`, `### Phase
 N: Name` sections with `**Status:**` or `**Phase Status:** ✓ COMPLETE` lines, a status in the
 heading itself (`✅`, `(Complete)`, `— Done`; `### ✅ Phase N`) or, failing both, a `**Plans:**
-Complete` or `3/3 plans complete` line, `- [x] Phase N: Name` and `- ✅ Phase N: Name` lists
+Complete` or `3/3 plans complete` line or a plan list with every box ticked (`- [x] 05-01-PLAN.md`),
+`- [x] Phase N: Name` and `- ✅ Phase N: Name` lists
 (`Phase 1-5` for a span), and an archived milestone whose head says it is complete. An inserted
 `Phase 2.1` is never read as phase 2.
 """
@@ -101,6 +102,8 @@ _PLANS_LINE = re.compile(r"^\s*(?:[-*]\s+)?\**Plans(?::\**|\**\s*:)\s*(.+)$", re
 # `**Plans:** Complete`, `Completed (shipped v1.0)`, `3/3 plans complete`, `5 (5/5 complete)`.
 _PLANS_DONE = re.compile(r"^\W*(?:complete|completed|done|finished|shipped)\b", re.I)
 _PLANS_ALL = re.compile(r"\b(\d+)\s*/\s*(\d+)\s+(?:plans?\s+)?(?:complete|completed|done)\b", re.I)
+# A phase's plan list, `- [x] 05-01-PLAN.md — what it does`: the box says whether that plan ran.
+_PLAN_BOX = re.compile(r"^\s*[-*]\s+\[([ xX])\]\s+[*`]*0*(\d+)-\d+\b(?!\.\d)")
 _CHECKBOX = re.compile(
     rf"^\s*[-*]\s+(\[[ xX]\]|{_MARK})\s+\**Phase\s+0*(\d+)(?:[-\u2013]0*(\d+))?\b(?!\.\d)"
     r"\**\s*[:\uff1a.—\u2013-]?\s*(.*)$",
@@ -241,10 +244,12 @@ def _row_status(cells: list[str], phase_at: int, status_at: int | None) -> str:
 def _details(text: str) -> dict[int, tuple[str, str, tuple[str, ...], str]]:
     """Phase -> (name, status, requirement IDs, plans status) from `### Phase N: Name` sections;
     a status line in the section wins over one the heading gives. The plans status is what a
-    `**Plans:**` line says when it says every plan is done: a weaker word than a status."""
+    `**Plans:**` line says when it says every plan is done, or a plan list whose every box is
+    ticked (`- [x] 05-01-PLAN.md`): a weaker word than a status."""
     found: dict[int, tuple[str, str, tuple[str, ...]]] = {}
     headed: dict[int, str] = {}
     planned: dict[int, str] = {}
+    boxes: dict[int, set[str]] = {}  # phase -> the marks of its plan list's boxes
     current: tuple[int, int] | None = None  # (phase, heading level)
     for line in text.split("\n"):
         heading = _PHASE_HEADING.match(line)
@@ -258,20 +263,36 @@ def _details(text: str) -> dict[int, tuple[str, str, tuple[str, ...], str]]:
         other = _ANY_HEADING.match(line)
         if other and current and len(other.group(1)) <= current[1]:
             current = None
-        if current is None:
-            continue
-        name, status, ids = found[current[0]]
-        if (requirements := _REQUIREMENTS_LINE.match(line)) is not None:
-            ids = tuple(dict.fromkeys([*ids, *REQUIREMENT_ID.findall(requirements[1])]))
-        elif not status and (declared := _STATUS_LINE.match(line)) is not None:
-            status = normalise_status(declared.group(1))
-        elif (plans := _PLANS_LINE.match(line)) is not None and _all_planned(plans[1]):
-            planned[current[0]] = COMPLETE
-        found[current[0]] = (name, status, ids)
+        if current is not None:
+            found[current[0]] = _section_line(line, current[0], found[current[0]], planned, boxes)
+    for number, marks in boxes.items():
+        if marks == {"x"}:
+            planned.setdefault(number, COMPLETE)
     return {
         n: (name, status or headed[n], ids, planned.get(n, ""))
         for n, (name, status, ids) in found.items()
     }
+
+
+def _section_line(
+    line: str,
+    number: int,
+    entry: tuple[str, str, tuple[str, ...]],
+    planned: dict[int, str],
+    boxes: dict[int, set[str]],
+) -> tuple[str, str, tuple[str, ...]]:
+    """What one line of phase `number`'s section adds: requirement IDs, a status, a Plans line
+    saying every plan is done (into `planned`), a plan list's box (into `boxes`)."""
+    name, status, ids = entry
+    if (requirements := _REQUIREMENTS_LINE.match(line)) is not None:
+        ids = tuple(dict.fromkeys([*ids, *REQUIREMENT_ID.findall(requirements[1])]))
+    elif not status and (declared := _STATUS_LINE.match(line)) is not None:
+        status = normalise_status(declared.group(1))
+    elif (plans := _PLANS_LINE.match(line)) is not None and _all_planned(plans[1]):
+        planned[number] = COMPLETE
+    elif (box := _PLAN_BOX.match(line)) is not None and int(box[2]) == number:
+        boxes.setdefault(number, set()).add(box[1].strip().lower())
+    return name, status, ids
 
 
 def _all_planned(plans: str) -> bool:

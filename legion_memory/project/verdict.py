@@ -14,9 +14,15 @@ SUCCESS = "success"
 PARTIAL = "partial"
 FAILED = "failed"
 
-# Checked in order: "Partially complete" is partial and "Incomplete" is not a success.
+# Checked in order: "Partially complete" is partial and "Incomplete" is not a success; a
+# complete status that leaves work deferred or gaps open (`complete-local (device steps
+# deferred)`, `complete-with-gaps`) did part of the plan.
 _STATUS_WORDS = (
     ("partial", PARTIAL),
+    ("deferred", PARTIAL),
+    ("with gaps", PARTIAL),
+    ("gaps found", PARTIAL),
+    ("gaps remain", PARTIAL),
     ("incomplete", PARTIAL),
     ("not complete", PARTIAL),
     ("in progress", PARTIAL),
@@ -42,7 +48,7 @@ _PASSED = re.compile(r"\b(?:pass(?:ed|es|ing)?|succeeded|verified|found)\b|âœ…|â
 
 def outcome_of_status(status: str) -> str | None:
     """`Complete` -> success, `Partially complete` -> partial, `Failed` -> failed, else None."""
-    folded = status.casefold()
+    folded = re.sub(r"[-_]", " ", status.casefold())  # `complete-with-gaps`, `gaps_found`
     return next((outcome for word, outcome in _STATUS_WORDS if word in folded), None)
 
 
