@@ -128,15 +128,7 @@ def test_a_lone_pattern_patch_cites_the_outcome_its_mailed_commit_meant(
     (no driver runs, no log is left) and leaves OUTCOMES.md alone, and no earlier patch of its
     series says what it held: the commit it was mailed from, which this repository holds, does.
     The hook's repair used to find the memory clean and leave the pattern citing main's record."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    cited = add_outcome(repo, "branch record", "feature")
-    commit(repo, "branch outcome")
-    add_pattern(repo, "branch pattern", cited, "feature")
-    commit(repo, "branch pattern")
-    git(repo, "checkout", "-q", "main")
-    add_outcome(repo, "main record", "main", date="2026-03-01")
-    commit(repo, "main outcome")
+    feature_pattern_and_main_outcome(repo)
     assert run_git(repo, "cherry-pick", "feature~1").returncode == 0
     assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "feature", "branch record")]
     mbox = tmp_path / "pattern.mbox"

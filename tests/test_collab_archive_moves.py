@@ -47,6 +47,17 @@ def _feature_storing_alpha(repo: Path) -> str:
     return git(repo, "rev-parse", "HEAD").strip()
 
 
+def _archived_copy_added_and_dropped(repo: Path, archived: str) -> None:
+    """Two commits of a clone without the hooks (whose post-commit would have repaired at once):
+    ARCHIVE.md as `archived` has it (alpha archived too), then as it was (alpha live only)."""
+    archive = repo / ".planning" / "memory" / "ARCHIVE.md"
+    original = archive.read_text(encoding="utf-8")
+    archive.write_text(archived, encoding="utf-8")
+    commit_without_hooks(repo, "a merge made without the driver left alpha archived too")
+    archive.write_text(original, encoding="utf-8")
+    commit_without_hooks(repo, "keep alpha live")
+
+
 def _merged_then_forgotten_on_main(repo: Path) -> str:
     """feature stores alpha; main merges it, then forgets alpha. The store commit's name."""
     stored = _feature_storing_alpha(repo)
@@ -169,12 +180,7 @@ def test_a_rebase_replaying_a_repair_onto_another_state_drops_no_record(repo: Pa
     commit(repo, "forget alpha")
     archived = text_of(repo, "ARCHIVE.md")
     git(repo, "checkout", "-q", "feature")
-    archive = repo / ".planning" / "memory" / "ARCHIVE.md"
-    original = archive.read_text(encoding="utf-8")
-    archive.write_text(archived, encoding="utf-8")
-    commit_without_hooks(repo, "a merge made without the driver left alpha archived too")
-    archive.write_text(original, encoding="utf-8")
-    commit_without_hooks(repo, "keep alpha live")
+    _archived_copy_added_and_dropped(repo, archived)
 
     rebased = run_git(repo, "rebase", "main")
 
@@ -721,12 +727,7 @@ def test_dropping_an_archived_copy_is_no_restore_that_outweighs_a_later_forget(
     (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
     commit(repo, "notes")
     assert run_git(repo, "-c", "user.name=Other", "cherry-pick", "again~1").returncode == 0
-    live_archive = repo / ".planning" / "memory" / "ARCHIVE.md"
-    restored_archive = live_archive.read_text(encoding="utf-8")
-    live_archive.write_text(archived, encoding="utf-8")
-    commit_without_hooks(repo, "a merge made without the driver left alpha archived too")
-    live_archive.write_text(restored_archive, encoding="utf-8")
-    commit_without_hooks(repo, "keep alpha live")
+    _archived_copy_added_and_dropped(repo, archived)
     assert rows(repo) == [("O-001", "feature", "alpha")]
 
     merged = run_git(repo, *how.split(), *(["--no-edit"] if how == "merge" else []), "again")
