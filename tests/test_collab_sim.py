@@ -74,8 +74,10 @@ TWO_HUNDRED_ROUND_ALL_SEEDS = (4008, 4011, 4015, 4017, 4041, 4048, 4052, 4115)
 # outcomes renumbered by the driver and a pattern's reference repaired by the next commit's hook
 # (5004, 5006); a flattening `pull --rebase` as in 4115, which left a pattern live (5029); an
 # octopus merge whose second step weighed its own first step's commit, which held a record live
-# and archived at once, and archived it though main's restore was the latest move (5130).
-TWO_HUNDRED_ROUND_STASH_SEEDS = (5004, 5006, 5029, 5130)
+# and archived at once, and archived it though main's restore was the latest move (5130); a
+# repair that dropped the archived copy of a record such a merge left, counted as a restore
+# outweighing a branch's later forget in a `merge --squash` (5207).
+TWO_HUNDRED_ROUND_STASH_SEEDS = (5004, 5006, 5029, 5130, 5207)
 # Two hundred rounds with a branch's commits applied as patches too (`format-patch`, `am -3`): a
 # pattern citing an outcome an earlier patch's 3-way merge renumbered, its own patch leaving
 # OUTCOMES.md alone (6003); a repair committed after one patch of a series, undone by the next
