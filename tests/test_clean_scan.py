@@ -15,6 +15,7 @@ from support.processes import CLI, probe, read_bytes_of
 from legion_memory.gitops.hook_env import (
     APPLIED_ENV,
     BOTH_SIDES_ENV,
+    PICK_SEQUENCE_NAME,
     PICKED_ENV,
     RECHECK_ENV,
     REPLAYED_AS_ENV,
@@ -50,6 +51,7 @@ def test_the_names_are_the_ones_storage_and_gitops_use(tmp_path: Path) -> None:
     assert clean_scan.RECHECK_ENV == RECHECK_ENV
     assert clean_scan.BOTH_SIDES_ENV == BOTH_SIDES_ENV
     assert clean_scan.APPLIED_ENV == APPLIED_ENV
+    assert clean_scan.PICK_SEQUENCE_NAME == PICK_SEQUENCE_NAME
     assert Path(*clean_scan.MEMORY_DIR) == reading.MEMORY_DIR
 
 
@@ -175,9 +177,13 @@ def test_anything_doctor_might_act_on_is_not_clean(tmp_path: Path, case: str) ->
     assert not clean_scan.memory_is_clean(str(tmp_path / MEMORY))
 
 
-def test_a_merge_log_is_not_clean(tmp_path: Path) -> None:
+@pytest.mark.parametrize("note", [LOG_NAME, PICK_SEQUENCE_NAME])
+def test_a_merge_log_or_a_noted_sequence_of_picks_is_not_clean(tmp_path: Path, note: str) -> None:
+    """What the driver logged, or the picks whose repair waits for the next commit, is for
+    doctor to weigh."""
     _write(tmp_path, {"OUTCOMES.md": SOUND})
-    (tmp_path / ".git" / LOG_NAME).write_text("", encoding="utf-8")
+    assert clean_scan.memory_is_clean(str(tmp_path / MEMORY))
+    (tmp_path / ".git" / note).write_text("", encoding="utf-8")
     assert not clean_scan.memory_is_clean(str(tmp_path / MEMORY))
 
 

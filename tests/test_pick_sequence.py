@@ -108,3 +108,43 @@ def test_a_sequence_whose_last_pick_commits_leaves_no_note(repo: Path) -> None:
     assert rows(repo) == [("O-001", "feature", "first"), ("O-002", "feature", "second")]
     assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
     assert_healthy(repo)
+
+
+def test_doctor_before_that_commit_weighs_the_picks_as_its_hook_would(repo: Path) -> None:
+    """main holds its own O-001 and feature's store under O-002; picking feature's forget and a
+    code change main made too ends in a skip, with feature's archived row under O-001 beside
+    main's record. `doctor --fix` run before any commit reads the hooks' note of the sequence:
+    main's long-held record keeps its ID and the archived row moves on, as the next commit's
+    hook would have it (docs/decisions.md#merge-renumbering). Without the note the archived row
+    kept O-001 and main's record became O-002."""
+    init_memory(repo, driver=True)
+    _code(repo, "one\n")
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "feature outcome", "feature")
+    commit(repo, "feature store")
+    run_process("forget", "O-001", cwd=repo, check=True)
+    commit(repo, "feature forget")
+    _code(repo, "two\n")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main store")
+    assert run_git(repo, "cherry-pick", "feature~2").returncode == 0
+    _code(repo, "two\n")
+    assert run_git(repo, "cherry-pick", "feature~2..feature").returncode == 1
+    assert run_git(repo, "cherry-pick", "--skip").returncode == 0
+
+    fixed = run_process("doctor", "--fix", cwd=repo)
+
+    assert fixed.stdout == (
+        "repaired .planning/memory/ARCHIVE.md:10: renumbered duplicate O-001 to O-002\n"
+        "memory repaired\n"
+    )
+    assert rows(repo) == [("O-001", "main", "main record")]
+    archived = [line for line in text_of(repo, "ARCHIVE.md").splitlines() if "| O-" in line]
+    assert archived == [
+        "| O-002 | 2026-03-02 | feature | 1 | 01-01 | coder | workflow | success | 2 | git "
+        "| feature outcome |"
+    ]
+    commit(repo, "repair")
+    assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
+    assert_healthy(repo)

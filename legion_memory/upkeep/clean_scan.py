@@ -24,6 +24,9 @@ MEMORY_FILES = ("OUTCOMES.md", "PATTERNS.md", "ERRORS.md", "PREFERENCES.md", "AR
 JOURNAL_NAME = ".legion-memory.journal"
 TEMP_PREFIX, TEMP_SUFFIX = ".legion-memory-", ".tmp"
 MERGE_LOG_NAME = "legion-memory-merges.jsonl"
+# The post-commit hook's note of a sequence of picks whose repair waits for the next commit
+# (`gitops.hook_env.PICK_SEQUENCE_NAME`): doctor weighs those picks, which no scan can.
+PICK_SEQUENCE_NAME = "legion-memory-pick-sequence"
 # Set by the post-rewrite hook after a rebase (`gitops.hook_env.REPLAYED_AS_ENV`): doctor then
 # compares the replayed changes with the upstream's, which no scan of the files can do.
 REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
@@ -84,7 +87,8 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
     and changes nothing."""
     if any(os.environ.get(name, "").strip() for name in _INTEGRATION_ENVS):
         return False
-    if git_dir is not None and os.path.lexists(os.path.join(git_dir, MERGE_LOG_NAME)):
+    noted = (MERGE_LOG_NAME, PICK_SEQUENCE_NAME)
+    if git_dir is not None and any(os.path.lexists(os.path.join(git_dir, n)) for n in noted):
         return False
     if os.path.realpath(directory) != os.path.abspath(directory):
         return False  # a linked memory directory (or a parent of it) is doctor's to refuse

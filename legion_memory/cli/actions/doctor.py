@@ -3,6 +3,7 @@ run): a plain function of the Context and the command's options, run by the lean
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,8 +19,13 @@ def doctor(context: Context, fix: bool = False, quiet: bool = False) -> int:
     """Find (and with --fix repair) interrupted changes, conflict markers, duplicate IDs and
     stale references; 1 when a problem remains."""
     from legion_memory.cli.progress import working_on
+    from legion_memory.gitops.ended_picks import ended_pick_sequence
     from legion_memory.upkeep.doctor import doctor as run_doctor
 
+    # Run before the commit whose hook would repair a sequence of picks ended by `--skip`,
+    # doctor weighs it as that hook would: the checks read what the hooks name from the
+    # environment.
+    os.environ.update(ended_pick_sequence(context.root))
     with working_on("doctor: checking the memory files"):
         checkup = run_doctor(context.memory, fix=fix)
     emit(context, _checkup_json(checkup, context.root), _checkup_text(checkup, context, fix, quiet))
