@@ -307,7 +307,7 @@ def test_picking_a_branch_s_forget_archives_its_record_without_renumbering_main_
     same ID meanwhile and holds feature's store under its next number, picks the forget. git
     takes ARCHIVE.md whole from the pick, the forgotten outcome under feature's number, O-001,
     which main's own outcome holds: the repair after the pick renumbers the archived row, and
-    main's long-held record keeps its ID (it used to move to O-003)."""
+    main's long-held record keeps its ID (it used to move to O-002)."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")
     add_outcome(repo, "branch record", "feature")
