@@ -32,20 +32,6 @@ VersionSeen = Callable[[str, str], bool]
 wrote or replaced that very version."""
 
 
-def archive_moves(start: Path, revs: str, path: Path, row_text: str) -> int | None:
-    """The commits of `revs` (a revision or a range) that changed how often `row_text` (the
-    record's `history_text`, the same in its live and archived rows) occurs in `path` (ARCHIVE.md
-    for a forget or a restore); merges are not counted (their moves are the commits they merge).
-    None when git cannot say. Every history is walked in full: by default git skips a merged
-    branch whose file ended as the merge's first parent has it, commits and all."""
-    listed = run_git(
-        ["log", "--full-history", "--format=%H", f"-S{row_text}", revs, "--",
-         path.resolve().as_posix()],
-        start,
-    )  # fmt: skip
-    return None if listed is None else len(listed.split())
-
-
 def any_changed(start: Path, commits: Sequence[str], path: Path) -> bool:
     """Whether one of `commits` changed the file `path` (True when git cannot say)."""
     if not commits:
@@ -114,8 +100,18 @@ def parting(start: Path, sides: Sequence[str]) -> str | None:
     return found.split()[0] if found else None
 
 
-def moves_since(start: Path, base: str, side: str, path: Path, row_text: str) -> int | None:
-    return archive_moves(start, f"{base}..{side}", path, row_text)
+def changes_since(start: Path, base: str, side: str, path: Path, row_text: str) -> int | None:
+    """How many of `side`'s commits since `base` changed how often `row_text` (a row after its
+    ID, `schema.identity.history_text`) occurs in `path`: wrote or replaced that very version
+    there; merges are not counted (their changes are the commits they merge). None when git
+    cannot say. Every history is walked in full: by default git skips a merged branch whose file
+    ended as the merge's first parent has it, commits and all."""
+    listed = run_git(
+        ["log", "--full-history", "--format=%H", f"-S{row_text}", f"{base}..{side}", "--",
+         path.resolve().as_posix()],
+        start,
+    )  # fmt: skip
+    return None if listed is None else len(listed.split())
 
 
 def most_moved(
@@ -197,10 +193,10 @@ def _side_moves(start: Path, revs: str, path: Path, row_text: str) -> list[tuple
 def _moves(
     start: Path, revs: Sequence[str], path: Path, row_text: str
 ) -> list[tuple[str, str]] | None:
-    """`archive_moves`'s commits that moved the record between ARCHIVE.md (`path`) and a live
-    file beside it, each as (its hash, what a copy of it keeps): a rebase or a pick keeps the
-    author, the author's date and the message, not the hash, and moves the record the way the
-    original did (docs/decisions.md#archive-moves)."""
+    """The commits of `revs` that moved the record (its row `row_text`, after the ID) between
+    ARCHIVE.md (`path`) and a live file beside it, merges apart, each as (its hash, what a copy
+    of it keeps): a rebase or a pick keeps the author, the author's date and the message, not
+    the hash, and moves the record the way the original did (docs/decisions.md#archive-moves)."""
     listed = run_git(
         ["log", "--format=%x01%H%x00%ae %at %s", "-p", "--unified=0", "--no-color",
          "--no-ext-diff", "--no-textconv", f"-S{row_text}", *revs, "--",
@@ -262,7 +258,7 @@ def version_seen_in_merge(start: Path, path: Path, theirs: str, ours: str = "HEA
 
     def seen(text: str, side: str) -> bool:
         base = base_of() if text else None
-        return base is not None and bool(moves_since(start, base, revs[side], path, text))
+        return base is not None and bool(changes_since(start, base, revs[side], path, text))
 
     return seen
 

@@ -19,7 +19,7 @@ or rebased from before the update), and the archived row keeps its own
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from legion_memory.gitops.record_history import most_moved, moves_since, parting
+from legion_memory.gitops.record_history import changes_since, most_moved, parting
 from legion_memory.gitops.repository import files_of_commits, integration_sources
 from legion_memory.markdown.document import parse
 from legion_memory.named_tuple import NamedTuple
@@ -83,7 +83,7 @@ def _seen_by_archiving_side(
         for rev, files in sides
         if _state(files, memory.archive.name, path.name, archived_text) is False
     ]
-    return any(moves_since(memory.directory, base, rev, path, live_text) for rev in archiving)
+    return any(changes_since(memory.directory, base, rev, path, live_text) for rev in archiving)
 
 
 def _split(twin: Twin) -> bool:
