@@ -176,8 +176,13 @@ class Integrator:
             self.run(clone, "am", ["am", "-q", "-3", str(mailbox)], [clone.models[other]])
 
     def push(self, clone: Clone) -> None:
-        """Push main; refused, pull the origin's main first and push again."""
-        if clone.git("push", "-q", "origin", "main").returncode:
+        """Push main; refused, pull the origin's main first and push again. Stopped by the
+        pre-push hook, which committed a repair the push would have left behind, push again."""
+        pushed = clone.git("push", "-q", "origin", "main")
+        if pushed.returncode and "legion-memory: stopped the push" in pushed.stderr:
+            self.tally.integrations["push stopped for a repair"] += 1
+            pushed = clone.git("push", "-q", "origin", "main")
+        if pushed.returncode:
             self.run(
                 clone,
                 "pull",

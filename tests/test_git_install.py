@@ -38,6 +38,7 @@ def test_install_adds_the_attribute_the_driver_and_the_hooks(cli: CLI, repo: Pat
         "installed .git/hooks/post-rewrite",
         "installed .git/hooks/post-commit",
         "installed .git/hooks/post-applypatch",
+        "installed .git/hooks/pre-push",
     ]
     assert (repo / ".gitattributes").read_text() == ".planning/memory/*.md merge=legion-memory\n"
     assert git(repo, "config", "--get-regexp", "^merge\\.legion-memory").splitlines() == [
@@ -49,7 +50,7 @@ def test_install_adds_the_attribute_the_driver_and_the_hooks(cli: CLI, repo: Pat
     hook = repo / ".git" / "hooks" / "post-merge"
     assert hook.read_text() == hook_script("post-merge", "legion-memory")
     assert stat.S_IMODE(hook.stat().st_mode) & 0o111 == 0o111
-    assert 'legion-memory doctor --fix --quiet || echo "legion-memory:' in hook.read_text()
+    assert 'legion-memory doctor --fix --quiet >&2 || echo "legion-memory:' in hook.read_text()
 
 
 def test_install_twice_changes_nothing_the_second_time(cli: CLI, repo: Path) -> None:
@@ -87,6 +88,7 @@ def test_uninstall_restores_the_prior_state_exactly(cli: CLI, repo: Path) -> Non
         "removed .git/hooks/post-rewrite",
         "removed .git/hooks/post-commit",
         "removed .git/hooks/post-applypatch",
+        "removed .git/hooks/pre-push",
     ]
     assert _state(repo) == before
     again = cli("git", "install", "--uninstall", cwd=repo)
@@ -188,7 +190,7 @@ def _removed(hook: Path) -> None:
 
 
 def _of_an_older_format(hook: Path) -> None:
-    older = hook.read_text(encoding="utf-8").replace("# legion-memory hook format 6\n", "")
+    older = hook.read_text(encoding="utf-8").replace("# legion-memory hook format 7\n", "")
     hook.write_text(older, encoding="utf-8")
 
 

@@ -4,6 +4,7 @@ after which no hook runs; the first commit on top of it repairs what the picks l
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from support.gitrepos import (
@@ -25,6 +26,7 @@ DUPLICATE = (
     "1 problem needs repair (run `legion-memory doctor --fix`)\n"
 )
 REPAIR = "Repair .planning/memory after post-commit (legion-memory doctor --fix)"
+PUSH_REPAIR = "Repair .planning/memory after cherry-pick --skip (legion-memory doctor --fix)"
 
 
 def _code(repo: Path, text: str) -> None:
@@ -146,5 +148,101 @@ def test_doctor_before_that_commit_weighs_the_picks_as_its_hook_would(repo: Path
         "| feature outcome |"
     ]
     commit(repo, "repair")
+    assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
+    assert_healthy(repo)
+
+
+def _origin(repo: Path, tmp_path: Path) -> Path:
+    origin = tmp_path / "origin.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(origin)], check=True)
+    git(repo, "remote", "add", "origin", str(origin))
+    return origin
+
+
+def test_a_push_before_that_commit_commits_the_repair_and_asks_for_the_push_again(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Pushed as the skip left it, the other clones would fetch O-001 live and archived at once.
+    The pre-push hook commits the repair the next commit's hook would have made and stops the
+    push, which carries it when run again."""
+    _sequence_ending_in_a_skip(repo)
+    origin = _origin(repo, tmp_path)
+    picked = git(repo, "rev-parse", "HEAD")
+
+    pushed = run_git(repo, "push", "-q", "origin", "main")
+
+    assert pushed.returncode == 1
+    assert pushed.stderr == (
+        "repaired .planning/memory/OUTCOMES.md:10: renumbered duplicate O-001 to O-002\n"
+        "legion-memory: committed the repair of .planning/memory as its own commit\n"
+        "legion-memory: stopped the push, which would leave the repair behind; push again\n"
+        f"error: failed to push some refs to '{origin}'\n"
+    )
+    assert run_git(origin, "rev-parse", "-q", "--verify", "main").returncode == 1
+    assert git(repo, "log", "--format=%s", "-2") == f"{PUSH_REPAIR}\nfeature store\n"
+    assert git(repo, "rev-parse", "HEAD~1") == picked
+    assert git(repo, "status", "--porcelain") == ""
+    assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
+
+    again = run_git(repo, "push", "-q", "origin", "main")
+
+    assert again.returncode == 0, again.stderr
+    assert again.stderr == ""
+    assert git(origin, "rev-parse", "main") == git(repo, "rev-parse", "HEAD")
+    assert rows(repo) == [("O-002", "feature", "feature outcome")]
+    assert text_of(repo, "ARCHIVE.md").count("| O-001 | 2026-03-02 | main |") == 1
+    assert_healthy(repo)
+
+
+def test_a_push_of_another_commit_leaves_the_repair_to_the_next_commit(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Only a push of the sequence's last commit would spread what it left; pushing another
+    branch commits nothing and keeps the note for the next commit's hook."""
+    _sequence_ending_in_a_skip(repo)
+    origin = _origin(repo, tmp_path)
+    before = git(repo, "rev-parse", "HEAD")
+
+    pushed = run_git(repo, "push", "-q", "origin", "feature")
+
+    assert pushed.returncode == 0, pushed.stderr
+    assert pushed.stderr == ""
+    assert git(repo, "rev-parse", "HEAD") == before
+    assert git(origin, "rev-parse", "feature") == git(repo, "rev-parse", "feature")
+    assert (repo / ".git" / PICK_SEQUENCE_NAME).is_file()
+    assert run_process("doctor", cwd=repo).stdout == DUPLICATE
+
+
+def test_a_push_beside_own_memory_changes_repairs_without_committing_them(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The user's own uncommitted edit of memory stays theirs to commit: the hook repairs beside
+    it, commits nothing, and stops the push until they have."""
+    _sequence_ending_in_a_skip(repo)
+    origin = _origin(repo, tmp_path)
+    before = git(repo, "rev-parse", "HEAD")
+    add_outcome(repo, "my own", "main")
+
+    pushed = run_git(repo, "push", "-q", "origin", "main")
+
+    assert pushed.returncode == 1
+    assert pushed.stderr == (
+        "repaired .planning/memory/OUTCOMES.md:10: renumbered duplicate O-001 to O-003\n"
+        "legion-memory: repaired .planning/memory beside your own changes there; review and "
+        "commit: git add .planning/memory && git commit\n"
+        "legion-memory: stopped the push, which would leave the repair behind; push again\n"
+        f"error: failed to push some refs to '{origin}'\n"
+    )
+    assert git(repo, "rev-parse", "HEAD") == before
+    assert rows(repo) == [("O-003", "feature", "feature outcome"), ("O-002", "main", "my own")]
+    assert git(repo, "status", "--porcelain") == " M .planning/memory/OUTCOMES.md\n"
+    assert (repo / ".git" / PICK_SEQUENCE_NAME).is_file()
+
+    commit(repo, "my own outcome")
+    again = run_git(repo, "push", "-q", "origin", "main")
+
+    assert again.returncode == 0, again.stderr
+    assert again.stderr == ""
+    assert git(origin, "rev-parse", "main") == git(repo, "rev-parse", "HEAD")
     assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
     assert_healthy(repo)

@@ -16,10 +16,15 @@ if [ "{name}" = post-applypatch ]; then
     LEGION_MEMORY_PATCH_APPLIED=1
     export LEGION_MEMORY_PATCH_APPLIED
 fi
-# post-rewrite reads "<old> <new>" lines: the old commits say what each reference meant.
+# post-rewrite reads "<old> <new>" lines: the old commits say what each reference meant; pre-push
+# reads "<local ref> <local commit> <remote ref> <remote commit>" lines. A chained hook gets them too.
+input=""
+if [ "{name}" = post-rewrite ] || [ "{name}" = pre-push ]; then
+    input=$(cat)
+fi
 rewritten=""
 if [ "{name}" = post-rewrite ]; then
-    rewritten=$(cat)
+    rewritten=$input
     LEGION_MEMORY_REWRITTEN=$(printf '%s\n' "$rewritten" | cut -d' ' -f1 | tr '\n' ' ')
     export LEGION_MEMORY_REWRITTEN
     if [ "$1" = rebase ]; then
@@ -28,11 +33,29 @@ if [ "{name}" = post-rewrite ]; then
     fi
 fi
 if [ -x "$chained" ]; then
-    if [ "{name}" = post-rewrite ]; then
-        printf '%s\n' "$rewritten" | "$chained" "$@" || status=$?
+    if [ "{name}" = post-rewrite ] || [ "{name}" = pre-push ]; then
+        {{ [ -z "$input" ] || printf '%s\n' "$input"; }} | "$chained" "$@" || status=$?
     else
         "$chained" "$@" || status=$?
     fi
+fi
+# A sequence of picks that ended with `cherry-pick --skip` ran no hook after its last commit
+# (below): its repair waits for the next commit, and pushing before one would spread what the
+# picks left. So a push of that commit gets the repair committed now, and is stopped, to be run
+# again with it. Any other push pays one test for the note (and stops here if a chained hook
+# refused it).
+made_by="{name}"
+if [ "{name}" = pre-push ]; then
+    [ "$status" = 0 ] || exit $status
+    git_dir=${{GIT_DIR:-.git}}
+    [ -d "$git_dir" ] || git_dir=$(git rev-parse --git-dir 2>/dev/null)
+    sequence="$git_dir/{pick_sequence}"
+    [ -f "$sequence" ] && [ ! -d "$git_dir/sequencer" ] || exit 0
+    head=$(git rev-parse -q --verify HEAD 2>/dev/null)
+    last=$(tail -n 1 "$sequence")
+    [ -n "$head" ] && [ "${{last#* }}" = "$head" ] || exit 0
+    printf '%s\n' "$input" | cut -d' ' -f2 | grep -qxF "$head" || exit 0
+    made_by="cherry-pick --skip"
 fi
 # Mid-way through a series of patches `git am` holds the index itself: a repair committed now
 # would be undone by the next patch's commit, and one left in the work tree would stop the series
@@ -150,20 +173,30 @@ if [ -n "$sides" ]; then
 fi
 git config --get {driver}.driver >/dev/null 2>&1 || echo "legion-memory: the merge driver is not configured in this clone; run: legion-memory git install" >&2
 memory=.planning/memory
-before=$(git status --porcelain -- "$memory" 2>/dev/null)
+# The files' bytes too: a repair of a file the user had changed already leaves its status as it was.
+state() {{
+    git status --porcelain -- "$memory" 2>/dev/null
+    cat "$memory"/*.md 2>/dev/null | cksum
+}}
+own=$(git status --porcelain -- "$memory" 2>/dev/null)
+before=$(state)
 # A squash leaves its result staged: only unstaged changes there are the user's own.
 unstaged=$(git diff --name-only -- "$memory" 2>/dev/null)
-{command} doctor --fix --quiet || echo "legion-memory: repair failed, see: legion-memory doctor" >&2
-after=$(git status --porcelain -- "$memory" 2>/dev/null)
-if [ "$before" != "$after" ]; then
+{command} doctor --fix --quiet >&2 || echo "legion-memory: repair failed, see: legion-memory doctor" >&2
+if [ "$before" != "$(state)" ]; then
     if [ "{name}" = post-merge ] && [ "$1" = 1 ] && [ -z "$unstaged" ]; then
         git add -A -- "$memory" && echo "legion-memory: repaired $memory; the repair is staged with your squash" >&2
-    elif [ -n "$before" ]; then
+    elif [ -n "$own" ]; then
         echo "legion-memory: repaired $memory beside your own changes there; review and commit: git add $memory && git commit" >&2
-    elif git add -A -- "$memory" && commit_repair "Repair .planning/memory after {name} (legion-memory doctor --fix)"; then
+    elif git add -A -- "$memory" && commit_repair "Repair .planning/memory after $made_by (legion-memory doctor --fix)"; then
         echo "legion-memory: committed the repair of $memory as its own commit" >&2
+        [ "{name}" = pre-push ] && rm -f "$sequence"
     else
         echo "legion-memory: repaired $memory but could not commit it; run: git commit -m 'Repair memory' -- $memory" >&2
+    fi
+    if [ "{name}" = pre-push ]; then
+        echo "legion-memory: stopped the push, which would leave the repair behind; push again" >&2
+        exit 1
     fi
 fi
 exit $status

@@ -38,11 +38,11 @@ from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
 ATTRIBUTE = ".planning/memory/*.md merge=legion-memory"
 DRIVER = "merge.legion-memory"
 DRIVER_NAME = "legion-memory: row-aware merge of .planning/memory tables"
-HOOKS = ("post-merge", "post-rewrite", "post-commit", "post-applypatch")
+HOOKS = ("post-merge", "post-rewrite", "post-commit", "post-applypatch", "pre-push")
 HOOK_MARK = "# legion-memory hook"
 # Raised whenever the hooks' text changes in a way an installed clone must pick up: a hook of
 # ours without it tells the hook run to ask for `git install` again (`cli.lean.hook`).
-HOOK_FORMAT = "# legion-memory hook format 6"
+HOOK_FORMAT = "# legion-memory hook format 7"
 CHAINED = ".legion-memory-chained"
 DEFAULT_COMMAND = "legion-memory"
 OCTOPUS = "pull.octopus"
