@@ -246,3 +246,27 @@ def test_a_push_beside_own_memory_changes_repairs_without_committing_them(
     assert git(origin, "rev-parse", "main") == git(repo, "rev-parse", "HEAD")
     assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
     assert_healthy(repo)
+
+
+def test_a_chained_pre_push_hook_reads_the_push_and_its_refusal_stops_it_first(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The hook a clone had before keeps its input ("<local ref> <local commit> <remote ref>
+    <remote commit>") and its say: when it refuses the push nothing is repaired or committed."""
+    hooks = repo / ".git" / "hooks"
+    (hooks / "pre-push").write_text('#!/bin/sh\ncat > "$(git rev-parse --git-dir)/pushed"\nexit 3\n')
+    (hooks / "pre-push").chmod(0o755)
+    _sequence_ending_in_a_skip(repo)
+    origin = _origin(repo, tmp_path)
+    head = git(repo, "rev-parse", "HEAD").strip()
+
+    pushed = run_git(repo, "push", "-q", "origin", "main")
+
+    assert pushed.returncode == 1
+    assert pushed.stderr == f"error: failed to push some refs to '{origin}'\n"
+    assert (repo / ".git" / "pushed").read_text() == (
+        f"refs/heads/main {head} refs/heads/main {'0' * 40}\n"
+    )
+    assert git(repo, "rev-parse", "HEAD").strip() == head
+    assert (repo / ".git" / PICK_SEQUENCE_NAME).is_file()
+    assert (hooks / "pre-push.legion-memory-chained").is_file()

@@ -1,6 +1,6 @@
 """`git install [--uninstall]`: wire the merge driver and the repair hooks into a clone.
 
-Three pieces, each added only when missing (so a second install changes nothing) and each removed
+Four pieces, each added only when missing (so a second install changes nothing) and each removed
 exactly by `--uninstall`:
 
 - the `.gitattributes` line that routes memory files to the driver (committed, shared);
@@ -9,9 +9,10 @@ exactly by `--uninstall`:
   its program is on PATH and no other octopus strategy is configured (never committed);
 - `post-merge`, `post-rewrite`, `post-applypatch` (`git am`) and `post-commit` hooks running
   `doctor --fix --quiet` (post-commit only for a cherry-pick, a revert, or the commit concluding
-  a stopped merge). A hook that is
-  already there is moved aside to `<hook>.legion-memory-chained` and run first by ours, with the
-  same arguments and input; uninstalling moves it back, bytes and mode untouched.
+  a stopped merge), and a `pre-push` hook that commits the repair a sequence of picks ended with
+  `cherry-pick --skip` left, before the push would spread it. A hook that is already there is
+  moved aside to `<hook>.legion-memory-chained` and run first by ours, with the same arguments
+  and input; uninstalling moves it back, bytes and mode untouched.
 """
 
 from __future__ import annotations
