@@ -33,6 +33,18 @@ STASH_KINDS = ("pull --autostash", "stash pop")
 STASH_INTEGRATIONS = (*ALL_INTEGRATIONS, *STASH_KINDS)
 # Drawn too under --patch-kinds: a branch's commits mailed as patches and applied on main.
 PATCH_INTEGRATIONS = (*STASH_INTEGRATIONS, "am")
+# Drawn too under --rewrite-kinds: a branch's commits squashed into one as it is rebased onto
+# main (`rebase -i`, every pick after the first made a `squash`).
+REWRITE_INTEGRATIONS = (*PATCH_INTEGRATIONS, "squash rebase")
+# The todo edit `rebase -i` runs as its editor: every pick after the first squashes into it.
+SQUASH_TODO = "sed -i -e '2,$ s/^pick /squash /'"
+REBASE_ARGS = {
+    "rebase": ["rebase", "-q", "main"],
+    "squash rebase": [
+        *("-c", f"sequence.editor={SQUASH_TODO}", "-c", "core.editor=true"),
+        *("rebase", "-q", "-i", "main"),
+    ],
+}
 # What a stash kind runs: on the clone, the kind drawn and the origin's truth.
 Stashing = Callable[[Clone, str, Model], None]
 
@@ -64,9 +76,9 @@ class Integrator:
         if kind in STASH_KINDS and self.stashing:
             return self.stashing(clone, kind, self.origin)
         other = self.rng.choice(branches) if branches else ""
-        if kind == "rebase":
+        if kind in ("rebase", "squash rebase"):
             clone.checkout(other)
-            self.run(clone, kind, ["rebase", "-q", "main"], [clone.models["main"]])
+            self.run(clone, kind, REBASE_ARGS[kind], [clone.models["main"]])
             return
         clone.checkout("main")
         self.onto_main(clone, kind, branches, other)

@@ -4,7 +4,8 @@ Two clones of one origin, each with its own feature branches, store outcomes, pa
 outcomes and error fixes, update fixes, forget and restore their own records, and integrate by
 merge, `--no-ff`, `merge --no-commit` then commit, rebase, `pull --rebase`, `pull`, push,
 cherry-pick (one commit, a store or a change of a record the branch holds, or a branch's every
-commit with the hooks' repairs among them), `format-patch` then `am -3`, `merge --squash`
+commit with the hooks' repairs among them), `format-patch` then `am -3`, a branch squashed into
+one commit as it is rebased (`rebase -i`), `merge --squash`
 (committed with git's own message) and octopus merges, and pull with records stored on main and
 not committed (`--autostash`, or stash and pop). After every step the checked-out branch's
 memory is checked against the truth (`collab_model`); at the end each clone merges the other's
@@ -17,7 +18,8 @@ carrying one through git `collab_resolution`. All draw from one random generator
 so a seed replays its run.
 
     python -m bench.collab_sim --seeds 20 [--rounds 30]
-        [--more-kinds | --all-kinds | --stash-kinds | --patch-kinds] [--code /path/to/checkout]
+        [--more-kinds | --all-kinds | --stash-kinds | --patch-kinds | --rewrite-kinds]
+        [--code /path/to/checkout]
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from bench.collab_integrations import (
     INTEGRATIONS,
     MORE_INTEGRATIONS,
     PATCH_INTEGRATIONS,
+    REWRITE_INTEGRATIONS,
     STASH_INTEGRATIONS,
     Integrator,
 )
@@ -53,6 +56,7 @@ __all__ = [
     "INTEGRATIONS",
     "MORE_INTEGRATIONS",
     "PATCH_INTEGRATIONS",
+    "REWRITE_INTEGRATIONS",
     "STASH_INTEGRATIONS",
     "Simulation",
     "main",
@@ -225,10 +229,17 @@ def parse_options(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="--stash-kinds, and apply a branch's commits as patches (format-patch, am -3)",
     )
+    parser.add_argument(
+        "--rewrite-kinds",
+        action="store_true",
+        help="--patch-kinds, and squash a branch's commits into one as it is rebased (rebase -i)",
+    )
     return parser.parse_args(argv)
 
 
 def kinds_of(options: argparse.Namespace) -> tuple[str, ...]:
+    if options.rewrite_kinds:
+        return REWRITE_INTEGRATIONS
     if options.patch_kinds:
         return PATCH_INTEGRATIONS
     if options.stash_kinds:
