@@ -80,10 +80,12 @@ def resolve(tally: Tally, clone: Clone, kind: str) -> bool:
 
 
 def _stopped_command(clone: Clone) -> str:
-    """The command of a stopped pick or patch application, "" for anything else."""
+    """The command of a stopped pick or patch application, "" for anything else. An
+    interactive rebase stops at a pick that is empty now as a cherry-pick does (naming it
+    CHERRY_PICK_HEAD), and says to skip it with `rebase --skip`."""
     git_dir = clone.path / ".git"
     if (git_dir / "CHERRY_PICK_HEAD").exists():
-        return "cherry-pick"
+        return "rebase" if (git_dir / "rebase-merge").exists() else "cherry-pick"
     return "am" if (git_dir / "rebase-apply" / "applying").exists() else ""
 
 
