@@ -55,8 +55,10 @@ class Clone:
 
 def environment(root: Path, code: Path) -> dict[str, str]:
     """The environment the clones' git and CLI run in: `code` importable and its octopus
-    strategy on PATH, a home of their own, and no git variables of the caller's repository."""
-    env = {**os.environ, "PYTHONPATH": str(code), "HOME": str(root)}
+    strategy on PATH, a home of their own, no git variables of the caller's repository, and
+    no editor: a message git would ask for is taken as git wrote it (`rebase --skip` between
+    squashes, say), as a run with no terminal must."""
+    env = {**os.environ, "PYTHONPATH": str(code), "HOME": str(root), "GIT_EDITOR": "true"}
     env = on_path(env, strategy_bin(root / "bin", code))
     for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
         env.pop(key, None)
