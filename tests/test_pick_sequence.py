@@ -254,7 +254,9 @@ def test_a_chained_pre_push_hook_reads_the_push_and_its_refusal_stops_it_first(
     """The hook a clone had before keeps its input ("<local ref> <local commit> <remote ref>
     <remote commit>") and its say: when it refuses the push nothing is repaired or committed."""
     hooks = repo / ".git" / "hooks"
-    (hooks / "pre-push").write_text('#!/bin/sh\ncat > "$(git rev-parse --git-dir)/pushed"\nexit 3\n')
+    (hooks / "pre-push").write_text(
+        '#!/bin/sh\ncat > "$(git rev-parse --git-dir)/pushed"\nexit 3\n'
+    )
     (hooks / "pre-push").chmod(0o755)
     _sequence_ending_in_a_skip(repo)
     origin = _origin(repo, tmp_path)

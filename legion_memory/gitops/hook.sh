@@ -5,6 +5,8 @@
 # and puts back the hook that was here before (kept meanwhile as {name}{chained}).
 status=0
 chained="$0{chained}"
+git_dir=${{GIT_DIR:-.git}}
+[ -d "$git_dir" ] || git_dir=$(git rev-parse --git-dir 2>/dev/null)
 # The repair as a commit of its own on top of what git just made (plumbing: git may still hold
 # the merge's state files while this hook runs, and porcelain commit would refuse).
 commit_repair() {{
@@ -39,6 +41,15 @@ if [ -x "$chained" ]; then
         "$chained" "$@" || status=$?
     fi
 fi
+# An amend inside a rebase (a `squash` or `fixup` folding a commit into the one before, or one's
+# own `commit --amend` where the rebase stopped) is one of its steps: the rebase's own hook
+# repairs once it ends, reading every commit it replayed. A repair now would read this step
+# alone (and use up the driver's note of what the rebase renumbered); a commit of it would stop
+# the rebase.
+if [ "{name}" = post-rewrite ] && [ "$1" = amend ] &&
+    {{ [ -d "$git_dir/rebase-merge" ] || [ -d "$git_dir/rebase-apply" ]; }}; then
+    exit $status
+fi
 # A sequence of picks that ended with `cherry-pick --skip` ran no hook after its last commit
 # (below): its repair waits for the next commit, and pushing before one would spread what the
 # picks left. So a push of that commit gets the repair committed now, and is stopped, to be run
@@ -47,8 +58,6 @@ fi
 made_by="{name}"
 if [ "{name}" = pre-push ]; then
     [ "$status" = 0 ] || exit $status
-    git_dir=${{GIT_DIR:-.git}}
-    [ -d "$git_dir" ] || git_dir=$(git rev-parse --git-dir 2>/dev/null)
     sequence="$git_dir/{pick_sequence}"
     [ -f "$sequence" ] && [ ! -d "$git_dir/sequencer" ] || exit 0
     head=$(git rev-parse -q --verify HEAD 2>/dev/null)
@@ -85,8 +94,6 @@ fi
 # the commits pulled, so that git took the stash's file whole and no driver ran to note it.
 # Other commits pay one git call and one grep.
 if [ "{name}" = post-commit ]; then
-    git_dir=${{GIT_DIR:-.git}}
-    [ -d "$git_dir" ] || git_dir=$(git rev-parse --git-dir 2>/dev/null)
     sequence="$git_dir/{pick_sequence}"
     case $(git log -g -1 --format=%gs HEAD 2>/dev/null) in
         "cherry-pick"* | "revert"* | "commit (cherry-pick)"* | "commit (merge)"*) integrated=1 ;;

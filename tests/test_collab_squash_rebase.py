@@ -1,0 +1,82 @@
+"""A branch squashed into one commit as it is rebased (`rebase -i`, its later picks made
+`squash`), then merged: the rewrite names several old commits for one new one, and each record
+still arrives once, under an ID main does not hold, its references following it. Real git, the
+installed driver and hooks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.gitrepos import (
+    add_error,
+    add_outcome,
+    add_pattern,
+    assert_healthy,
+    commit,
+    init_memory,
+    memory_of,
+    rows,
+    run_git,
+    sources,
+    text_of,
+)
+from support.processes import git
+
+from legion_memory.schema.kinds import ERROR_FIX
+from legion_memory.storage import writing
+from legion_memory.upkeep.forgetting import forget
+
+SQUASH_TODO = "sed -i -e '2,$ s/^pick /squash /'"
+
+
+def _squash_onto_main(repo: Path) -> None:
+    """The branch's commits made one as it is rebased; the rebase's hook then repairs once (the
+    squash steps' own amends repair nothing: docs/decisions.md#post-commit-hook)."""
+    squashed = run_git(
+        repo,
+        *("-c", f"sequence.editor={SQUASH_TODO}", "-c", "core.editor=true"),
+        *("rebase", "-q", "-i", "main"),
+    )
+    assert squashed.returncode == 0, squashed.stderr
+    assert git(repo, "log", "--format=%s", "main..HEAD") == (
+        "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)\nfeature stores\n"
+    )
+
+
+def test_a_branch_squashed_as_it_is_rebased_brings_each_record_once(repo: Path) -> None:
+    init_memory(repo, driver=True)
+    shared = add_error(repo, "disk full", "main")
+    commit(repo, "shared error")
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "feature outcome", "feature")
+    add_pattern(repo, "feature pattern", cited, "feature")
+    gone = add_outcome(repo, "feature abandoned", "feature", date="2026-03-03")
+    commit(repo, "feature stores")
+    writing.update(memory_of(repo), ERROR_FIX, shared, {"fix": "free space", "resolved": "true"})
+    commit(repo, "feature fixes the error")
+    forget(memory_of(repo), gone)
+    commit(repo, "feature forgets")
+    git(repo, "checkout", "-q", "main")
+    mine = add_outcome(repo, "main outcome", "main", date="2026-03-01")
+    add_pattern(repo, "main pattern", mine, "main")
+    commit(repo, "main stores")
+    git(repo, "checkout", "-q", "feature")
+
+    _squash_onto_main(repo)
+    git(repo, "checkout", "-q", "main")
+    merged = run_git(repo, "merge", "-q", "--ff-only", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    # The first pick renumbered the branch's outcome past both main's and its own O-002.
+    assert rows(repo) == [
+        ("O-003", "feature", "feature outcome"),
+        ("O-001", "main", "main outcome"),
+    ]
+    assert sources(repo) == {"main pattern": "O-001", "feature pattern": "O-003"}
+    assert rows(repo, "errors") == [("E-001", "main", "free space")]
+    archived = [line for line in text_of(repo, "ARCHIVE.md").splitlines() if "| O-" in line]
+    assert archived == [
+        "| O-002 | 2026-03-03 | feature | 1 | 01-01 | coder | workflow | success | 2 | git "
+        "| feature abandoned |"
+    ]
+    assert_healthy(repo)
