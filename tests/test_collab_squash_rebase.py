@@ -80,3 +80,53 @@ def test_a_branch_squashed_as_it_is_rebased_brings_each_record_once(repo: Path) 
         "| feature abandoned |"
     ]
     assert_healthy(repo)
+
+
+def _leave_a_stale_rebase_head(repo: Path) -> None:
+    """An interactive rebase whose first pick is empty now (main made the same change among
+    others) stops; `rebase --skip` ends it, and git leaves REBASE_HEAD behind."""
+    git(repo, "checkout", "-q", "-b", "tidy")
+    (repo / "code.txt").write_text("tidied\n", encoding="utf-8")
+    commit(repo, "tidy code")
+    git(repo, "checkout", "-q", "main")
+    (repo / "code.txt").write_text("tidied\n", encoding="utf-8")
+    (repo / "more.txt").write_text("more\n", encoding="utf-8")
+    commit(repo, "tidy code and more")
+    git(repo, "checkout", "-q", "tidy")
+    stopped = run_git(repo, "-c", f"sequence.editor={SQUASH_TODO}", "rebase", "-q", "-i", "main")
+    assert stopped.returncode == 1
+    assert run_git(repo, "-c", "core.editor=true", "rebase", "--skip").returncode == 0
+    assert (repo / ".git" / "REBASE_HEAD").is_file()
+    assert not (repo / ".git" / "rebase-merge").exists()
+    git(repo, "checkout", "-q", "main")
+
+
+def test_a_rebase_head_git_left_behind_is_no_side_of_a_later_merge(repo: Path) -> None:
+    """main's outcome sorts after feature's (a later date), so the merge renumbers it; git takes
+    main's PATTERNS.md whole, and the hook of the commit that concludes the merge makes main's
+    pattern follow its outcome, reading the merge's parents, not the old rebase's REBASE_HEAD."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "feature outcome", "feature", date="2026-03-02")
+    commit(repo, "feature stores")
+    git(repo, "checkout", "-q", "main")
+    # Merged in from a topic branch: the pattern's Branch names none of the outcomes.
+    mine = add_outcome(repo, "main outcome", "topic", date="2026-03-03")
+    add_pattern(repo, "main pattern", mine, "main")
+    commit(repo, "main stores")
+    _leave_a_stale_rebase_head(repo)
+
+    assert run_git(repo, "merge", "-q", "--no-commit", "--no-ff", "feature").returncode == 0
+    concluded = run_git(repo, "commit", "-q", "--no-edit")
+
+    assert concluded.returncode == 0, concluded.stderr
+    assert concluded.stderr == (
+        "repaired .planning/memory/PATTERNS.md:10: P-001 Source O-001 -> O-002\n"
+        "legion-memory: committed the repair of .planning/memory as its own commit\n"
+    )
+    assert rows(repo) == [
+        ("O-001", "feature", "feature outcome"),
+        ("O-002", "topic", "main outcome"),
+    ]
+    assert sources(repo) == {"main pattern": "O-002"}
+    assert_healthy(repo)

@@ -155,6 +155,18 @@ def merge_sides(start: Path, directory: Path, names: Sequence[str]) -> dict[str,
 
 
 _IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD")
+_REBASE_STATES = ("rebase-merge", "rebase-apply")
+
+
+def _in_progress(git_dir: Path) -> tuple[str, ...]:
+    """The files naming the other side of a step git holds, of those that can be: REBASE_HEAD
+    only inside a rebase, since git may leave it behind once one has ended (an interactive
+    rebase that skipped a pick), to pass a later merge off as that old step."""
+    if any((git_dir / state).is_dir() for state in _REBASE_STATES):
+        return _IN_PROGRESS
+    return _IN_PROGRESS[:2]
+
+
 _UPSTREAM_LIMIT = 500  # upstream commits read for the changes it already made, newest first
 
 
@@ -340,7 +352,7 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
         return [*(env.get(PICKED_ONTO_ENV, "").split() or ["HEAD^"]), *picked]
     head, *parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "-").split()
     merged = parents if len(parents) > 1 else []
-    for name in _IN_PROGRESS:
+    for name in _in_progress(git_dir):
         named = (read_stripped(git_dir / name) or "").split()
         # Git still holds it while post-merge runs: then HEAD is the merge made, whose parents
         # hold every head named (an octopus merge that fast-forwarded to its first branch has
