@@ -36,6 +36,9 @@ PATCH_INTEGRATIONS = (*STASH_INTEGRATIONS, "am")
 # Drawn too under --rewrite-kinds: a branch's commits squashed into one as it is rebased onto
 # main (`rebase -i`, every pick after the first made a `squash`).
 REWRITE_INTEGRATIONS = (*PATCH_INTEGRATIONS, "squash rebase")
+# Drawn too under --merges-kinds: main rebased onto the origin's with its merges kept.
+MERGES_KEPT_INTEGRATIONS = (*REWRITE_INTEGRATIONS, "pull --rebase=merges")
+PULLS = ("pull", "pull --rebase", "pull --rebase=merges")
 # The todo edit `rebase -i` runs as its editor: every pick after the first squashes into it.
 SQUASH_TODO = "sed -i -e '2,$ s/^pick /squash /'"
 REBASE_ARGS = {
@@ -71,7 +74,7 @@ class Integrator:
         """One integration of a kind drawn; a clone without branches pulls or pushes."""
         branches = [b for b in clone.models if b != "main"]
         kind = self.rng.choice(self.kinds)
-        if not branches and kind not in ("pull", "pull --rebase", "push", *STASH_KINDS):
+        if not branches and kind not in (*PULLS, "push", *STASH_KINDS):
             kind = "pull"
         if kind in STASH_KINDS and self.stashing:
             return self.stashing(clone, kind, self.origin)
@@ -104,7 +107,7 @@ class Integrator:
             (self.cherry_pick if kind == "cherry-pick" else self.cherry_pick_range)(clone, other)
         elif kind == "am":
             self.apply_patches(clone, other)
-        elif kind in ("pull", "pull --rebase"):
+        elif kind in PULLS:
             self.pull(clone, kind)
         else:
             self.push(clone)  # an octopus with a single branch to merge pushes instead
@@ -133,7 +136,7 @@ class Integrator:
             clone.must("commit", "-q", "--no-edit")
 
     def pull(self, clone: Clone, kind: str) -> None:
-        flag = "--rebase" if kind.endswith("rebase") else "--no-rebase"
+        flag = kind.split()[1] if " " in kind else "--no-rebase"
         self.run(clone, kind, ["pull", "-q", flag, "--no-edit", "origin", "main"], [self.origin])
 
     def cherry_pick(self, clone: Clone, other: str) -> None:

@@ -5,7 +5,7 @@ outcomes and error fixes, update fixes, forget and restore their own records, an
 merge, `--no-ff`, `merge --no-commit` then commit, rebase, `pull --rebase`, `pull`, push,
 cherry-pick (one commit, a store or a change of a record the branch holds, or a branch's every
 commit with the hooks' repairs among them), `format-patch` then `am -3`, a branch squashed into
-one commit as it is rebased (`rebase -i`), `merge --squash`
+one commit as it is rebased (`rebase -i`), `pull --rebase=merges`, `merge --squash`
 (committed with git's own message) and octopus merges, and pull with records stored on main and
 not committed (`--autostash`, or stash and pop). After every step the checked-out branch's
 memory is checked against the truth (`collab_model`); at the end each clone merges the other's
@@ -18,7 +18,8 @@ carrying one through git `collab_resolution`. All draw from one random generator
 so a seed replays its run.
 
     python -m bench.collab_sim --seeds 20 [--rounds 30]
-        [--more-kinds | --all-kinds | --stash-kinds | --patch-kinds | --rewrite-kinds]
+        [--more-kinds | --all-kinds | --stash-kinds | --patch-kinds | --rewrite-kinds
+         | --merges-kinds]
         [--code /path/to/checkout]
 """
 
@@ -38,6 +39,7 @@ from bench.collab_clone import Clone, clone_origin, environment
 from bench.collab_integrations import (
     ALL_INTEGRATIONS,
     INTEGRATIONS,
+    MERGES_KEPT_INTEGRATIONS,
     MORE_INTEGRATIONS,
     PATCH_INTEGRATIONS,
     REWRITE_INTEGRATIONS,
@@ -54,6 +56,7 @@ from legion_memory.schema.kinds import KINDS
 __all__ = [
     "ALL_INTEGRATIONS",
     "INTEGRATIONS",
+    "MERGES_KEPT_INTEGRATIONS",
     "MORE_INTEGRATIONS",
     "PATCH_INTEGRATIONS",
     "REWRITE_INTEGRATIONS",
@@ -234,10 +237,17 @@ def parse_options(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="--patch-kinds, and squash a branch's commits into one as it is rebased (rebase -i)",
     )
+    parser.add_argument(
+        "--merges-kinds",
+        action="store_true",
+        help="--rewrite-kinds, and pull --rebase=merges (main's merges replayed as merges)",
+    )
     return parser.parse_args(argv)
 
 
 def kinds_of(options: argparse.Namespace) -> tuple[str, ...]:
+    if options.merges_kinds:
+        return MERGES_KEPT_INTEGRATIONS
     if options.rewrite_kinds:
         return REWRITE_INTEGRATIONS
     if options.patch_kinds:
