@@ -272,3 +272,31 @@ def test_a_chained_pre_push_hook_reads_the_push_and_its_refusal_stops_it_first(
     assert git(repo, "rev-parse", "HEAD").strip() == head
     assert (repo / ".git" / PICK_SEQUENCE_NAME).is_file()
     assert (hooks / "pre-push.legion-memory-chained").is_file()
+
+
+def test_a_push_of_that_commit_from_another_branch_is_stopped_until_it_is_checked_out(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The repair is made in the work tree, so where the sequence's last commit is not checked
+    out the push is stopped, naming the branch to check out; from there it goes as above."""
+    _sequence_ending_in_a_skip(repo)
+    origin = _origin(repo, tmp_path)
+    git(repo, "checkout", "-q", "feature")
+
+    pushed = run_git(repo, "push", "-q", "origin", "main")
+
+    assert pushed.returncode == 1
+    assert pushed.stderr == (
+        "legion-memory: stopped the push: main ends with picks whose memory is not repaired yet "
+        "(the cherry-pick ended with --skip); check out main and push again\n"
+        f"error: failed to push some refs to '{origin}'\n"
+    )
+    assert run_git(origin, "rev-parse", "-q", "--verify", "main").returncode == 1
+    assert (repo / ".git" / PICK_SEQUENCE_NAME).is_file()
+
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "push", "-q", "origin", "main").returncode == 1
+    assert git(repo, "log", "--format=%s", "-1") == f"{PUSH_REPAIR}\n"
+    assert run_git(repo, "push", "-q", "origin", "main").returncode == 0
+    assert git(origin, "rev-parse", "main") == git(repo, "rev-parse", "HEAD")
+    assert_healthy(repo)

@@ -60,10 +60,15 @@ if [ "{name}" = pre-push ]; then
     [ "$status" = 0 ] || exit $status
     sequence="$git_dir/{pick_sequence}"
     [ -f "$sequence" ] && [ ! -d "$git_dir/sequencer" ] || exit 0
-    head=$(git rev-parse -q --verify HEAD 2>/dev/null)
     last=$(tail -n 1 "$sequence")
-    [ -n "$head" ] && [ "${{last#* }}" = "$head" ] || exit 0
-    printf '%s\n' "$input" | cut -d' ' -f2 | grep -qxF "$head" || exit 0
+    tip=${{last#* }}
+    pushed=$(printf '%s\n' "$input" | awk -v tip="$tip" '$2 == tip {{ sub("^refs/heads/", "", $1); print $1; exit }}')
+    [ -n "$pushed" ] || exit 0
+    # Only where that commit is checked out can the repair be made in the work tree.
+    if [ "$(git rev-parse -q --verify HEAD 2>/dev/null)" != "$tip" ]; then
+        echo "legion-memory: stopped the push: $pushed ends with picks whose memory is not repaired yet (the cherry-pick ended with --skip); check out $pushed and push again" >&2
+        exit 1
+    fi
     made_by="cherry-pick --skip"
 fi
 # Mid-way through a series of patches `git am` holds the index itself: a repair committed now
