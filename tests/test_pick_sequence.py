@@ -159,6 +159,14 @@ def _origin(repo: Path, tmp_path: Path) -> Path:
     return origin
 
 
+def _push_goes(repo: Path, origin: Path) -> None:
+    """The push run again goes, silently, and the origin's main is HEAD."""
+    again = run_git(repo, "push", "-q", "origin", "main")
+    assert again.returncode == 0, again.stderr
+    assert again.stderr == ""
+    assert git(origin, "rev-parse", "main") == git(repo, "rev-parse", "HEAD")
+
+
 def test_a_push_before_that_commit_commits_the_repair_and_asks_for_the_push_again(
     repo: Path, tmp_path: Path
 ) -> None:
@@ -184,11 +192,7 @@ def test_a_push_before_that_commit_commits_the_repair_and_asks_for_the_push_agai
     assert git(repo, "status", "--porcelain") == ""
     assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
 
-    again = run_git(repo, "push", "-q", "origin", "main")
-
-    assert again.returncode == 0, again.stderr
-    assert again.stderr == ""
-    assert git(origin, "rev-parse", "main") == git(repo, "rev-parse", "HEAD")
+    _push_goes(repo, origin)
     assert rows(repo) == [("O-002", "feature", "feature outcome")]
     assert text_of(repo, "ARCHIVE.md").count("| O-001 | 2026-03-02 | main |") == 1
     assert_healthy(repo)
@@ -239,11 +243,7 @@ def test_a_push_beside_own_memory_changes_repairs_without_committing_them(
     assert (repo / ".git" / PICK_SEQUENCE_NAME).is_file()
 
     commit(repo, "my own outcome")
-    again = run_git(repo, "push", "-q", "origin", "main")
-
-    assert again.returncode == 0, again.stderr
-    assert again.stderr == ""
-    assert git(origin, "rev-parse", "main") == git(repo, "rev-parse", "HEAD")
+    _push_goes(repo, origin)
     assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
     assert_healthy(repo)
 
@@ -297,6 +297,5 @@ def test_a_push_of_that_commit_from_another_branch_is_stopped_until_it_is_checke
     git(repo, "checkout", "-q", "main")
     assert run_git(repo, "push", "-q", "origin", "main").returncode == 1
     assert git(repo, "log", "--format=%s", "-1") == f"{PUSH_REPAIR}\n"
-    assert run_git(repo, "push", "-q", "origin", "main").returncode == 0
-    assert git(origin, "rev-parse", "main") == git(repo, "rev-parse", "HEAD")
+    _push_goes(repo, origin)
     assert_healthy(repo)
