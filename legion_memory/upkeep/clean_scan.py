@@ -90,6 +90,8 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
     noted = (MERGE_LOG_NAME, PICK_SEQUENCE_NAME)
     if git_dir is not None and any(os.path.lexists(os.path.join(git_dir, n)) for n in noted):
         return False
+    if git_dir is not None and _rebase_stopped_at_a_merge(git_dir):
+        return False
     if os.path.realpath(directory) != os.path.abspath(directory):
         return False  # a linked memory directory (or a parent of it) is doctor's to refuse
     try:
@@ -111,6 +113,17 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
         ):
             return False
     return True
+
+
+def _rebase_stopped_at_a_merge(git_dir: str) -> bool:
+    """A rebase keeping merges whose last step was a merge: doctor asks whether git could
+    replay it (`gitops.octopus_replay`), which no scan of the files can."""
+    try:
+        with open(os.path.join(git_dir, "rebase-merge", "done"), "rb") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return False
+    return bool(lines) and lines[-1].split(b" ", 1)[0] in (b"merge", b"m")
 
 
 # ARCHIVE.md's section of each kind and the prefix of its IDs (schema.kinds holds them equal).

@@ -17,6 +17,7 @@ from legion_memory.gitops.applied_patch import files_of_applied_patch
 from legion_memory.gitops.applied_stash import APPLIED_STASH_NAME
 from legion_memory.gitops.hook_env import APPLIED_ENV, BOTH_SIDES_ENV, PICKED_ENV
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
+from legion_memory.gitops.octopus_replay import unreplayed_octopus
 from legion_memory.gitops.repository import (
     files_of_commits,
     find_git_dir,
@@ -82,6 +83,23 @@ def doctor(
             repaired += check.repair(memory)
     remaining = [f for check in checks for f in check.find(memory)] if fix else found
     return Checkup(tuple(found), tuple(repaired), tuple(remaining))
+
+
+def find_unreplayed_octopus(memory: Memory) -> list[Finding]:
+    """A rebase stopped at a merge of several branches git's octopus strategy gave up on: left
+    to the user, who merges them one at a time (docs/decisions.md#octopus-merges)."""
+    refs = unreplayed_octopus(memory.directory)
+    if not refs:
+        return []
+    merges = [f"git merge --no-ff --no-edit {ref}" for ref in refs]
+    steps = " && ".join([*merges, "git rebase --continue"])
+    return [Finding("git rebase", f"{_OCTOPUS_GAVE_UP}; merge them one at a time: {steps}")]
+
+
+_OCTOPUS_GAVE_UP = (
+    "git's octopus strategy could not replay a merge of several branches that changed memory, "
+    "and `git rebase --continue` would drop it"
+)
 
 
 # Duplicate IDs, and references that must follow a renumbered outcome ----------------------------
@@ -297,6 +315,7 @@ CHECKS: tuple[Check, ...] = (
     Check("stray temporary files", find_temp_files, repair_temp_files),
     Check("conflict markers", find_conflicts, repair_conflicts),
     Check("leftover conflict markers", find_leftover_markers, lambda memory: []),
+    Check("a merge a rebase could not replay", find_unreplayed_octopus, lambda memory: []),
     Check("archive sections", find_archive_layout, repair_archive_layout),
     Check("records an integration dropped", find_lost, repair_lost),
     Check("records held twice", find_twins, repair_twins),

@@ -1,0 +1,53 @@
+"""A rebase that keeps merges (`rebase --rebase-merges`, `pull --rebase=merges`) stopped at a
+merge of several branches it could not replay.
+
+Git replays such a merge with its own octopus strategy whatever `pull.octopus` names, and that
+strategy gives up when two of the branches changed one memory file: the rebase stops with
+nothing changed, and `git rebase --continue` then drops the merge, and with it every record the
+branches brought. Merged one branch at a time, each merge goes through the driver
+(docs/decisions.md#octopus-merges), and the rebase continues from that merge. `doctor` says so.
+"""
+
+from pathlib import Path
+
+from legion_memory.gitops.branch import find_git_dir, run_git
+
+_MERGE_COMMANDS = ("merge", "m")
+_MESSAGE_OPTIONS = ("-C", "-c")
+
+
+def unreplayed_octopus(start: Path) -> list[str]:
+    """The branches (as the rebase names them, `refs/rewritten/<label>`) of the merge the rebase
+    in progress stopped at, that HEAD does not hold yet; [] when it stopped at no merge of
+    several branches, or git holds a merge under way (MERGE_HEAD: a conflict to resolve)."""
+    git_dir = find_git_dir(start)
+    if git_dir is None or (git_dir / "MERGE_HEAD").exists():
+        return []
+    try:
+        done = (git_dir / "rebase-merge" / "done").read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    labels = _merged_labels(done[-1] if done else "")
+    if len(labels) < 2:
+        return []
+    refs = [f"refs/rewritten/{label}" for label in labels]
+    return [ref for ref in refs if not _held(ref, start)]
+
+
+def _merged_labels(line: str) -> list[str]:
+    """`merge [-C <commit>] <label>... [# <subject>]`: the labels."""
+    words = line.split("#", 1)[0].split()
+    if not words or words[0] not in _MERGE_COMMANDS:
+        return []
+    words = words[1:]
+    if words and words[0] in _MESSAGE_OPTIONS:
+        words = words[2:]
+    return words
+
+
+def _held(ref: str, start: Path) -> bool:
+    """Whether HEAD holds the commit (merged already), or git cannot name it."""
+    commit = run_git(["rev-parse", "-q", "--verify", f"{ref}^{{commit}}"], start)
+    if commit is None:
+        return True
+    return run_git(["merge-base", "--is-ancestor", commit.strip(), "HEAD"], start) is not None

@@ -1,0 +1,81 @@
+"""A rebase keeping merges (`--rebase-merges`) replays an octopus merge with git's own octopus
+strategy, which gives up when two of its branches stored memory: `doctor` says to merge them one
+at a time, and following it the rebase ends with every record once. Real git, the installed
+driver, strategy and hooks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.gitrepos import add_outcome, assert_healthy, commit, init_memory, rows, run_git
+from support.processes import git, run_process
+
+
+def _octopus_merge_to_replay(repo: Path) -> None:
+    """main merges branches a, b and c at once (through the strategy, every record kept); an
+    upstream branch stored its own record since main's base."""
+    init_memory(repo, driver=True)
+    for branch in ("a", "b", "c", "upstream"):
+        git(repo, "checkout", "-q", "-b", branch, "main")
+        add_outcome(repo, f"{branch} outcome", branch)
+        commit(repo, f"{branch} stores")
+    git(repo, "checkout", "-q", "main")
+    merged = run_git(repo, "merge", "-q", "--no-ff", "--no-edit", "a", "b", "c")
+    assert merged.returncode == 0, merged.stderr
+    assert len(git(repo, "log", "-1", "--format=%P").split()) == 4
+
+
+def test_doctor_names_the_merges_that_replay_an_octopus_merge_git_gave_up_on(
+    repo: Path,
+) -> None:
+    _octopus_merge_to_replay(repo)
+
+    stopped = run_git(repo, "rebase", "-q", "--rebase-merges", "upstream")
+
+    assert stopped.returncode == 1
+    assert stopped.stdout.endswith("Should not be doing an octopus.\n")
+    assert "Merge with strategy octopus failed." in stopped.stderr
+    assert stopped.stderr.endswith("# Merge branches 'a', 'b' and 'c'\n")
+    told = run_process("doctor", cwd=repo)
+    assert told.code == 1
+    steps = [
+        *(f"git merge --no-ff --no-edit refs/rewritten/{label}" for label in ("a", "a-2", "a-3")),
+        "git rebase --continue",
+    ]
+    assert told.stdout == (
+        "git rebase: git's octopus strategy could not replay a merge of several branches that "
+        "changed memory, and `git rebase --continue` would drop it; merge them one at a time: "
+        f"{' && '.join(steps)}\n"
+        "1 problem needs repair (run `legion-memory doctor --fix`)\n"
+    )
+
+    for step in steps:
+        done = run_git(repo, *step.split()[1:])
+        assert done.returncode == 0, done.stderr
+
+    assert not (repo / ".git" / "rebase-merge").exists()
+    assert sorted(rows(repo)) == [
+        ("O-001", "upstream", "upstream outcome"),
+        ("O-002", "a", "a outcome"),
+        ("O-003", "b", "b outcome"),
+        ("O-004", "c", "c outcome"),
+    ]
+    assert git(repo, "log", "--first-parent", "--format=%s", "-4") == (
+        "Merge commit 'refs/rewritten/a-3' into HEAD\n"
+        "Merge commit 'refs/rewritten/a-2' into HEAD\n"
+        "Merge commit 'refs/rewritten/a' into HEAD\n"
+        "upstream stores\n"
+    )
+    assert_healthy(repo)
+
+
+def test_continuing_without_the_merges_is_what_doctor_warns_of(repo: Path) -> None:
+    """What the finding says would happen does: `git rebase --continue` drops the merge, and
+    with it the branches' records. doctor says nothing once the rebase is over."""
+    _octopus_merge_to_replay(repo)
+    assert run_git(repo, "rebase", "-q", "--rebase-merges", "upstream").returncode == 1
+
+    assert run_git(repo, "-c", "core.editor=true", "rebase", "--continue").returncode == 0
+
+    assert rows(repo) == [("O-001", "upstream", "upstream outcome")]
+    assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
