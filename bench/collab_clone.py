@@ -35,15 +35,17 @@ class Clone:
             raise RuntimeError(f"{self.name}: git {' '.join(args)}: {done.stderr}")
         return done.stdout
 
-    def repair(self) -> None:
-        """`doctor --fix` of the code under test, as the docs tell a user to run it."""
-        subprocess.run(
+    def repair(self) -> str:
+        """`doctor --fix` of the code under test, as the docs tell a user to run it: what it
+        says is left to the user."""
+        return subprocess.run(
             [sys.executable, "-m", "legion_memory", "doctor", "--fix", "--quiet"],
             cwd=self.path,
             env=self.env,
             capture_output=True,
+            text=True,
             check=False,
-        )
+        ).stdout
 
     @property
     def branch(self) -> str:

@@ -68,8 +68,8 @@ def resolve(tally: Tally, clone: Clone, kind: str) -> bool:
         if not counted:  # every record changes on one side only: always spurious
             tally.conflicts[kind] += 1
             counted = True
-        clone.repair()
-        clone.must("add", "-A")
+        if not _follow(tally, clone, clone.repair()):
+            clone.must("add", "-A")
         step = continue_stopped(clone)
         if step is None:
             return True
@@ -77,6 +77,22 @@ def resolve(tally: Tally, clone: Clone, kind: str) -> bool:
             return True
     tally.violations["stuck integration"] += 1
     return False
+
+
+# What doctor says when a rebase stopped at a merge git's octopus strategy gave up on: the
+# merges to make, one branch at a time, then `git rebase --continue` (which the loop runs).
+_ONE_AT_A_TIME = "merge them one at a time: "
+
+
+def _follow(tally: Tally, clone: Clone, told: str) -> bool:
+    """Make the merges doctor named, as a user would; False when it named none."""
+    said = next((line for line in told.splitlines() if _ONE_AT_A_TIME in line), "")
+    if not said:
+        return False
+    tally.integrations["octopus replayed one branch at a time"] += 1
+    for step in said.split(_ONE_AT_A_TIME, 1)[1].split(" && ")[:-1]:
+        clone.must(*step.split()[1:])
+    return True
 
 
 def _stopped_command(clone: Clone) -> str:
