@@ -42,13 +42,14 @@ if [ -x "$chained" ]; then
     fi
 fi
 # An amend inside a rebase (a `squash` or `fixup` folding a commit into the one before, or one's
-# own `commit --amend` where the rebase stopped) is one of its steps: the rebase's own hook
-# repairs once it ends, reading every commit it replayed. A repair now would read this step
-# alone (and use up the driver's note of what the rebase renumbered); a commit of it would stop
-# the rebase.
-if [ "{name}" = post-rewrite ] && [ "$1" = amend ] &&
-    {{ [ -d "$git_dir/rebase-merge" ] || [ -d "$git_dir/rebase-apply" ]; }}; then
-    exit $status
+# own `commit --amend` where the rebase stopped), or a merge made there (a merge the rebase could
+# not replay, made by hand), is one of its steps: the rebase's own hook repairs once it ends,
+# reading every commit it replayed. A repair now would read this step alone (and use up the
+# driver's note of what the rebase renumbered); a commit of it would stop the rebase.
+if [ "{name}" = post-merge ] || {{ [ "{name}" = post-rewrite ] && [ "$1" = amend ]; }}; then
+    if [ -d "$git_dir/rebase-merge" ] || [ -d "$git_dir/rebase-apply" ]; then
+        exit $status
+    fi
 fi
 # A sequence of picks that ended with `cherry-pick --skip` ran no hook after its last commit
 # (below): its repair waits for the next commit, and pushing before one would spread what the
