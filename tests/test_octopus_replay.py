@@ -10,6 +10,8 @@ from pathlib import Path
 from support.gitrepos import add_outcome, assert_healthy, commit, init_memory, rows, run_git
 from support.processes import git, run_process
 
+from legion_memory.gitops.rebase_state import rebase_started_from
+
 
 def _octopus_merge_to_replay(repo: Path) -> None:
     """main merges branches a, b and c at once (through the strategy, every record kept); an
@@ -69,13 +71,44 @@ def test_doctor_names_the_merges_that_replay_an_octopus_merge_git_gave_up_on(
     assert_healthy(repo)
 
 
-def test_continuing_without_the_merges_is_what_doctor_warns_of(repo: Path) -> None:
-    """What the finding says would happen does: `git rebase --continue` drops the merge, and
-    with it the branches' records. doctor says nothing once the rebase is over."""
+def test_continuing_without_the_merges_drops_the_merge_and_the_hook_brings_its_records_back(
+    repo: Path,
+) -> None:
+    """What the finding warns of: `git rebase --continue` drops the merge. The rebase's hook
+    then finds the records the branch held before the rebase missing, and puts them back."""
     _octopus_merge_to_replay(repo)
     assert run_git(repo, "rebase", "-q", "--rebase-merges", "upstream").returncode == 1
 
-    assert run_git(repo, "-c", "core.editor=true", "rebase", "--continue").returncode == 0
+    continued = run_git(repo, "-c", "core.editor=true", "rebase", "--continue")
 
-    assert rows(repo) == [("O-001", "upstream", "upstream outcome")]
-    assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
+    assert continued.returncode == 0, continued.stderr
+    assert continued.stderr == "".join(
+        f"repaired .planning/memory/OUTCOMES.md: put back O-00{n} (live, as the branch before "
+        "the rebase holds it)\n"
+        for n in (2, 3, 4)
+    ) + ("legion-memory: committed the repair of .planning/memory as its own commit\n")
+    assert git(repo, "log", "--format=%s", "-3") == (
+        "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)\n"
+        "upstream stores\n"
+        "memory\n"
+    )
+    assert sorted(rows(repo)) == [
+        ("O-001", "upstream", "upstream outcome"),
+        ("O-002", "a", "a outcome"),
+        ("O-003", "b", "b outcome"),
+        ("O-004", "c", "c outcome"),
+    ]
+    assert_healthy(repo)
+
+
+def test_the_rebase_started_from_its_own_tip_whatever_the_merges_made_in_it(repo: Path) -> None:
+    """Each merge made by hand inside the rebase moves ORIG_HEAD on; the rebase's hook still
+    reads the branch as it was before the rebase, from git's rebase state."""
+    _octopus_merge_to_replay(repo)
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    assert run_git(repo, "rebase", "-q", "--rebase-merges", "upstream").returncode == 1
+
+    assert run_git(repo, "merge", "-q", "--no-ff", "--no-edit", "refs/rewritten/a").returncode == 0
+
+    assert git(repo, "rev-parse", "ORIG_HEAD").strip() != tip
+    assert rebase_started_from(repo) == tip

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.gitops.hook_env import PICKED_ENV
+from legion_memory.gitops.rebase_state import rebase_started_from
 from legion_memory.gitops.repository import replay_of_rebase, run_git
 
 
@@ -25,7 +26,7 @@ class Sides(NamedTuple):
 
 def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> Sides | None:
     """A pick just committed: its parent, HEAD^ and the picked commit; a rebase just done: the
-    branch as it was (ORIG_HEAD), the commit it was replayed onto, and their merge base. None
+    branch as it was, the commit it was replayed onto, and their merge base. None
     when the hooks name neither or git cannot say."""
     env = os.environ if env is None else env
     picked = env.get(PICKED_ENV, "").strip()
@@ -34,7 +35,7 @@ def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> 
     # What git's rebase state names: the first commit "written" may be one git dropped as
     # already upstream, rewritten as the tip it was replayed onto.
     replay = replay_of_rebase(start, env)
-    before = run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD"], start)
+    before = rebase_started_from(start, env)
     if replay is None or before is None:
         return None
     onto = replay.onto

@@ -3,14 +3,17 @@ merge of several branches it could not replay.
 
 Git replays such a merge with its own octopus strategy whatever `pull.octopus` names, and that
 strategy gives up when two of the branches changed one memory file: the rebase stops with
-nothing changed, and `git rebase --continue` then drops the merge, and with it every record the
-branches brought. Merged one branch at a time, each merge goes through the driver
-(docs/decisions.md#octopus-merges), and the rebase continues from that merge. `doctor` says so.
+nothing changed, and `git rebase --continue` then drops the merge (the rebase's hook puts back
+the records the branch held, but the history no longer merges the branches). Merged one branch
+at a time, each merge goes through the driver (docs/decisions.md#octopus-merges), and the rebase
+continues from those merges. `doctor` says so.
 """
 
+import os
 from pathlib import Path
 
 from legion_memory.gitops.branch import find_git_dir, run_git
+from legion_memory.gitops.hook_env import REWRITTEN_ENV
 
 _MERGE_COMMANDS = ("merge", "m")
 _MESSAGE_OPTIONS = ("-C", "-c")
@@ -19,9 +22,11 @@ _MESSAGE_OPTIONS = ("-C", "-c")
 def unreplayed_octopus(start: Path) -> list[str]:
     """The branches (as the rebase names them, `refs/rewritten/<label>`) of the merge the rebase
     in progress stopped at, that HEAD does not hold yet; [] when it stopped at no merge of
-    several branches, or git holds a merge under way (MERGE_HEAD: a conflict to resolve)."""
+    several branches, git holds a merge under way (MERGE_HEAD: a conflict to resolve), or the
+    rebase has ended (its post-rewrite hook runs while git still keeps its state)."""
     git_dir = find_git_dir(start)
-    if git_dir is None or (git_dir / "MERGE_HEAD").exists():
+    ended = os.environ.get(REWRITTEN_ENV, "").strip()
+    if git_dir is None or ended or (git_dir / "MERGE_HEAD").exists():
         return []
     try:
         done = (git_dir / "rebase-merge" / "done").read_text(encoding="utf-8").splitlines()

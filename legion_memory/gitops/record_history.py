@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from legion_memory.gitops.rebase_state import rebase_started_from
 from legion_memory.gitops.repository import (
     HASH_AND_COPY_KEY,
     copy_keys_listed,
@@ -84,10 +85,10 @@ def copy_keys(start: Path, commits: Sequence[str]) -> dict[str, str] | None:
 
 
 def tip_holding(start: Path, onto: str) -> str | None:
-    """The tip a rebase just done started from (`ORIG_HEAD`), when its history already held
+    """The tip a rebase just done started from, when its history already held
     `onto`: the rebase brought nothing new and only replayed the branch's own commits, its merges
     flattened (`git pull --rebase` with nothing to pull). None otherwise."""
-    before = (run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD^{commit}"], start) or "").strip()
+    before = (rebase_started_from(start) or "").strip()
     if not before:
         return None
     held = run_git(["merge-base", "--is-ancestor", onto, before], start)

@@ -26,6 +26,7 @@ from legion_memory.gitops.hook_env import (
     REPLAYED_AS_ENV,
     REWRITTEN_ENV,
 )
+from legion_memory.gitops.rebase_state import rebase_onto, rebase_started_from
 from legion_memory.named_tuple import NamedTuple
 
 __all__ = [
@@ -192,23 +193,10 @@ def replay_of_rebase(start: Path, env: Mapping[str, str] | None = None) -> Repla
     old, new = env.get(REWRITTEN_ENV, "").split(), env.get(REPLAYED_AS_ENV, "").split()
     if not old or not new:
         return None
-    onto = _rebase_onto(start, env) or run_git(["rev-parse", "-q", "--verify", f"{new[0]}^"], start)
+    onto = rebase_onto(start, env) or run_git(["rev-parse", "-q", "--verify", f"{new[0]}^"], start)
     if onto is None:
         return None
     return Replay(onto.strip(), tuple(old), tuple(old))
-
-
-def _rebase_onto(start: Path, env: Mapping[str, str]) -> str | None:
-    """What the rebase whose post-rewrite hook runs was replayed onto, as git's rebase state
-    (still there while the hook runs) names it. The parent of the first commit written is no
-    stand-in: a first commit git dropped as already upstream is "rewritten" as the tip it was
-    replayed onto, whose parent lies before it."""
-    git_dir = find_git_dir(start, env)
-    for state in ("rebase-merge", "rebase-apply"):
-        named = read_stripped(git_dir / state / "onto") if git_dir is not None else None
-        if named:
-            return named
-    return None
 
 
 def commit_being_replayed(start: Path) -> str | None:
@@ -343,7 +331,7 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     rewritten = env.get(REWRITTEN_ENV, "").split()
     replay = replay_of_rebase(start, env) if rewritten else None
     if replay is not None:  # one branch's own history: its tip says what its rows meant last
-        before = run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD"], start)
+        before = rebase_started_from(start, env)
         return [before or rewritten[-1], replay.onto]
     if rewritten:
         return rewritten

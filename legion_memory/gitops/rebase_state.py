@@ -1,0 +1,32 @@
+"""What git's state of the rebase whose post-rewrite hook runs names (`rebase-merge/`, or
+`rebase-apply/` for the apply backend; still there while the hook runs)."""
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from legion_memory.gitops.branch import find_git_dir, read_stripped, run_git
+
+_STATES = ("rebase-merge", "rebase-apply")
+
+
+def rebase_onto(start: Path, env: Mapping[str, str] | None = None) -> str | None:
+    """What the rebase was replayed onto. The parent of the first commit written is no stand-in:
+    a first commit git dropped as already upstream is "rewritten" as the tip it was replayed
+    onto, whose parent lies before it."""
+    return _named(start, env, "onto")
+
+
+def rebase_started_from(start: Path, env: Mapping[str, str] | None = None) -> str | None:
+    """The tip the rebase started from; ORIG_HEAD outside a rebase's state. Not ORIG_HEAD inside
+    one: a merge made by hand where the rebase stopped (one it could not replay) moves it on."""
+    named = _named(start, env, "orig-head")
+    return named or run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD^{commit}"], start)
+
+
+def _named(start: Path, env: Mapping[str, str] | None, name: str) -> str | None:
+    git_dir = find_git_dir(start, env)
+    for state in _STATES:
+        named = read_stripped(git_dir / state / name) if git_dir is not None else None
+        if named:
+            return named
+    return None
