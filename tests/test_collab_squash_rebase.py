@@ -22,11 +22,10 @@ from support.gitrepos import (
 )
 from support.processes import git
 
+from bench.collab_integrations import SQUASH_TODO
 from legion_memory.schema.kinds import ERROR_FIX
 from legion_memory.storage import writing
 from legion_memory.upkeep.forgetting import forget
-
-SQUASH_TODO = "sed -i -e '2,$ s/^pick /squash /'"
 
 
 def _squash_onto_main(repo: Path) -> None:
