@@ -739,3 +739,31 @@ def test_dropping_an_archived_copy_is_no_restore_that_outweighs_a_later_forget(
     assert rows(repo) == []
     assert _archive_rows(repo) == [ARCHIVED_ALPHA]
     assert_healthy(repo)
+
+
+def test_applying_a_branchs_patches_keeps_a_record_main_restored_after_its_copy_of_the_forget(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Main picked the branch's forget of alpha and has restored alpha since. The branch's
+    patches, mailed and applied with `git am -3`, replay that forget: main has seen it, so alpha
+    stays live, as a merge of the branch keeps it (seed 8012 of the collaboration simulation's
+    `--merges-kinds`)."""
+    _feature_forgets_alpha_main_picks_and_restores_it(repo)
+    add_outcome(repo, "beta", "main")
+    commit(repo, "restore alpha, store beta")
+    git(repo, "checkout", "-q", "feature")
+    add_outcome(repo, "gamma", "feature")
+    commit(repo, "store gamma")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "format-patch", "-q", "main..feature", "-o", str(tmp_path / "mail"))
+
+    applied = run_git(repo, "am", "-3", *map(str, sorted((tmp_path / "mail").iterdir())))
+
+    assert applied.returncode == 0, applied.stderr
+    assert rows(repo) == [
+        ("O-001", "main", "alpha"),
+        ("O-002", "main", "beta"),
+        ("O-003", "feature", "gamma"),
+    ]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)

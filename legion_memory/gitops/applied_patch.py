@@ -80,6 +80,27 @@ def files_of_applied_patch(
     ]
 
 
+def commits_of_applied_patch(
+    start: Path, directory: Path, names: Sequence[str], *, committed: bool
+) -> list[str]:
+    """The commits whose history says what the patch `git am` is applying changes: ours (as
+    `files_of_applied_patch` has it) and the commit the patch was mailed from, when this
+    repository holds it with the patch's version of each of the files `names` of `directory`
+    the patch changes (a series is weighed as picks of the branch it was mailed from); []
+    otherwise."""
+    git_dir = find_git_dir(start)
+    patch = patch_being_applied(git_dir) if git_dir is not None else None
+    top = run_git(["rev-parse", "--show-toplevel"], start) if patch else None
+    if git_dir is None or patch is None or top is None:
+        return []
+    folder = directory.resolve().relative_to(Path(top).resolve()).as_posix()
+    blobs = changed_blobs(patch, folder, names)
+    mailed = _mailed_commit(start, git_dir / "rebase-apply", folder, blobs) if blobs else None
+    if mailed is None:
+        return []
+    return [_before_series(start) if committed else "HEAD", mailed]
+
+
 def commit_being_mailed(start: Path, path: str, theirs: Path) -> str | None:
     """For the merge driver in `git am -3`'s 3-way fallback: the commit `git format-patch`
     mailed the patch from, when this repository holds it and its version of `path` (relative

@@ -16,9 +16,12 @@ or rebased from before the update), and the archived row keeps its own
 (docs/decisions.md#stale-updates).
 """
 
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from legion_memory.gitops.applied_patch import commits_of_applied_patch
+from legion_memory.gitops.hook_env import APPLIED_ENV
 from legion_memory.gitops.record_history import changes_since, most_moved, parting
 from legion_memory.gitops.repository import files_of_commits, integration_sources
 from legion_memory.markdown.document import parse
@@ -27,7 +30,7 @@ from legion_memory.schema.identity import history_text
 from legion_memory.schema.record_twins import Holder, Twin, twins
 from legion_memory.schema.records import column_key
 from legion_memory.storage.reading import Memory
-from legion_memory.upkeep.renumbering import Texts
+from legion_memory.upkeep.renumbering import Texts, memory_files
 from legion_memory.upkeep.twin_repair import documents
 
 
@@ -46,7 +49,7 @@ def later_states(memory: Memory, texts: Texts) -> LaterStates:
     split = [twin for twin in twins(documents(memory, texts)) if _split(twin)]
     if not split:
         return NO_LATER_STATES
-    sides = integration_sources(memory.directory)
+    sides = _sides(memory)
     base = parting(memory.directory, sides) if len(sides) > 1 else None
     if base is None:
         return NO_LATER_STATES
@@ -62,6 +65,17 @@ def later_states(memory: Memory, texts: Texts) -> LaterStates:
         elif text and _seen_by_archiving_side(memory, base, pairs, text, (texts, live)):
             stale.add(live.record_id)
     return LaterStates(frozenset(later), frozenset(stale))
+
+
+def _sides(memory: Memory) -> list[str]:
+    """The commits the integration at hand took its sides from; for a patch `git am` applies,
+    which no commit names, ours and the commit it was mailed from, whose history is the
+    patch's (seed 8012 of the collaboration simulation's `--merges-kinds`)."""
+    names = [path.name for path in memory_files(memory)]
+    committed = bool(os.environ.get(APPLIED_ENV, "").strip())
+    directory = memory.directory
+    mailed = commits_of_applied_patch(directory, directory, names, committed=committed)
+    return mailed or integration_sources(directory)
 
 
 def _seen_by_archiving_side(
