@@ -19,6 +19,7 @@ from support.gitrepos import (
 from support.processes import git, run_process
 
 from legion_memory.gitops.hook_env import PICK_SEQUENCE_NAME
+from legion_memory.upkeep import clean_scan
 
 DUPLICATE = (
     ".planning/memory/OUTCOMES.md:10: duplicate ID O-001 "
@@ -299,3 +300,41 @@ def test_a_push_of_that_commit_from_another_branch_is_stopped_until_it_is_checke
     assert git(repo, "log", "--format=%s", "-1") == f"{PUSH_REPAIR}\n"
     _push_goes(repo, origin)
     assert_healthy(repo)
+
+
+def test_a_commit_on_another_branch_leaves_the_note_to_the_push_of_the_picked_one(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Work goes on elsewhere before the picked branch has a commit of its own: that commit is
+    on top of no pick and repairs nothing, and main still ends with the picks, so its push is
+    stopped and repaired as above."""
+    _sequence_ending_in_a_skip(repo)
+    origin = _origin(repo, tmp_path)
+    git(repo, "checkout", "-q", "feature")
+    (repo / "code.txt").write_text("three\n", encoding="utf-8")
+    committed = run_git(repo, "commit", "-q", "-a", "-m", "more code")
+    assert committed.returncode == 0, committed.stderr
+    assert committed.stderr == ""
+    assert (repo / ".git" / PICK_SEQUENCE_NAME).is_file()
+    git(repo, "checkout", "-q", "main")
+    assert run_process("doctor", cwd=repo).stdout == DUPLICATE
+
+    pushed = run_git(repo, "push", "-q", "origin", "main")
+
+    assert pushed.returncode == 1
+    assert git(repo, "log", "--format=%s", "-2") == f"{PUSH_REPAIR}\nfeature store\n"
+    assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
+    _push_goes(repo, origin)
+    assert rows(repo) == [("O-002", "feature", "feature outcome")]
+    assert_healthy(repo)
+
+
+def test_doctor_elsewhere_finds_no_work_in_another_branch_s_note(repo: Path) -> None:
+    """The note waits for its own branch: where another commit is checked out, the memory
+    scans clean, so the hooks there pay no full check."""
+    _sequence_ending_in_a_skip(repo)
+    git(repo, "checkout", "-q", "feature")
+    directory = str(repo / ".planning" / "memory")
+    assert clean_scan.is_clean(directory, str(repo / ".git"))
+    git(repo, "checkout", "-q", "main")
+    assert not clean_scan.is_clean(directory, str(repo / ".git"))

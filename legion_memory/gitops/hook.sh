@@ -120,10 +120,11 @@ if [ "{name}" = post-commit ]; then
     # Unless git finds the last picks applied already: the sequence then ends with
     # `cherry-pick --skip`, after which no hook runs. So each pick notes where the sequence
     # started, the last commit it picks (the side the last pick's hook would name) and the commit
-    # just written, for the next commit's hook.
+    # just written, for the next commit's hook. A note of another sequence is replaced.
     todo=$(git rev-parse --git-path sequencer/todo 2>/dev/null)
     if [ -f "$todo" ] && [ "$(grep -c '^[^#]' "$todo")" -gt 1 ]; then
-        [ -f "$sequence" ] || cat "$(git rev-parse --git-path sequencer/head)" >"$sequence" 2>/dev/null
+        started=$(cat "$(git rev-parse --git-path sequencer/head)" 2>/dev/null)
+        [ "$(head -n 1 "$sequence" 2>/dev/null)" = "$started" ] || echo "$started" >"$sequence"
         final=$(grep '^[^#]' "$todo" | tail -n 1 | cut -d' ' -f2)
         echo "$(git rev-parse -q --verify "$final^{{commit}}" 2>/dev/null) $(git rev-parse HEAD)" >>"$sequence"
         exit $status
@@ -133,18 +134,24 @@ if [ "{name}" = post-commit ]; then
     LEGION_MEMORY_PICKED=$(git rev-parse -q --verify CHERRY_PICK_HEAD 2>/dev/null)
     LEGION_MEMORY_PICKED_ONTO=$(cat "$(git rev-parse --git-path sequencer/head)" 2>/dev/null)
     # The first commit on top of the last commit a sequence wrote, the sequence over: its sides
-    # are the noted ones, and what it wrote ends there (this commit is no pick's).
-    if [ -f "$sequence" ] && [ -z "$LEGION_MEMORY_PICKED" ] && [ ! -d "$git_dir/sequencer" ]; then
+    # are the noted ones, and what it wrote ends there (this commit is no pick's). A commit on
+    # another branch leaves the note to the branch that ends there, for its next commit or push;
+    # when none does any more (the picks undone), the note goes.
+    if [ -f "$sequence" ]; then
         last=$(tail -n 1 "$sequence")
         if [ "$(git rev-parse -q --verify HEAD^ 2>/dev/null)" = "${{last#* }}" ]; then
-            LEGION_MEMORY_PICKED_ONTO=$(head -n 1 "$sequence")
-            LEGION_MEMORY_PICKED=${{last% *}}
-            LEGION_MEMORY_PICKED_TIP=${{last#* }}
-            export LEGION_MEMORY_PICKED_TIP
-            integrated=1
+            if [ -z "$LEGION_MEMORY_PICKED" ] && [ ! -d "$git_dir/sequencer" ]; then
+                LEGION_MEMORY_PICKED_ONTO=$(head -n 1 "$sequence")
+                LEGION_MEMORY_PICKED=${{last% *}}
+                LEGION_MEMORY_PICKED_TIP=${{last#* }}
+                export LEGION_MEMORY_PICKED_TIP
+                integrated=1
+            fi
+            rm -f "$sequence"
+        elif [ -z "$(git for-each-ref --points-at "${{last#* }}" refs/heads 2>/dev/null)" ]; then
+            rm -f "$sequence"
         fi
     fi
-    rm -f "$sequence"
     [ -n "$integrated$duplicated" ] || [ -f "$git_dir/{applied_stash}" ] || exit $status
     export LEGION_MEMORY_PICKED LEGION_MEMORY_PICKED_ONTO
 fi

@@ -87,8 +87,9 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
     and changes nothing."""
     if any(os.environ.get(name, "").strip() for name in _INTEGRATION_ENVS):
         return False
-    noted = (MERGE_LOG_NAME, PICK_SEQUENCE_NAME)
-    if git_dir is not None and any(os.path.lexists(os.path.join(git_dir, n)) for n in noted):
+    if git_dir is not None and os.path.lexists(os.path.join(git_dir, MERGE_LOG_NAME)):
+        return False
+    if git_dir is not None and _picks_end_at_head(git_dir):
         return False
     if git_dir is not None and _rebase_stopped_at_a_merge(git_dir):
         return False
@@ -113,6 +114,33 @@ def is_clean(directory: str, git_dir: str | None) -> bool:
         ):
             return False
     return True
+
+
+def _picks_end_at_head(git_dir: str) -> bool:
+    """The hooks noted a sequence of picks that ended unrepaired at the commit checked out:
+    doctor weighs those picks (`gitops.ended_picks`). A note of a commit elsewhere (another
+    branch's, waiting for its next commit or push) is no work here."""
+    try:
+        with open(os.path.join(git_dir, PICK_SEQUENCE_NAME), "rb") as handle:
+            noted = handle.read().split()
+    except OSError:
+        return False
+    head = _head_commit(git_dir)
+    return not noted or head is None or head == noted[-1]
+
+
+def _head_commit(git_dir: str) -> bytes | None:
+    """HEAD's commit, read from the files (None when they do not say it plainly: a packed
+    branch, a linked work tree's shared refs)."""
+    try:
+        with open(os.path.join(git_dir, "HEAD"), "rb") as handle:
+            head = handle.read().strip()
+        if not head.startswith(b"ref: "):
+            return head
+        with open(os.path.join(git_dir, os.fsdecode(head[5:].strip())), "rb") as handle:
+            return handle.read().strip()
+    except (OSError, ValueError):
+        return None
 
 
 def _rebase_stopped_at_a_merge(git_dir: str) -> bool:
