@@ -65,6 +65,15 @@ def resolve(tally: Tally, clone: Clone, kind: str) -> bool:
             if not in_progress(clone):
                 return True
             continue
+        if _squash_left_empty(clone):
+            # git stops a squash whose commits together change nothing the upstream lacks ("you
+            # asked to amend the most recent commit, but doing so would make it empty") and
+            # says to remove the commit: `git reset HEAD^`. A user does. Not a conflict.
+            tally.integrations[f"{kind} emptied"] += 1
+            clone.must("reset", "-q", "HEAD^")
+            if not continue_stopped(clone) and not in_progress(clone):
+                return True
+            continue
         if not counted:  # every record changes on one side only: always spurious
             tally.conflicts[kind] += 1
             counted = True
@@ -105,6 +114,14 @@ def _stopped_command(clone: Clone) -> str:
     return "am" if (git_dir / "rebase-apply" / "applying").exists() else ""
 
 
+def _squash_left_empty(clone: Clone) -> bool:
+    """An interactive rebase stopped at a squash (it amends HEAD) whose result, staged, is HEAD's
+    parent as it is: the squashed commits change nothing, and git will not amend HEAD to that."""
+    git_dir = clone.path / ".git"
+    amending = (git_dir / "rebase-merge" / "amend").exists()
+    return amending and already_there(clone, "HEAD^")
+
+
 def continue_stopped(clone: Clone) -> int | None:
     """Continue the rebase, patch, pick or merge git stopped at: git's exit status, or None when
     none was stopped."""
@@ -120,7 +137,7 @@ def continue_stopped(clone: Clone) -> int | None:
     return None
 
 
-def already_there(clone: Clone) -> bool:
-    """The stopped pick changes nothing: no file unmerged, the index as HEAD has it."""
+def already_there(clone: Clone, commit: str = "HEAD") -> bool:
+    """The stopped pick changes nothing: no file unmerged, the index as `commit` has it."""
     unmerged = clone.must("diff", "--name-only", "--diff-filter=U")
-    return not unmerged and clone.git("diff", "--cached", "--quiet", "HEAD").returncode == 0
+    return not unmerged and clone.git("diff", "--cached", "--quiet", commit).returncode == 0

@@ -767,3 +767,42 @@ def test_applying_a_branchs_patches_keeps_a_record_main_restored_after_its_copy_
     ]
     assert _archive_rows(repo) == []
     assert_healthy(repo)
+
+
+def _commit_at(repo: Path, message: str, when: str) -> None:
+    """A commit whose author date is `when`, as one made at another hour."""
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--date", when, "-m", message)
+
+
+def test_a_restore_made_after_a_forget_the_branch_folded_away_keeps_the_record_live(
+    repo: Path,
+) -> None:
+    """feature stores and forgets alpha; main squash-merges it (alpha archived, the squash
+    naming the forget); feature then folds the forget into the store (`rebase -i`, squash) and
+    restores alpha. Merged, main's forget matches none of feature's commits: one move each
+    that the other has not seen. The restore was made last, so alpha is live (seed 8016 of the
+    collaboration simulation's `--merges-kinds`)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "alpha", "feature")
+    _commit_at(repo, "store alpha", "2026-03-02T10:00:00")
+    forget(memory_of(repo), "O-001")
+    _commit_at(repo, "forget alpha", "2026-03-02T11:00:00")
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "--squash", "feature").returncode == 0
+    git(repo, "commit", "-q", "--no-edit")
+    git(repo, "checkout", "-q", "feature")
+    squash = "sequence.editor=sed -i -e '2 s/^pick /squash /'"
+    folded = run_git(repo, "-c", squash, "-c", "core.editor=true", "rebase", "-q", "-i", "HEAD~2")
+    assert folded.returncode == 0, folded.stderr
+    restore(memory_of(repo), "O-001")
+    _commit_at(repo, "restore alpha", "2026-03-02T12:00:00")
+    git(repo, "checkout", "-q", "main")
+
+    merged = _merged_with_a_repair(repo)
+
+    assert "removed the archived copy of O-001, restored since it was archived" in merged
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)

@@ -11,7 +11,7 @@ since (docs/decisions.md#later-version).
 """
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from legion_memory.gitops.rebase_state import rebase_started_from
@@ -135,7 +135,25 @@ def most_moved(
         unseen = sum(not all(i in seen for seen in held) for i in range(len(moves)))
         ranks[side] = (_newer_than_seen(moves, others), unseen)
     best = max(ranks.values(), default=(0, 0))
-    return {side for side, rank in ranks.items() if rank == best}
+    tied = {side for side, rank in ranks.items() if rank == best}
+    return _moved_last(tied, since) if best[0] and len(tied) > 1 else tied
+
+
+def _moved_last(sides: set[str], since: Mapping[str, list[tuple[str, str]] | None]) -> set[str]:
+    """Of sides tied by moves the others have not seen, those whose newest move was made last,
+    by its author's date (which a copy keeps): a branch that folded its forget into its store
+    (`rebase -i`, squash) and restored since holds a move the other side's copy of that forget
+    cannot be matched with, yet the restore came after it (seed 8016 of the collaboration
+    simulation's `--merges-kinds`). Moves made in one second stay a tie, which archiving wins."""
+    made = {side: max(_authored(copy) for _, copy in since[side] or ()) for side in sides}
+    newest = max(made.values())
+    return {side for side, at in made.items() if at == newest}
+
+
+def _authored(copy: str) -> int:
+    """The author's date in a move's copy key (`%ae %at %s ...`)."""
+    parts = copy.split(" ", 2)
+    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
 
 
 def _newer_than_seen(moves: list[tuple[str, str]], others: list[list[tuple[str, str]]]) -> int:
