@@ -9,6 +9,7 @@ import pytest
 from bench.collab_sim import (
     ALL_INTEGRATIONS,
     INTEGRATIONS,
+    MERGES_KEPT_INTEGRATIONS,
     MORE_INTEGRATIONS,
     PATCH_INTEGRATIONS,
     REWRITE_INTEGRATIONS,
@@ -96,6 +97,12 @@ TWO_HUNDRED_ROUND_PATCH_SEEDS = (6002, 6003, 6006, 6010, 6019)
 # each repairing alone, is not here: whether two of its commits fall in one second decides its
 # run; test_collab_squash_rebase.py holds that case.)
 TWO_HUNDRED_ROUND_REWRITE_SEEDS = (7003, 7015)
+# Two hundred rounds with main's merges replayed as merges too (`pull --rebase=merges`): a
+# rebase that read ORIG_HEAD, which its own merges move, for the branch before it (8009); a
+# series of patches replaying a forget main had picked and undone since, weighed with no history
+# (8012); a squash rebase git stops as empty, removed as git says (8014); a restore made after a
+# forget the branch folded into its store, tied by count with main's copy of that forget (8016).
+TWO_HUNDRED_ROUND_MERGES_SEEDS = (8009, 8012, 8014, 8016)
 
 
 @pytest.mark.slow
@@ -111,7 +118,8 @@ TWO_HUNDRED_ROUND_REWRITE_SEEDS = (7003, 7015)
     + [(seed, 200, ALL_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_ALL_SEEDS]
     + [(seed, 200, STASH_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_STASH_SEEDS]
     + [(seed, 200, PATCH_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_PATCH_SEEDS]
-    + [(seed, 200, REWRITE_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_REWRITE_SEEDS],
+    + [(seed, 200, REWRITE_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_REWRITE_SEEDS]
+    + [(seed, 200, MERGES_KEPT_INTEGRATIONS) for seed in TWO_HUNDRED_ROUND_MERGES_SEEDS],
 )
 def test_every_record_once_every_reference_right_and_the_clones_converge(
     seed: int, rounds: int, kinds: tuple[str, ...]

@@ -56,19 +56,16 @@ def files_of_applied_patch(
     each the texts of the files `names` of `directory` (the patch's side None for a file it does
     not change or whose blob git lacks); [] when no patch is being applied or none of these
     files changes."""
-    git_dir = find_git_dir(start)
-    patch = patch_being_applied(git_dir) if git_dir is not None else None
-    top = run_git(["rev-parse", "--show-toplevel"], start) if patch else None
-    if git_dir is None or patch is None or top is None:
+    at_hand = _patch_at_hand(start, directory, names)
+    if at_hand is None:
         return []
-    folder = directory.resolve().relative_to(Path(top).resolve()).as_posix()
-    blobs = changed_blobs(patch, folder, names)
+    applying, folder, blobs = at_hand
     ours = _before_series(start) if committed else "HEAD"
-    mailed = _mailed_commit(start, git_dir / "rebase-apply", folder, blobs) if blobs else None
+    mailed = _mailed_commit(start, applying, folder, blobs) if blobs else None
     if mailed is not None:
         return files_of_commits(start, directory, [ours, mailed], names, keep_empty=True)
     if blobs:
-        blobs = {**_series_blobs(git_dir / "rebase-apply", folder, names), **blobs}
+        blobs = {**_series_blobs(applying, folder, names), **blobs}
     asked = [f"{ours}:{folder}/{name}" for name in names] + list(blobs.values())
     texts = blob_texts(start, asked) if blobs else None
     if texts is None:
@@ -88,17 +85,27 @@ def commits_of_applied_patch(
     repository holds it with the patch's version of each of the files `names` of `directory`
     the patch changes (a series is weighed as picks of the branch it was mailed from); []
     otherwise."""
+    at_hand = _patch_at_hand(start, directory, names)
+    applying, folder, blobs = at_hand or (Path(), "", {})
+    mailed = _mailed_commit(start, applying, folder, blobs) if blobs else None
+    if mailed is None:
+        return []
+    return [_before_series(start) if committed else "HEAD", mailed]
+
+
+def _patch_at_hand(
+    start: Path, directory: Path, names: Sequence[str]
+) -> tuple[Path, str, dict[str, str]] | None:
+    """For the patch `git am` is applying: git's folder of the series (`rebase-apply`), the
+    memory folder's path in the repository, and the blobs the patch leaves the files `names`
+    as (`changed_blobs`); None when no patch is being applied."""
     git_dir = find_git_dir(start)
     patch = patch_being_applied(git_dir) if git_dir is not None else None
     top = run_git(["rev-parse", "--show-toplevel"], start) if patch else None
     if git_dir is None or patch is None or top is None:
-        return []
+        return None
     folder = directory.resolve().relative_to(Path(top).resolve()).as_posix()
-    blobs = changed_blobs(patch, folder, names)
-    mailed = _mailed_commit(start, git_dir / "rebase-apply", folder, blobs) if blobs else None
-    if mailed is None:
-        return []
-    return [_before_series(start) if committed else "HEAD", mailed]
+    return git_dir / "rebase-apply", folder, changed_blobs(patch, folder, names)
 
 
 def commit_being_mailed(start: Path, path: str, theirs: Path) -> str | None:
