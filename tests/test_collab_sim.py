@@ -98,11 +98,13 @@ TWO_HUNDRED_ROUND_PATCH_SEEDS = (6002, 6003, 6006, 6010, 6019)
 # run; test_collab_squash_rebase.py holds that case.)
 TWO_HUNDRED_ROUND_REWRITE_SEEDS = (7003, 7015)
 # Two hundred rounds with main's merges replayed as merges too (`pull --rebase=merges`): a
-# rebase that read ORIG_HEAD, which its own merges move, for the branch before it (8009); a
 # series of patches replaying a forget main had picked and undone since, weighed with no history
 # (8012); a squash rebase git stops as empty, removed as git says (8014); a restore made after a
 # forget the branch folded into its store, tied by count with main's copy of that forget (8016).
-TWO_HUNDRED_ROUND_MERGES_SEEDS = (8009, 8012, 8014, 8016)
+# (Seed 8009, whose rebase read ORIG_HEAD for the branch before it, is not here: git's own
+# octopus strategy gives up on one of its replayed merges, a conflict by this test's count;
+# test_octopus_replay.py holds that case.)
+TWO_HUNDRED_ROUND_MERGES_SEEDS = (8012, 8014, 8016)
 
 
 @pytest.mark.slow
