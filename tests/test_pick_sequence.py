@@ -338,3 +338,21 @@ def test_doctor_elsewhere_finds_no_work_in_another_branch_s_note(repo: Path) -> 
     assert clean_scan.is_clean(directory, str(repo / ".git"))
     git(repo, "checkout", "-q", "main")
     assert not clean_scan.is_clean(directory, str(repo / ".git"))
+
+
+def test_a_linked_work_tree_reads_its_branch_from_the_shared_refs(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A linked work tree has a git directory of its own (the hooks note a sequence there) that
+    holds its HEAD but not the branches: the scan reads the branch where the repository keeps
+    it, and tells the note's commit from another."""
+    _sequence_ending_in_a_skip(repo)
+    git(repo, "checkout", "-q", "feature")
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", str(linked), "main")
+    git_dir = Path(git(linked, "rev-parse", "--absolute-git-dir").strip())
+    (repo / ".git" / PICK_SEQUENCE_NAME).rename(git_dir / PICK_SEQUENCE_NAME)
+    assert not (git_dir / "refs" / "heads" / "main").exists()
+    assert clean_scan._picks_end_at_head(str(git_dir))
+    git(linked, "checkout", "-q", "-b", "other", "main~1")
+    assert not clean_scan._picks_end_at_head(str(git_dir))

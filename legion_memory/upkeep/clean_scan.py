@@ -131,16 +131,24 @@ def _picks_end_at_head(git_dir: str) -> bool:
 
 def _head_commit(git_dir: str) -> bytes | None:
     """HEAD's commit, read from the files (None when they do not say it plainly: a packed
-    branch, a linked work tree's shared refs)."""
+    branch). A linked work tree's branches are in the repository's shared git directory."""
     try:
-        with open(os.path.join(git_dir, "HEAD"), "rb") as handle:
-            head = handle.read().strip()
+        head = _read_stripped(os.path.join(git_dir, "HEAD"))
         if not head.startswith(b"ref: "):
             return head
-        with open(os.path.join(git_dir, os.fsdecode(head[5:].strip())), "rb") as handle:
-            return handle.read().strip()
+        ref = os.fsdecode(head[5:].strip())
+        try:
+            return _read_stripped(os.path.join(git_dir, ref))
+        except FileNotFoundError:
+            shared = os.fsdecode(_read_stripped(os.path.join(git_dir, "commondir")))
+            return _read_stripped(os.path.join(git_dir, shared, ref))
     except (OSError, ValueError):
         return None
+
+
+def _read_stripped(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read().strip()
 
 
 def _rebase_stopped_at_a_merge(git_dir: str) -> bool:
