@@ -136,16 +136,19 @@ def most_moved(
         ranks[side] = (_newer_than_seen(moves, others), unseen)
     best = max(ranks.values(), default=(0, 0))
     tied = {side for side, rank in ranks.items() if rank == best}
-    return _moved_last(tied, since) if best[0] and len(tied) > 1 else tied
+    return _moved_last(tied, since, best[0]) if best[0] and len(tied) > 1 else tied
 
 
-def _moved_last(sides: set[str], since: Mapping[str, list[tuple[str, str]] | None]) -> set[str]:
-    """Of sides tied by moves the others have not seen, those whose newest move was made last,
-    by its author's date (which a copy keeps): a branch that folded its forget into its store
-    (`rebase -i`, squash) and restored since holds a move the other side's copy of that forget
-    cannot be matched with, yet the restore came after it (seed 8016 of the collaboration
-    simulation's `--merges-kinds`). Moves made in one second stay a tie, which archiving wins."""
-    made = {side: max(_authored(copy) for _, copy in since[side] or ()) for side in sides}
+def _moved_last(
+    sides: set[str], since: Mapping[str, list[tuple[str, str]] | None], newer: int
+) -> set[str]:
+    """Of sides tied by moves the others have not seen (each side's `newer` newest), those whose
+    newest such move was made last, by its author's date (which a copy keeps): a branch that
+    folded its forget into its store (`rebase -i`, squash) and restored since holds a move the
+    other side's copy of that forget cannot be matched with, yet the restore came after it (seed
+    8016 of the collaboration simulation's `--merges-kinds`). Moves made in one second stay a
+    tie, which archiving wins."""
+    made = {side: max(_authored(copy) for _, copy in (since[side] or [])[:newer]) for side in sides}
     newest = max(made.values())
     return {side for side, at in made.items() if at == newest}
 
