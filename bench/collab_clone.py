@@ -18,15 +18,34 @@ from bench.strategy_bin import on_path, strategy_bin
 from legion_memory.storage.reading import Memory
 
 
+class SteadyClock:
+    """The time both clones' git runs at when the simulation keeps its own clock: a minute later
+    at every command, as a person works. Without it git dates commits by the wall clock, and the
+    simulation makes several in one second: commits of one author, one subject and one second
+    are copies of one another by every key a rebase keeps (the documented look-alike limit),
+    and whether two fall in one second changes a run from one time to the next."""
+
+    def __init__(self, start: int = 1_796_083_200) -> None:  # 2026-12-01T00:00:00Z
+        self.now = start
+
+    def dates(self) -> dict[str, str]:
+        self.now += 60
+        stamp = f"@{self.now} +0000"
+        return {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+
+
 class Clone:
-    def __init__(self, name: str, path: Path, env: dict[str, str]) -> None:
-        self.name, self.path, self.env = name, path, env
+    def __init__(
+        self, name: str, path: Path, env: dict[str, str], clock: SteadyClock | None = None
+    ) -> None:
+        self.name, self.path, self.env, self.clock = name, path, env, clock
         self.memory = Memory.of_project(path)
         self.models: dict[str, Model] = {"main": {}}
 
     def git(self, *args: str) -> subprocess.CompletedProcess[str]:
+        env = {**self.env, **self.clock.dates()} if self.clock else self.env
         return subprocess.run(
-            ["git", *args], cwd=self.path, env=self.env, capture_output=True, text=True, check=False
+            ["git", *args], cwd=self.path, env=env, capture_output=True, text=True, check=False
         )
 
     def must(self, *args: str) -> str:
@@ -68,7 +87,13 @@ def environment(root: Path, code: Path) -> dict[str, str]:
 
 
 def clone_origin(
-    name: str, origin: Path, path: Path, env: dict[str, str], *, first: bool = False
+    name: str,
+    origin: Path,
+    path: Path,
+    env: dict[str, str],
+    *,
+    first: bool = False,
+    clock: SteadyClock | None = None,
 ) -> Clone:
     """A clone of `origin` at `path`, its hooks installed and `main` checked out; the first
     clone initialises the memory and pushes it as the origin's `main`."""
@@ -78,7 +103,7 @@ def clone_origin(
         env=env,
         capture_output=True,
     )
-    clone = Clone(name, path, env)
+    clone = Clone(name, path, env, clock)
     for key, value in (
         ("user.email", f"{name}@sim"),
         ("user.name", name),

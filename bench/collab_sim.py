@@ -15,11 +15,12 @@ code under `--code`, this checkout by default), fixed seeds.
 This module runs the steps and the command line; a clone is `collab_clone`, the local work
 `collab_work`, the kinds of integrating `collab_integrations` (stashing `collab_stash`), and
 carrying one through git `collab_resolution`. All draw from one random generator, in one order,
-so a seed replays its run.
+so a seed replays its actions; with `--steady-clock` git dates them by the simulation's own
+clock too, and the run repeats exactly.
 
     python -m bench.collab_sim --seeds 20 [--rounds 30]
         [--more-kinds | --all-kinds | --stash-kinds | --patch-kinds | --rewrite-kinds
-         | --merges-kinds]
+         | --merges-kinds] [--steady-clock]
         [--code /path/to/checkout]
 """
 
@@ -35,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.collab_clone import Clone, clone_origin, environment
+from bench.collab_clone import Clone, SteadyClock, clone_origin, environment
 from bench.collab_integrations import (
     ALL_INTEGRATIONS,
     INTEGRATIONS,
@@ -79,6 +80,8 @@ class Simulation:
         code: Path,
         rounds: int,
         kinds: tuple[str, ...] = INTEGRATIONS,
+        *,
+        steady_clock: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.rounds = rounds
@@ -96,9 +99,10 @@ class Simulation:
         env = environment(root, code)
         origin = root / "origin.git"
         subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
+        clock = SteadyClock() if steady_clock else None
         self.clones = [
-            clone_origin("A", origin, root / "A", env, first=True),
-            clone_origin("B", origin, root / "B", env),
+            clone_origin("A", origin, root / "A", env, first=True, clock=clock),
+            clone_origin("B", origin, root / "B", env, clock=clock),
         ]
 
     # A run's counts, read by the tests and the summary: the tally the integrations keep.
@@ -167,10 +171,15 @@ def memory_text(clone: Clone, kind: object) -> str:
 
 
 def simulate(
-    seed: int, rounds: int, code: Path = HERE, kinds: tuple[str, ...] = INTEGRATIONS
+    seed: int,
+    rounds: int,
+    code: Path = HERE,
+    kinds: tuple[str, ...] = INTEGRATIONS,
+    *,
+    steady_clock: bool = False,
 ) -> tuple[Simulation, bool]:
     with tempfile.TemporaryDirectory(prefix="collab-sim-") as root:
-        simulation = Simulation(seed, Path(root), code, rounds, kinds)
+        simulation = Simulation(seed, Path(root), code, rounds, kinds, steady_clock=steady_clock)
         converged = simulation.run_all()
     return simulation, converged
 
@@ -210,6 +219,11 @@ def parse_options(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument(
         "--code", type=Path, default=HERE, help="the checkout to run the driver and hooks of"
+    )
+    parser.add_argument(
+        "--steady-clock",
+        action="store_true",
+        help="date every git command a minute after the last, so that runs repeat exactly",
     )
     parser.add_argument(
         "--more-kinds",
@@ -279,7 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     totals = Totals()
     started = time.monotonic()
     for seed in range(options.first_seed, options.first_seed + options.seeds):
-        simulation, converged = simulate(seed, options.rounds, options.code, kinds)
+        simulation, converged = simulate(
+            seed, options.rounds, options.code, kinds, steady_clock=options.steady_clock
+        )
         totals.add(simulation, converged)
         for example in simulation.examples[:3]:
             print(f"seed {seed}: {example}")
