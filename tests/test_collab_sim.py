@@ -4,8 +4,13 @@ merging the other's main: no violation, and the same bytes on both."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+from pathlib import Path
+
 import pytest
 
+from bench.collab_clone import Clone, SteadyClock
 from bench.collab_sim import (
     ALL_INTEGRATIONS,
     INTEGRATIONS,
@@ -134,3 +139,18 @@ def test_every_record_once_every_reference_right_and_the_clones_converge(
     # included (the strategy `git install` names merges them with the driver).
     assert dict(simulation.conflicts) == {}
     assert sum(simulation.integrations.values()) >= 5  # it integrated, not only stored
+
+
+def test_a_steady_clock_dates_each_git_command_a_minute_after_the_last(tmp_path: Path) -> None:
+    """`--steady-clock`: author and committer dates are the simulation's, not the wall clock's,
+    so no two commits share a second and a run repeats exactly."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "A@sim"}
+    env |= {"GIT_COMMITTER_NAME": "A", "GIT_COMMITTER_EMAIL": "A@sim"}
+    clone = Clone("A", tmp_path, env, SteadyClock(start=1_000_000_000))
+    clone.must("commit", "-q", "--allow-empty", "-m", "one")
+    clone.must("commit", "-q", "--allow-empty", "-m", "two")
+
+    dates = clone.must("log", "--format=%s %at %ct")
+
+    assert dates == "two 1000000120 1000000120\none 1000000060 1000000060\n"
