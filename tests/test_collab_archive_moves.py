@@ -806,3 +806,27 @@ def test_a_restore_made_after_a_forget_the_branch_folded_away_keeps_the_record_l
     assert rows(repo) == [("O-001", "feature", "alpha")]
     assert _archive_rows(repo) == []
     assert_healthy(repo)
+
+
+def test_a_mailed_forget_applying_as_text_over_main_s_restore_is_undone_by_the_repair(
+    repo: Path, tmp_path: Path
+) -> None:
+    """As above, but the patch applies as text (main's files are as the branch's base had them):
+    git replays the forget whole, no record is held twice, and the series' repair weighs the
+    branch's history against main's, which restored alpha after its copy of that forget (seed
+    8065 of the collaboration simulation's `--merges-kinds`)."""
+    _feature_forgets_alpha_main_picks_and_restores_it(repo)
+    commit(repo, "restore alpha")
+    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+    git(repo, "format-patch", "-q", "main..feature", "-o", str(tmp_path / "mail"))
+
+    applied = run_git(repo, "am", "-3", *map(str, sorted((tmp_path / "mail").iterdir())))
+
+    assert applied.returncode == 0, applied.stderr
+    assert "O-001 made live again, its later state" in applied.stderr
+    assert _subjects(repo, 2) == [
+        "Repair .planning/memory after post-applypatch (legion-memory doctor --fix)",
+        "forget alpha",
+    ]
+    assert {name: text_of(repo, name) for name in restored} == restored
+    assert_healthy(repo)

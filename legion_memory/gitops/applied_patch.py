@@ -10,12 +10,14 @@ the patch does not change is on its side as the series' last earlier patch left 
 repository holds the commit the patch was mailed from, that commit's memory is the patch's side.
 """
 
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from legion_memory.gitops.branch import find_git_dir, run_git
 from legion_memory.gitops.cat_file import blob_texts
+from legion_memory.gitops.hook_env import APPLIED_ENV
 from legion_memory.gitops.repository import files_of_commits
 from legion_memory.gitops.running_git import commit_holding
 
@@ -91,6 +93,13 @@ def commits_of_applied_patch(
     if mailed is None:
         return []
     return [_before_series(start) if committed else "HEAD", mailed]
+
+
+def sides_of_applied_patch(directory: Path, names: Sequence[str]) -> list[str]:
+    """`commits_of_applied_patch` for the memory `directory`, the patch committed when the
+    post-applypatch hook names it."""
+    committed = bool(os.environ.get(APPLIED_ENV, "").strip())
+    return commits_of_applied_patch(directory, directory, names, committed=committed)
 
 
 def _patch_at_hand(

@@ -16,12 +16,10 @@ or rebased from before the update), and the archived row keeps its own
 (docs/decisions.md#stale-updates).
 """
 
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from legion_memory.gitops.applied_patch import commits_of_applied_patch
-from legion_memory.gitops.hook_env import APPLIED_ENV
+from legion_memory.gitops.applied_patch import sides_of_applied_patch
 from legion_memory.gitops.record_history import changes_since, most_moved, parting
 from legion_memory.gitops.repository import files_of_commits, integration_sources
 from legion_memory.markdown.document import parse
@@ -72,10 +70,8 @@ def _sides(memory: Memory) -> list[str]:
     which no commit names, ours and the commit it was mailed from, whose history is the
     patch's (seed 8012 of the collaboration simulation's `--merges-kinds`)."""
     names = [path.name for path in memory_files(memory)]
-    committed = bool(os.environ.get(APPLIED_ENV, "").strip())
     directory = memory.directory
-    mailed = commits_of_applied_patch(directory, directory, names, committed=committed)
-    return mailed or integration_sources(directory)
+    return sides_of_applied_patch(directory, names) or integration_sources(directory)
 
 
 def _seen_by_archiving_side(

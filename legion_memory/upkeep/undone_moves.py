@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError
+from legion_memory.gitops.applied_patch import sides_of_applied_patch
 from legion_memory.gitops.hook_env import RECHECK_ENV
 from legion_memory.gitops.record_history import most_moved, parting
 from legion_memory.gitops.repository import files_of_commits
@@ -59,12 +60,15 @@ def _message(item: Undone) -> str:
 
 
 def _undone(memory: Memory) -> list[Undone]:
+    paths = {path.name: path for path in memory_files(memory)}
     named = tuple(os.environ.get(RECHECK_ENV, "").split())
+    # A patch `git am` applied as text replays the branch's move whole, with no merge to weigh
+    # it: its sides are ours and the commit it was mailed from (seed 8065 of `--merges-kinds`).
+    named = named or tuple(sides_of_applied_patch(memory.directory, list(paths)))
     if not named:
         return []
     parents = named if len(named) >= 2 else _PARENTS
     base = parting(memory.directory, list(parents))
-    paths = {path.name: path for path in memory_files(memory)}
     found = files_of_commits(
         memory.directory, memory.directory, parents, list(paths), keep_empty=True
     )
