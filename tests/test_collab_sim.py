@@ -141,6 +141,26 @@ def test_every_record_once_every_reference_right_and_the_clones_converge(
     assert sum(simulation.integrations.values()) >= 5  # it integrated, not only stored
 
 
+# Two hundred rounds on the simulation's steady clock (`--steady-clock`), which repeats a run
+# exactly: a series of patches replaying, as text, a forget main had picked and undone since
+# (8065 of `--merges-kinds`); seed 7004 of `--rewrite-kinds`, whose look-alike commits the wall
+# clock puts in one second or not from one run to the next.
+STEADY_SEEDS = ((8065, MERGES_KEPT_INTEGRATIONS), (7004, REWRITE_INTEGRATIONS))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "kinds"), STEADY_SEEDS)
+def test_on_a_steady_clock_every_record_once_and_the_clones_converge(
+    seed: int, kinds: tuple[str, ...]
+) -> None:
+    simulation, converged = simulate(seed, 200, kinds=kinds, steady_clock=True)
+    assert simulation.examples == []
+    assert dict(simulation.violations) == {}
+    assert converged
+    assert dict(simulation.conflicts) == {}
+    assert sum(simulation.integrations.values()) >= 5
+
+
 def test_a_steady_clock_dates_each_git_command_a_minute_after_the_last(tmp_path: Path) -> None:
     """`--steady-clock`: author and committer dates are the simulation's, not the wall clock's,
     so no two commits share a second and a run repeats exactly."""
