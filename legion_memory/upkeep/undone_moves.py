@@ -7,6 +7,8 @@ asks doctor to: for each record the parents hold, live on one and archived on an
 that moved it in or out of ARCHIVE.md more often since they parted holds its later state
 (docs/decisions.md#archive-moves), and the merge result is set to that state. An octopus merge's
 parents are all weighed: by its first two alone, a later forget its third branch made was undone.
+A series of patches `git am` applied is weighed the same way, its sides HEAD before the series
+and the commit its last patch was mailed from (`gitops.applied_patch`).
 """
 
 import os
