@@ -391,3 +391,33 @@ def test_a_squash_git_makes_of_whole_files_from_each_side_follows_the_references
                           "b's outcome": "O-004"}  # fmt: skip
     assert sources(repo) == {"b's pattern": "O-004"}
     assert_healthy(repo)
+
+
+def test_a_pattern_picked_onto_no_outcome_at_all_is_described_before_a_store_takes_its_id(
+    repo: Path,
+) -> None:
+    """Main holds no outcome yet: the picked pattern's O-001 cites nothing here, but the next
+    outcome main stores becomes O-001, and the pattern would cite it. So its Source describes
+    the outcome it meant from the pick on, and becomes that outcome's ID when the branch
+    arrives (seed 8080 of the collaboration simulation's `--merges-kinds`)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "branch record", "feature")
+    commit(repo, "branch outcome")
+    add_pattern(repo, "branch pattern", cited, "feature")
+    commit(repo, "branch pattern")
+    git(repo, "checkout", "-q", "main")
+    picked = run_git(repo, "cherry-pick", "feature")
+    assert picked.returncode == 0, picked.stderr
+    described = 'outcome "branch record" (feature, 2026-03-02)'
+    assert sources(repo) == {"branch pattern": described}
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+    assert sources(repo) == {"branch pattern": described}
+
+    done = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert done.returncode == 0, done.stderr
+    assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "feature", "branch record")]
+    assert sources(repo) == {"branch pattern": "O-002"}
+    assert_healthy(repo)

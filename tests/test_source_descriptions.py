@@ -37,6 +37,12 @@ def test_a_description_names_the_outcome_meant_and_cites_no_record() -> None:
     assert match.groups() == (_plain(SUMMARY), "feature", "2026-03-02")
 
 
-def test_no_description_when_the_cited_id_holds_nothing_here_or_the_outcome_meant() -> None:
-    assert _described(_here({}), "O-001", _meant("beta")) is None
+def test_no_description_when_the_cited_id_holds_the_outcome_meant_or_nothing_is_known() -> None:
     assert _described(_here({"O-001": _meant("beta")}), "O-001", _meant("beta")) is None
+    assert _described(_here({}), "O-001", None) is None
+
+
+def test_a_reference_whose_id_holds_nothing_here_is_described_too() -> None:
+    """The next outcome stored here would take that ID and be cited in its place."""
+    assert _described(_here({}), "O-001", _meant("beta")) == 'outcome "beta" (feature, 2026-03-02)'
+
