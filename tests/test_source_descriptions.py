@@ -45,4 +45,3 @@ def test_no_description_when_the_cited_id_holds_the_outcome_meant_or_nothing_is_
 def test_a_reference_whose_id_holds_nothing_here_is_described_too() -> None:
     """The next outcome stored here would take that ID and be cited in its place."""
     assert _described(_here({}), "O-001", _meant("beta")) == 'outcome "beta" (feature, 2026-03-02)'
-
