@@ -421,3 +421,31 @@ def test_a_pattern_picked_onto_no_outcome_at_all_is_described_before_a_store_tak
     assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "feature", "branch record")]
     assert sources(repo) == {"branch pattern": "O-002"}
     assert_healthy(repo)
+
+
+def test_a_described_source_is_no_disagreement_when_the_branch_brings_the_outcome(
+    repo: Path,
+) -> None:
+    """As above, but the outcome was stored on another branch than the pattern (its Branch
+    settles nothing): main's version only describes the outcome, which says nothing of what
+    `O-001` meant, so the branch's meaning stands and the merge itself cites the outcome by its
+    ID here (seed 8080 of the collaboration simulation's `--merges-kinds`)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "earlier record", "earlier")
+    commit(repo, "an earlier branch's outcome")
+    add_pattern(repo, "branch pattern", cited, "feature")
+    commit(repo, "branch pattern")
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "cherry-pick", "feature").returncode == 0
+    assert sources(repo) == {"branch pattern": 'outcome "earlier record" (earlier, 2026-03-02)'}
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+
+    done = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "log", "-1", "--format=%s") == "Merge branch 'feature'\n"
+    assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "earlier", "earlier record")]
+    assert sources(repo) == {"branch pattern": "O-002"}
+    assert_healthy(repo)

@@ -45,6 +45,14 @@ class _Version:
             if "source" in row.columns:
                 self.sources.setdefault(_identity(row), set()).add(row["source"])
 
+    def describes(self, pattern: Identity) -> bool:
+        """Whether this version's Source of the pattern only describes an outcome it lacks: it
+        names no ID, so it says nothing of what an ID meant, and disagrees with no version."""
+        sources = self.sources.get(pattern, ())
+        return bool(sources) and all(
+            _DESCRIBED.search(source) and not _OUTCOME_REF.search(source) for source in sources
+        )
+
     def meanings(self, pattern: Identity) -> tuple[Identity | None, ...] | None:
         """What each reference of the pattern's Source named here, in order; None when this
         version holds the pattern with two different Sources."""
@@ -80,7 +88,11 @@ def resolved_references(memory: Memory, texts: Texts, sources: Sequence[Texts]) 
             _relink(plan, row, now)
             continue
         pattern = _identity(row)
-        meant = {version.meanings(pattern) for version in versions if pattern in version.sources}
+        meant = {
+            version.meanings(pattern)
+            for version in versions
+            if pattern in version.sources and not version.describes(pattern)
+        }
         if len(meant) > 1:
             meant = _written_with(meant, " ".join(row["branch"].split()))
         if len(meant) != 1:
