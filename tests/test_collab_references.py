@@ -11,6 +11,7 @@ from support.gitrepos import (
     add_pattern,
     assert_healthy,
     commit,
+    feature_outcome_and_pattern,
     feature_pattern_and_main_outcome,
     init_memory,
     memory_of,
@@ -393,6 +394,20 @@ def test_a_squash_git_makes_of_whole_files_from_each_side_follows_the_references
     assert_healthy(repo)
 
 
+def _picked_alone_then_main_stores(repo: Path, outcome_branch: str) -> str:
+    """The branch's pattern picked alone onto a main that holds no outcome, then main stores
+    one (O-001, the ID the pattern cited): the pattern's Source, unchanged by that store."""
+    feature_outcome_and_pattern(repo, outcome_branch)
+    git(repo, "checkout", "-q", "main")
+    picked = run_git(repo, "cherry-pick", "feature")
+    assert picked.returncode == 0, picked.stderr
+    described = sources(repo)["branch pattern"]
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+    assert sources(repo) == {"branch pattern": described}
+    return described
+
+
 def test_a_pattern_picked_onto_no_outcome_at_all_is_described_before_a_store_takes_its_id(
     repo: Path,
 ) -> None:
@@ -400,20 +415,8 @@ def test_a_pattern_picked_onto_no_outcome_at_all_is_described_before_a_store_tak
     outcome main stores becomes O-001, and the pattern would cite it. So its Source describes
     the outcome it meant from the pick on, and becomes that outcome's ID when the branch
     arrives (seed 8080 of the collaboration simulation's `--merges-kinds`)."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    cited = add_outcome(repo, "branch record", "feature")
-    commit(repo, "branch outcome")
-    add_pattern(repo, "branch pattern", cited, "feature")
-    commit(repo, "branch pattern")
-    git(repo, "checkout", "-q", "main")
-    picked = run_git(repo, "cherry-pick", "feature")
-    assert picked.returncode == 0, picked.stderr
-    described = 'outcome "branch record" (feature, 2026-03-02)'
-    assert sources(repo) == {"branch pattern": described}
-    add_outcome(repo, "main record", "main", date="2026-03-01")
-    commit(repo, "main outcome")
-    assert sources(repo) == {"branch pattern": described}
+    described = _picked_alone_then_main_stores(repo, "feature")
+    assert described == 'outcome "branch record" (feature, 2026-03-02)'
 
     done = run_git(repo, "merge", "--no-edit", "feature")
 
@@ -430,22 +433,13 @@ def test_a_described_source_is_no_disagreement_when_the_branch_brings_the_outcom
     settles nothing): main's version only describes the outcome, which says nothing of what
     `O-001` meant, so the branch's meaning stands and the merge itself cites the outcome by its
     ID here (seed 8080 of the collaboration simulation's `--merges-kinds`)."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    cited = add_outcome(repo, "earlier record", "earlier")
-    commit(repo, "an earlier branch's outcome")
-    add_pattern(repo, "branch pattern", cited, "feature")
-    commit(repo, "branch pattern")
-    git(repo, "checkout", "-q", "main")
-    assert run_git(repo, "cherry-pick", "feature").returncode == 0
-    assert sources(repo) == {"branch pattern": 'outcome "earlier record" (earlier, 2026-03-02)'}
-    add_outcome(repo, "main record", "main", date="2026-03-01")
-    commit(repo, "main outcome")
+    described = _picked_alone_then_main_stores(repo, "earlier")
+    assert described == 'outcome "branch record" (earlier, 2026-03-02)'
 
     done = run_git(repo, "merge", "--no-edit", "feature")
 
     assert done.returncode == 0, done.stderr
     assert git(repo, "log", "-1", "--format=%s") == "Merge branch 'feature'\n"
-    assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "earlier", "earlier record")]
+    assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "earlier", "branch record")]
     assert sources(repo) == {"branch pattern": "O-002"}
     assert_healthy(repo)

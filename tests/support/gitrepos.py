@@ -136,15 +136,21 @@ def assert_healthy(repo: Path) -> None:
     assert git(repo, "status", "--porcelain") == ""
 
 
-def feature_pattern_and_main_outcome(repo: Path, then_on_feature: str = "") -> None:
-    """feature: an outcome, then a pattern citing it (then another outcome), a commit each; main,
-    meanwhile, an outcome of its own (so the branch's is renumbered there), checked out."""
+def feature_outcome_and_pattern(repo: Path, outcome_branch: str = "feature") -> None:
+    """feature: an outcome (its Branch `outcome_branch`), then a pattern citing it, a commit
+    each; feature checked out."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")
-    cited = add_outcome(repo, "branch record", "feature")
+    cited = add_outcome(repo, "branch record", outcome_branch)
     commit(repo, "branch outcome")
     add_pattern(repo, "branch pattern", cited, "feature")
     commit(repo, "branch pattern")
+
+
+def feature_pattern_and_main_outcome(repo: Path, then_on_feature: str = "") -> None:
+    """feature: an outcome, then a pattern citing it (then another outcome), a commit each; main,
+    meanwhile, an outcome of its own (so the branch's is renumbered there), checked out."""
+    feature_outcome_and_pattern(repo)
     if then_on_feature:
         add_outcome(repo, then_on_feature, "feature")
         commit(repo, "later outcome")
