@@ -62,7 +62,7 @@ def files_of_applied_patch(
     if at_hand is None:
         return []
     applying, folder, blobs = at_hand
-    ours = _before_series(start) if committed else "HEAD"
+    ours = _ours(start, committed=committed)
     mailed = _mailed_commit(start, applying, folder, blobs) if blobs else None
     if mailed is not None:
         return files_of_commits(start, directory, [ours, mailed], names, keep_empty=True)
@@ -79,27 +79,20 @@ def files_of_applied_patch(
     ]
 
 
-def commits_of_applied_patch(
-    start: Path, directory: Path, names: Sequence[str], *, committed: bool
-) -> list[str]:
-    """The commits whose history says what the patch `git am` is applying changes: ours (as
-    `files_of_applied_patch` has it) and the commit the patch was mailed from, when this
-    repository holds it with the patch's version of each of the files `names` of `directory`
-    the patch changes (a series is weighed as picks of the branch it was mailed from); []
-    otherwise."""
-    at_hand = _patch_at_hand(start, directory, names)
-    applying, folder, blobs = at_hand or (Path(), "", {})
-    mailed = _mailed_commit(start, applying, folder, blobs) if blobs else None
+def sides_of_applied_patch(directory: Path, names: Sequence[str]) -> list[str]:
+    """The commits whose history says what the patch `git am` is applying changes: ours (HEAD,
+    or HEAD before the series once the post-applypatch hook names the patch committed) and the
+    commit the patch was mailed from, when this repository holds it with the patch's version of
+    each of the files `names` of the memory `directory` the patch changes (a series is weighed
+    as picks of the branch it was mailed from); [] otherwise."""
+    at_hand = _patch_at_hand(directory, directory, names)
+    if at_hand is None:
+        return []
+    applying, folder, blobs = at_hand
+    mailed = _mailed_commit(directory, applying, folder, blobs) if blobs else None
     if mailed is None:
         return []
-    return [_before_series(start) if committed else "HEAD", mailed]
-
-
-def sides_of_applied_patch(directory: Path, names: Sequence[str]) -> list[str]:
-    """`commits_of_applied_patch` for the memory `directory`, the patch committed when the
-    post-applypatch hook names it."""
-    committed = bool(os.environ.get(APPLIED_ENV, "").strip())
-    return commits_of_applied_patch(directory, directory, names, committed=committed)
+    return [_ours(directory, committed=bool(os.environ.get(APPLIED_ENV, "").strip())), mailed]
 
 
 def _patch_at_hand(
@@ -151,6 +144,11 @@ def _mailed_from(applying: Path) -> str | None:
     """The hash on the `From <hash> Mon Sep 17 00:00:00 2001` line of the patch being applied."""
     found = _FROM_COMMIT.match(_mail(applying, _current(applying)) or "")
     return found.group(1) if found else None
+
+
+def _ours(start: Path, *, committed: bool) -> str:
+    """HEAD while the patch is applied; once it is `committed`, HEAD before the series."""
+    return _before_series(start) if committed else "HEAD"
 
 
 def _before_series(start: Path) -> str:
