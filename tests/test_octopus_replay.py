@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.gitrepos import add_outcome, assert_healthy, commit, init_memory, rows, run_git
+from support.gitrepos import (
+    add_outcome,
+    add_pattern,
+    assert_healthy,
+    commit,
+    init_memory,
+    rows,
+    run_git,
+    sources,
+)
 from support.processes import git, run_process
 
 from legion_memory.gitops.rebase_state import rebase_started_from
@@ -47,7 +56,7 @@ def test_doctor_names_the_merges_that_replay_an_octopus_merge_git_gave_up_on(
     assert told.stdout == (
         "git rebase: git's octopus strategy could not replay a merge of several branches that "
         "changed memory, and `git rebase --continue` would drop it; merge them one at a time: "
-        f"{' && '.join(steps)}\n"
+        f"{' && '.join(steps)} (the rebase's hook repairs the rest once it ends)\n"
         "1 problem needs repair (run `legion-memory doctor --fix`)\n"
     )
 
@@ -112,3 +121,54 @@ def test_the_rebase_started_from_its_own_tip_whatever_the_merges_made_in_it(repo
 
     assert git(repo, "rev-parse", "ORIG_HEAD").strip() != tip
     assert rebase_started_from(repo) == tip
+
+
+def test_doctor_leaves_the_rebase_s_repairs_to_its_hook_so_that_the_merges_it_names_run(
+    repo: Path,
+) -> None:
+    """The pick before the octopus renumbered main's outcome (upstream stored an older one), and
+    main's pattern cites its old number until the rebase's hook repairs. `doctor --fix` at the
+    stop repairs nothing: a repair in the work tree would make git refuse the merges it names
+    ("Your local changes ... would be overwritten by merge"; seed 8100 of `--merges-kinds`)."""
+    init_memory(repo, driver=True)
+    for branch, date in (("a", "2026-03-02"), ("b", "2026-03-02"), ("upstream", "2026-02-28")):
+        git(repo, "checkout", "-q", "-b", branch, "main")
+        add_outcome(repo, f"{branch} outcome", branch, date=date)
+        commit(repo, f"{branch} stores")
+    git(repo, "checkout", "-q", "-b", "c", "main")
+    add_outcome(repo, "c outcome", "c")
+    commit(repo, "c stores")
+    git(repo, "checkout", "-q", "main")
+    cited = add_outcome(repo, "main outcome", "main", date="2026-03-01")
+    add_pattern(repo, "main pattern", cited, "main")
+    commit(repo, "main stores an outcome and a pattern citing it")
+    assert run_git(repo, "merge", "-q", "--no-ff", "--no-edit", "a", "b", "c").returncode == 0
+    assert run_git(repo, "rebase", "-q", "--rebase-merges", "upstream").returncode == 1
+    assert sources(repo) == {"main pattern": "O-001"}  # its outcome is O-002 now
+
+    told = run_process("doctor", "--fix", cwd=repo)
+
+    steps = [
+        *(f"git merge --no-ff --no-edit refs/rewritten/{label}" for label in ("a", "a-2", "a-3")),
+        "git rebase --continue",
+    ]
+    assert (told.code, told.stdout) == (
+        1,
+        "git rebase: git's octopus strategy could not replay a merge of several branches that "
+        "changed memory, and `git rebase --continue` would drop it; merge them one at a time: "
+        f"{' && '.join(steps)} (the rebase's hook repairs the rest once it ends)\n"
+        "1 problem needs repair\n",
+    )
+    assert git(repo, "status", "--porcelain") == ""
+    for step in steps:
+        done = run_git(repo, *step.split()[1:])
+        assert done.returncode == 0, done.stderr
+    assert sorted(rows(repo)) == [
+        ("O-001", "upstream", "upstream outcome"),
+        ("O-002", "main", "main outcome"),
+        ("O-003", "a", "a outcome"),
+        ("O-004", "b", "b outcome"),
+        ("O-005", "c", "c outcome"),
+    ]
+    assert sources(repo) == {"main pattern": "O-002"}
+    assert_healthy(repo)

@@ -74,7 +74,11 @@ def doctor(
     """Run every check; with `fix`, repair in order, then check again for what is left."""
     if checks is None and clean_scan.memory_is_clean(str(memory.directory)):
         return Checkup((), (), ())  # docs/decisions.md#clean-memory-scan
-    checks = CHECKS if checks is None else checks
+    if checks is None:
+        # At a rebase stopped where git could not replay an octopus merge, the merges the
+        # finding names need a clean work tree, and the rebase's hook repairs what its steps
+        # left once it ends: a repair now would only make git refuse those merges.
+        checks = (UNREPLAYED_OCTOPUS,) if unreplayed_octopus(memory.directory) else CHECKS
     found: list[Finding] = []
     repaired: list[str] = []
     for check in checks:
@@ -93,13 +97,15 @@ def find_unreplayed_octopus(memory: Memory) -> list[Finding]:
         return []
     merges = [f"git merge --no-ff --no-edit {ref}" for ref in refs]
     steps = " && ".join([*merges, "git rebase --continue"])
-    return [Finding("git rebase", f"{_OCTOPUS_GAVE_UP}; merge them one at a time: {steps}")]
+    told = f"{_OCTOPUS_GAVE_UP}; merge them one at a time: {steps} {_REST_AFTER}"
+    return [Finding("git rebase", told)]
 
 
 _OCTOPUS_GAVE_UP = (
     "git's octopus strategy could not replay a merge of several branches that changed memory, "
     "and `git rebase --continue` would drop it"
 )
+_REST_AFTER = "(the rebase's hook repairs the rest once it ends)"
 
 
 # Duplicate IDs, and references that must follow a renumbered outcome ----------------------------
@@ -309,13 +315,17 @@ def repair_temp_files(memory: Memory) -> list[str]:
     return [f"{path}: deleted a temporary file left by an interrupted write" for path in removed]
 
 
+UNREPLAYED_OCTOPUS = Check(
+    "a merge a rebase could not replay", find_unreplayed_octopus, lambda memory: []
+)
+
 # A leftover journal goes first: rolling it back may undo what the other checks would find.
 CHECKS: tuple[Check, ...] = (
     Check("leftover journal", find_journal, repair_journal),
     Check("stray temporary files", find_temp_files, repair_temp_files),
     Check("conflict markers", find_conflicts, repair_conflicts),
     Check("leftover conflict markers", find_leftover_markers, lambda memory: []),
-    Check("a merge a rebase could not replay", find_unreplayed_octopus, lambda memory: []),
+    UNREPLAYED_OCTOPUS,
     Check("archive sections", find_archive_layout, repair_archive_layout),
     Check("records an integration dropped", find_lost, repair_lost),
     Check("records held twice", find_twins, repair_twins),
