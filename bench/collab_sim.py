@@ -96,6 +96,7 @@ class Simulation:
         self.steps = 0
         self.unordered_steps = 0
         self.unordered_example = ""
+        self.conflict_steps: list[str] = []
         env = environment(root, code)
         origin = root / "origin.git"
         subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
@@ -123,6 +124,7 @@ class Simulation:
         if clone.branch not in clone.models:
             clone.checkout("main")
         action = self.rng.choices(["store", "change", "branch", "integrate"], [4, 2, 2, 3])[0]
+        conflicts = self.conflicts.total()
         {
             "store": self.work.store,
             "change": self.work.change_own,
@@ -130,6 +132,8 @@ class Simulation:
             "integrate": self.integrator.integrate,
         }[action](clone)
         self.steps += 1
+        if self.conflicts.total() > conflicts:
+            self.conflict_steps.append(f"step {self.steps} {clone.name}")
         self.record(check(clone.memory, clone.models[clone.branch]), f"{clone.name} {action}")
         unordered = out_of_id_order(clone.memory)
         self.unordered_steps += bool(unordered)
@@ -299,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
         totals.add(simulation, converged)
         for example in simulation.examples[:3]:
             print(f"seed {seed}: {example}")
+        if simulation.conflict_steps:
+            print(f"seed {seed}: conflicts at {', '.join(simulation.conflict_steps)}")
         if simulation.unordered_example:
             print(f"seed {seed}: out of ID order: {simulation.unordered_example}")
     print_summary(options, totals, time.monotonic() - started)
