@@ -66,6 +66,34 @@ def test_a_fix_updated_again_after_its_commits_were_picked_merges_to_the_later_v
     assert_healthy(repo)
 
 
+def test_a_rebase_keeping_merges_replays_that_merge_to_the_later_version(repo: Path) -> None:
+    """`rebase --rebase-merges` replays main's merge of feature as a merge of its own, naming
+    the branch to no merge driver (no `GITHEAD_<sha>`): weighed as the merge it replays, it
+    takes the later fix again, where a 3-way merge saw two changes (seed 8107 of the
+    simulation's `--merges-kinds`)."""
+    _picked_then_updated_again_on_main(repo)
+    fork = git(repo, "merge-base", "main", "feature").strip()
+    assert run_git(repo, "merge", "--no-edit", "feature").returncode == 0
+    git(repo, "checkout", "-q", "-b", "upstream", fork)
+    add_outcome(repo, "upstream's work", "upstream", date="2026-03-01")
+    commit(repo, "upstream's work")
+    git(repo, "checkout", "-q", "main")
+
+    done = run_git(repo, "rebase", "--rebase-merges", "upstream")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "conflict" not in done.stderr
+    assert git(repo, "log", "-1", "--format=%p").count(" ") == 1  # still a merge
+    assert rows(repo, "errors") == [
+        ("E-001", "feature", "kill the stale dev server, then free port 3000")
+    ]
+    assert rows(repo) == [
+        ("O-001", "upstream", "upstream's work"),
+        ("O-002", "main", "main's own work"),
+    ]
+    assert_healthy(repo)
+
+
 def test_two_fixes_neither_side_saw_still_conflict(repo: Path) -> None:
     """The history decides only when one side replaced the other's version: two updates made
     apart (each side's own, from one picked store) are two people changing one record."""

@@ -14,9 +14,7 @@ from pathlib import Path
 
 from legion_memory.gitops.branch import find_git_dir, run_git
 from legion_memory.gitops.hook_env import REWRITTEN_ENV
-
-_MERGE_COMMANDS = ("merge", "m")
-_MESSAGE_OPTIONS = ("-C", "-c")
+from legion_memory.gitops.replayed_merge import merged_labels
 
 
 def unreplayed_octopus(start: Path) -> list[str]:
@@ -32,22 +30,11 @@ def unreplayed_octopus(start: Path) -> list[str]:
         done = (git_dir / "rebase-merge" / "done").read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return []
-    labels = _merged_labels(done[-1] if done else "")
+    labels = merged_labels(done[-1] if done else "")
     if len(labels) < 2:
         return []
     refs = [f"refs/rewritten/{label}" for label in labels]
     return [ref for ref in refs if not _held(ref, start)]
-
-
-def _merged_labels(line: str) -> list[str]:
-    """`merge [-C <commit>] <label>... [# <subject>]`: the labels."""
-    words = line.split("#", 1)[0].split()
-    if not words or words[0] not in _MERGE_COMMANDS:
-        return []
-    words = words[1:]
-    if words and words[0] in _MESSAGE_OPTIONS:
-        words = words[2:]
-    return words
 
 
 def _held(ref: str, start: Path) -> bool:

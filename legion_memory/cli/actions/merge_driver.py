@@ -50,6 +50,7 @@ def merge_driver(
 
 def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: str) -> int:
     shown = path or ours
+    _name_replayed_merge()
     if Path(shown).name.upper() not in _CITING:
         done = _merged_around_stable_rows(
             [Path(base), Path(ours), Path(theirs)], marker_size, shown
@@ -79,6 +80,19 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         text = _references_followed(Path(shown), texts, text)
     files.write_version(Path(ours), text)
     return _reported(result, shown, theirs, followed=text != result.text)
+
+
+def _name_replayed_merge() -> None:
+    """A rebase that keeps merges replays a merge in-process and names its other branch to no
+    driver: named as `git merge` names it (`GITHEAD_<sha>`), the step is weighed by the history,
+    as the merge it replays was (docs/decisions.md#replayed-merges)."""
+    if theirs_commits(os.environ):
+        return
+    from legion_memory.gitops.replayed_merge import merge_being_replayed
+
+    merged = merge_being_replayed(Path.cwd())
+    if merged:
+        os.environ[f"GITHEAD_{merged}"] = merged
 
 
 _CITING = {PATTERN.filename.upper(), ARCHIVE_FILENAME.upper()}
