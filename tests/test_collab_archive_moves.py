@@ -830,3 +830,39 @@ def test_a_mailed_forget_applying_as_text_over_main_s_restore_is_undone_by_the_r
     ]
     assert {name: text_of(repo, name) for name in restored} == restored
     assert_healthy(repo)
+
+
+def test_a_squash_onto_a_merge_commit_is_weighed_by_its_own_sides(repo: Path) -> None:
+    """main's HEAD is a merge of a branch `old` that still held alpha archived, and feature's
+    newest move forgot alpha. `merge --squash feature` archives it; the post-merge hook weighed
+    the sides of HEAD's own merge (main's restore against `old`'s archived copy) and made alpha
+    live again (seed 8203 of the simulation's `--merges-kinds`, 400 rounds)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "-b", "old")
+    add_outcome(repo, "beta", "old")
+    commit(repo, "store beta")
+    forget(memory_of(repo), "O-002")
+    commit(repo, "forget beta")  # OUTCOMES.md ends as the fork had it: git takes main's
+    git(repo, "checkout", "-q", "main")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    git(repo, "checkout", "-q", "-b", "feature")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha again")
+    git(repo, "checkout", "-q", "main")
+    assert run_git(repo, "merge", "-q", "--no-ff", "--no-edit", "old").returncode == 0
+    assert rows(repo) == [("O-001", "main", "alpha")]
+
+    squashed = run_git(repo, "merge", "-q", "--squash", "feature")
+
+    assert squashed.returncode == 0, squashed.stderr
+    assert "made live again" not in squashed.stderr
+    assert rows(repo) == []
+    assert [row.split(" | ")[-1] for row in _archive_rows(repo)] == ["alpha |", "beta |"]
+    commit(repo, "squash feature")
+    assert rows(repo) == []
+    assert_healthy(repo)

@@ -163,13 +163,14 @@ fi
 # follows each side's references. The same after the commit that concludes a stopped merge, and
 # after a squash (not yet committed: its sides are HEAD and the newest commit git lists).
 # An octopus merge's sides are all its parents: a later branch may hold a record's latest state.
+# A squash first: it leaves HEAD where it was, and HEAD may be a merge of its own, long made.
 sides=""
-if [ "{name}" = post-merge -o "{name}" = post-commit ] &&
-    git rev-parse -q --verify HEAD^2 >/dev/null 2>&1; then
-    sides=$(git rev-list --parents -n 1 HEAD | cut -d' ' -f2-)
-elif [ "{name}" = post-merge ] && [ "$1" = 1 ]; then
+if [ "{name}" = post-merge ] && [ "$1" = 1 ]; then
     squashed=$(sed -n 's/^commit \([0-9a-f]*\)$/\1/p' "$(git rev-parse --git-path SQUASH_MSG)" 2>/dev/null | head -n 1)
     [ -n "$squashed" ] && sides="HEAD $squashed"
+elif [ "{name}" = post-merge -o "{name}" = post-commit ] &&
+    git rev-parse -q --verify HEAD^2 >/dev/null 2>&1; then
+    sides=$(git rev-list --parents -n 1 HEAD | cut -d' ' -f2-)
 fi
 if [ -n "$sides" ]; then
     base=$(git merge-base --octopus $sides 2>/dev/null)
