@@ -14,7 +14,7 @@ from pathlib import Path
 
 from legion_memory.gitops.branch import find_git_dir, run_git
 from legion_memory.gitops.hook_env import REWRITTEN_ENV
-from legion_memory.gitops.replayed_merge import merged_labels
+from legion_memory.gitops.replayed_merge import labels_being_merged
 
 
 def unreplayed_octopus(start: Path) -> list[str]:
@@ -26,11 +26,7 @@ def unreplayed_octopus(start: Path) -> list[str]:
     ended = os.environ.get(REWRITTEN_ENV, "").strip()
     if git_dir is None or ended or (git_dir / "MERGE_HEAD").exists():
         return []
-    try:
-        done = (git_dir / "rebase-merge" / "done").read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return []
-    labels = merged_labels(done[-1] if done else "")
+    labels = labels_being_merged(git_dir)
     if len(labels) < 2:
         return []
     refs = [f"refs/rewritten/{label}" for label in labels]

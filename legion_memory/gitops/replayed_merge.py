@@ -14,7 +14,7 @@ _MERGE_COMMANDS = ("merge", "m")
 _MESSAGE_OPTIONS = ("-C", "-c")
 
 
-def merged_labels(line: str) -> list[str]:
+def _merged_labels(line: str) -> list[str]:
     """`merge [-C <commit>] <label>... [# <subject>]`: the labels; [] for another command."""
     words = line.split("#", 1)[0].split()
     if not words or words[0] not in _MERGE_COMMANDS:
@@ -25,12 +25,18 @@ def merged_labels(line: str) -> list[str]:
     return words
 
 
+def labels_being_merged(git_dir: Path) -> list[str]:
+    """The labels of the merge the rebase in progress is replaying now, its last command done;
+    [] when it is replaying no merge, or no rebase is in progress."""
+    done = read_stripped(git_dir / "rebase-merge" / "done")
+    return _merged_labels(done.splitlines()[-1]) if done else []
+
+
 def merge_being_replayed(start: Path) -> str | None:
     """The commit the rebase in progress is merging now, as git resolves the merge's label
     (`refs/rewritten/<label>`, else a revision); None outside a replayed merge of one branch."""
     git_dir = find_git_dir(start)
-    done = read_stripped(git_dir / "rebase-merge" / "done") if git_dir is not None else None
-    labels = merged_labels(done.splitlines()[-1]) if done else []
+    labels = labels_being_merged(git_dir) if git_dir is not None else []
     if len(labels) != 1:
         return None
     for name in (f"refs/rewritten/{labels[0]}", labels[0]):

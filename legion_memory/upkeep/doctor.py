@@ -315,6 +315,7 @@ def repair_temp_files(memory: Memory) -> list[str]:
     return [f"{path}: deleted a temporary file left by an interrupted write" for path in removed]
 
 
+# Not among CHECKS: `doctor` runs it alone, and only where a rebase stopped at such a merge.
 UNREPLAYED_OCTOPUS = Check(
     "a merge a rebase could not replay", find_unreplayed_octopus, lambda memory: []
 )
@@ -325,7 +326,6 @@ CHECKS: tuple[Check, ...] = (
     Check("stray temporary files", find_temp_files, repair_temp_files),
     Check("conflict markers", find_conflicts, repair_conflicts),
     Check("leftover conflict markers", find_leftover_markers, lambda memory: []),
-    UNREPLAYED_OCTOPUS,
     Check("archive sections", find_archive_layout, repair_archive_layout),
     Check("records an integration dropped", find_lost, repair_lost),
     Check("records held twice", find_twins, repair_twins),
