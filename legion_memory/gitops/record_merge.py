@@ -197,6 +197,8 @@ class _TableMerge:
             return [self.fit(mine, "ours")]
         if self.seen_by(mine, "ours", "theirs"):  # theirs had ours's update, then removed it
             return []
+        if self.kept_later(old, "ours", of="base"):  # restored after theirs's forget, then changed
+            return [self.fit(mine, "ours")]
         what = f"row {mine.id or mine.content.strip()[:40]} changed on ours, removed on theirs"
         return self.ledger.markers(what, [self.fit(mine, "ours")], [])
 
@@ -233,9 +235,10 @@ class _TableMerge:
         block = self.blocks[side]
         return history_text(row.raw, block.columns) if block else ""
 
-    def kept_later(self, row: Row, side: str) -> bool:
-        """Whether `side`, keeping the record the other side removed, holds its later state."""
-        text = self.row_text(row, side)
+    def kept_later(self, row: Row, side: str, of: str = "") -> bool:
+        """Whether `side`, keeping the record the other side removed, holds its later state:
+        moved `row` (`of` that version's, by default `side`'s) after the other side did."""
+        text = self.row_text(row, of or side)
         return bool(text) and self.ledger.kept_later(text, side)
 
     def archived_as(self, row: Row, side: str, archiver: str) -> bool:
@@ -275,6 +278,9 @@ class _TableMerge:
                 continue
             if self.ledger.replayed_seen() or self.seen_by(other, "theirs", "ours"):
                 continue  # ours removed it after the update
+            if self.kept_later(old, "theirs", of="base"):  # restored after ours's forget
+                out.append(self.fit(other, "theirs"))
+                continue
             name = other.id or other.content.strip()[:40]
             what = f"row {name} removed on ours, changed on theirs"
             out += self.ledger.markers(what, [], [self.fit(other, "theirs")])

@@ -165,7 +165,7 @@ class _Theirs(NamedTuple):
 
     def one(self) -> list[str]:
         """The commit merged or picked, whose versions the driver may read (not a rebase's:
-        its replayed commit is weighed only for later versions and copies)."""
+        its replayed commit is weighed only for moves, later versions and copies)."""
         return self.named or ([self.picked] if self.picked else [])
 
 
@@ -212,10 +212,10 @@ def _questions(path: Path, companions: list[str], theirs: _Theirs) -> HistoryQue
 
 
 def _kept_later(path: Path, theirs: _Theirs) -> KeptLater | None:
-    """In a `git merge` (git names the one commit merged) or a pick, the history decides whether
-    a record one side removed and the other kept was restored since
+    """In a `git merge` (git names the one commit merged), a pick or a rebase step, the history
+    decides whether a record one side removed and the other kept was restored since
     (docs/decisions.md#archive-moves)."""
-    commits = theirs.one()
+    commits = theirs.one() or ([theirs.replayed] if theirs.replayed else [])
     if len(commits) != 1:
         return None
     archive = path.parent / ARCHIVE_FILENAME
