@@ -23,23 +23,25 @@ from support.gitrepos import (
 from support.processes import git
 
 from bench.collab_integrations import SQUASH_TODO
+from legion_memory.gitops.folded_commits import FOLDED_NAME
 from legion_memory.schema.kinds import ERROR_FIX
 from legion_memory.storage import writing
-from legion_memory.upkeep.forgetting import forget
+from legion_memory.upkeep.forgetting import forget, restore
+
+REPAIR = "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)\n"
 
 
-def _squash_onto_main(repo: Path) -> None:
+def _squash_onto_main(repo: Path, repair: str = REPAIR) -> None:
     """The branch's commits made one as it is rebased; the rebase's hook then repairs once (the
-    squash steps' own amends repair nothing: docs/decisions.md#post-commit-hook)."""
+    squash steps' own amends repair nothing: docs/decisions.md#post-commit-hook), when there is
+    anything to repair."""
     squashed = run_git(
         repo,
         *("-c", f"sequence.editor={SQUASH_TODO}", "-c", "core.editor=true"),
         *("rebase", "-q", "-i", "main"),
     )
     assert squashed.returncode == 0, squashed.stderr
-    assert git(repo, "log", "--format=%s", "main..HEAD") == (
-        "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)\nfeature stores\n"
-    )
+    assert git(repo, "log", "--format=%s", "main..HEAD") == f"{repair}feature stores\n"
 
 
 def test_a_branch_squashed_as_it_is_rebased_brings_each_record_once(repo: Path) -> None:
@@ -128,4 +130,45 @@ def test_a_rebase_head_git_left_behind_is_no_side_of_a_later_merge(repo: Path) -
         ("O-002", "topic", "main outcome"),
     ]
     assert sources(repo) == {"main pattern": "O-002"}
+    assert_healthy(repo)
+
+
+def test_a_forget_the_squash_folded_picked_again_leaves_the_restored_record_live(
+    repo: Path,
+) -> None:
+    """feature stores an outcome, forgets it, stores another and restores the first; `side`
+    starts there. Squashing feature as it is rebased folds the four commits into one that
+    names none of them, yet this clone's post-rewrite hook saw which it folded. Picking the old
+    forget from `side` onto feature again is then one feature made and undid: the outcome stays
+    live, archived nowhere (seed 8208 of the simulation's `--merges-kinds`)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    kept = add_outcome(repo, "feature outcome", "feature")
+    commit(repo, "feature stores")
+    forget(memory_of(repo), kept)
+    commit(repo, "feature forgets")
+    forgot = git(repo, "rev-parse", "HEAD").strip()
+    add_outcome(repo, "feature's other outcome", "feature")
+    commit(repo, "feature stores another")
+    restore(memory_of(repo), kept)
+    commit(repo, "feature restores")
+    git(repo, "branch", "side")
+    git(repo, "checkout", "-q", "main")
+    add_error(repo, "disk full", "main")
+    commit(repo, "main's own work")
+    git(repo, "checkout", "-q", "feature")
+    folded = git(repo, "rev-list", "main..feature").split()
+    _squash_onto_main(repo, repair="")
+    noted = (repo / ".git" / FOLDED_NAME).read_text(encoding="utf-8")
+    assert noted == " ".join([git(repo, "rev-parse", "HEAD").strip(), *reversed(folded)]) + "\n"
+    squashed = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+
+    picked = run_git(repo, "cherry-pick", forgot)
+
+    assert picked.returncode == 0, picked.stderr + picked.stdout
+    assert rows(repo) == [
+        ("O-001", "feature", "feature outcome"),
+        ("O-002", "feature", "feature's other outcome"),
+    ]
+    assert {name: text_of(repo, name) for name in squashed} == squashed
     assert_healthy(repo)

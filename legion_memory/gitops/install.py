@@ -23,6 +23,7 @@ from pathlib import Path
 
 from legion_memory.errors import GitError
 from legion_memory.gitops.applied_stash import APPLIED_STASH_NAME
+from legion_memory.gitops.folded_commits import FOLDED_NAME
 from legion_memory.gitops.hook_env import PICK_SEQUENCE_NAME
 from legion_memory.gitops.octopus import PROGRAM, STRATEGY
 from legion_memory.gitops.repository import (
@@ -43,7 +44,7 @@ HOOKS = ("post-merge", "post-rewrite", "post-commit", "post-applypatch", "pre-pu
 HOOK_MARK = "# legion-memory hook"
 # Raised whenever the hooks' text changes in a way an installed clone must pick up: a hook of
 # ours without it tells the hook run to ask for `git install` again (`cli.lean.hook`).
-HOOK_FORMAT = "# legion-memory hook format 9"
+HOOK_FORMAT = "# legion-memory hook format 10"
 CHAINED = ".legion-memory-chained"
 DEFAULT_COMMAND = "legion-memory"
 OCTOPUS = "pull.octopus"
@@ -62,6 +63,7 @@ def hook_script(name: str, command: str) -> str:
         driver=DRIVER,
         applied_stash=APPLIED_STASH_NAME,
         pick_sequence=PICK_SEQUENCE_NAME,
+        folded=FOLDED_NAME,
         tables=" ".join(
             f".planning/memory/{name}"
             for name in (*(kind.filename for kind in KINDS.values()), ARCHIVE_FILENAME)

@@ -17,6 +17,7 @@ from legion_memory.gitops.branch import (
     run_git,
 )
 from legion_memory.gitops.cat_file import blob_texts
+from legion_memory.gitops.folded_commits import folded_by
 from legion_memory.gitops.hook_env import (
     COMMITTED_ENV,
     OURS_ENV,
@@ -275,14 +276,18 @@ def squashed_in(messages: Iterable[str]) -> list[str]:
 
 def squashes_of(start: Path, revs: str) -> dict[str, list[str]] | None:
     """The squashes of `revs` (a revision or a range) whose message is git's own, each with the
-    commits it names (`squashed_in`), by full hash; None when git cannot say."""
+    commits it names (`squashed_in`), by full hash, and the commits this clone's `rebase -i`
+    folded others into, with those (`gitops.folded_commits`); None when git cannot say."""
     listed = run_git(
         ["log", "--format=%x01%H%n%B", "--fixed-strings", f"--grep={SQUASHED}", revs], start
     )
     if listed is None:
         return None
     entries = (entry.partition("\n") for entry in listed.split("\x01") if entry.strip())
-    return {sha: squashed_in([message]) for sha, _, message in entries}
+    squashes = {sha: squashed_in([message]) for sha, _, message in entries}
+    for new, folded in folded_by(start, revs).items():
+        squashes[new] = [*squashes.get(new, []), *folded]
+    return squashes
 
 
 COPY_KEY = "%ae %at %s"

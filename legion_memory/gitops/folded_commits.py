@@ -1,0 +1,56 @@
+"""The squashes and fixups of this clone's interactive rebases, each with the commits it folded
+(docs/decisions.md#archive-moves).
+
+Git's own message of `merge --squash` names the commits it folds; a `rebase -i` squash or fixup
+writes the folded commits' messages and names none of them. Its post-rewrite hook is told all
+the same ("<old> <new>" for each commit replayed, several olds for one new), and notes each new
+commit that stands for several old ones in a file of the git directory: in this clone's history
+questions it then stands for the commits it folded, as a squash with git's own message does.
+A clone that only fetches the squash has no such note.
+"""
+
+from pathlib import Path
+
+from legion_memory.gitops.branch import find_git_dir, run_git
+
+FOLDED_NAME = "legion-memory-folded"
+"""In the git directory: a line "<new> <old> <old>..." per commit a rebase folded others into."""
+
+
+def folded_by(start: Path, revs: str) -> dict[str, list[str]]:
+    """The noted folds whose new commit `revs` (a revision or a range) reaches, each with the
+    commits it folded, a fold of folded commits with theirs too. Git is asked only when this
+    clone noted any."""
+    noted = _noted(start)
+    if not noted:
+        return {}
+    listed = run_git(["rev-list", revs], start)
+    reached = set(listed.split()) if listed else set()
+    return {new: _unfolded(noted, new) for new in noted if new in reached}
+
+
+def _noted(start: Path) -> dict[str, list[str]]:
+    git_dir = find_git_dir(start)
+    try:
+        text = (git_dir / FOLDED_NAME).read_text(encoding="utf-8") if git_dir else ""
+    except (OSError, UnicodeDecodeError):
+        return {}
+    noted: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        shas = [sha for sha in line.split() if len(sha) == 40 and sha.isalnum()]
+        if len(shas) > 2:
+            noted.setdefault(shas[0], []).extend(shas[1:])
+    return noted
+
+
+def _unfolded(noted: dict[str, list[str]], new: str) -> list[str]:
+    """The commits `new` folded, and those each of them folded in turn (a squash squashed
+    again), each once."""
+    found: list[str] = []
+    waiting = list(noted[new])
+    while waiting:
+        sha = waiting.pop(0)
+        if sha not in found and sha != new:
+            found.append(sha)
+            waiting += noted.get(sha, [])
+    return found

@@ -1,0 +1,44 @@
+"""What this clone's rebases folded, as the post-rewrite hook noted it: a fold stands for its
+commits only in the revisions that reach it, and a fold of folds for all of theirs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.processes import git
+
+from legion_memory.gitops.folded_commits import FOLDED_NAME, folded_by
+from legion_memory.gitops.repository import squashes_of
+
+
+def _commits(repo: Path, count: int) -> list[str]:
+    made = []
+    for number in range(count):
+        (repo / "work.txt").write_text(f"{number}\n", encoding="utf-8")
+        git(repo, "add", "work.txt")
+        git(repo, "commit", "-q", "-m", f"work {number}")
+        made.append(git(repo, "rev-parse", "HEAD").strip())
+    return made
+
+
+def test_a_fold_reached_stands_for_its_commits_and_those_they_folded(repo: Path) -> None:
+    first, second, third = _commits(repo, 3)
+    old = ["a" * 40, "b" * 40, "c" * 40, "d" * 40]
+    (repo / ".git" / FOLDED_NAME).write_text(
+        f"{second} {old[0]} {old[1]}\n{third} {second} {old[2]}\nnot a fold\n{first} {old[3]}\n",
+        encoding="utf-8",
+    )
+
+    assert folded_by(repo, f"{first}..{third}") == {
+        second: [old[0], old[1]],
+        third: [second, old[2], old[0], old[1]],
+    }
+    assert folded_by(repo, f"{second}..{third}") == {third: [second, old[2], old[0], old[1]]}
+    assert squashes_of(repo, first) == {}
+
+
+def test_no_note_asks_git_nothing_and_finds_no_fold(repo: Path) -> None:
+    _commits(repo, 2)
+
+    assert folded_by(repo, "HEAD") == {}
+    assert not (repo / ".git" / FOLDED_NAME).exists()
