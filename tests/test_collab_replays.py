@@ -328,3 +328,38 @@ def test_picking_a_branch_s_forget_archives_its_record_without_renumbering_main_
     archived = _table_lines(text_of(repo, "ARCHIVE.md")).splitlines()
     assert archived[-1] == outcome_row(2, "branch record", "feature", date="2026-03-02").strip()
     assert_healthy(repo)
+
+
+def test_a_restore_git_skips_as_already_upstream_is_kept_when_it_came_last(repo: Path) -> None:
+    """`src` forgets alpha, restores it and forgets it again; main picks the three. `b`, started
+    from src, restores alpha once more and stores beta. Rebasing b onto main, git skips b's
+    restore as "previously applied": its diff is the first restore's, whose copy main holds. Yet
+    b restored alpha after every move main made: as a merge would, the rebase's hook weighs the
+    two histories and alpha stays live (seed 8216 of the simulation's `--merges-kinds`)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "-b", "src")
+    for move, message in ((forget, "forget"), (restore, "restore"), (forget, "forget again")):
+        move(memory_of(repo), "O-001")
+        commit(repo, f"{message} alpha")
+    moves = git(repo, "rev-list", "--reverse", "main..src").split()
+    git(repo, "checkout", "-q", "-b", "b")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha at last")
+    add_outcome(repo, "beta", "b")
+    commit(repo, "store beta")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    assert run_git(repo, "cherry-pick", *moves).returncode == 0
+    git(repo, "checkout", "-q", "b")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "skipped previously applied commit" in rebased.stderr
+    assert "O-001 made live again, its later state" in rebased.stderr
+    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "b", "beta")]
+    assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER
+    assert_healthy(repo)

@@ -8,7 +8,8 @@ that moved it in or out of ARCHIVE.md more often since they parted holds its lat
 (docs/decisions.md#archive-moves), and the merge result is set to that state. An octopus merge's
 parents are all weighed: by its first two alone, a later forget its third branch made was undone.
 A series of patches `git am` applied is weighed the same way, its sides HEAD before the series
-and the commit its last patch was mailed from (`gitops.applied_patch`).
+and the commit its last patch was mailed from (`gitops.applied_patch`), and so is a rebase, its
+sides what it was replayed onto and the tip it started from.
 """
 
 import os
@@ -18,7 +19,8 @@ from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError
 from legion_memory.gitops.applied_patch import sides_of_applied_patch
-from legion_memory.gitops.hook_env import RECHECK_ENV
+from legion_memory.gitops.hook_env import RECHECK_ENV, REPLAYED_AS_ENV
+from legion_memory.gitops.rebase_state import rebase_onto, rebase_started_from
 from legion_memory.gitops.record_history import most_moved, parting
 from legion_memory.gitops.repository import files_of_commits
 from legion_memory.schema.identity import Identity, history_text, identity_of_cells
@@ -67,6 +69,7 @@ def _undone(memory: Memory) -> list[Undone]:
     # A patch `git am` applied as text replays the branch's move whole, with no merge to weigh
     # it: its sides are ours and the commit it was mailed from (seed 8065 of `--merges-kinds`).
     named = named or tuple(sides_of_applied_patch(memory.directory, list(paths)))
+    named = named or _rebase_sides(memory.directory)
     if not named:
         return []
     parents = named if len(named) >= 2 else _PARENTS
@@ -85,6 +88,18 @@ def _undone(memory: Memory) -> list[Undone]:
         if later is not None and held is not None and held.archived != later:
             undone.append(Undone(held.record_id, held.where, held.archived))
     return undone
+
+
+def _rebase_sides(directory: Path) -> tuple[str, ...]:
+    """After a rebase (its post-rewrite hook names what it wrote): what it was replayed onto and
+    the tip it started from. Git drops a replayed commit whose diff the upstream already holds,
+    and a restore's diff is the same each time it restores a record from the same neighbours: a
+    branch's last restore went missing when the upstream held a copy of its first one (seed 8216
+    of `--merges-kinds`). Weighed as a merge of the two is, the later state stands."""
+    if not os.environ.get(REPLAYED_AS_ENV, "").strip():
+        return ()
+    onto, started = rebase_onto(directory), rebase_started_from(directory)
+    return (onto, started) if onto and started else ()
 
 
 class _Held(NamedTuple):
