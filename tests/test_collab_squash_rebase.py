@@ -172,3 +172,43 @@ def test_a_forget_the_squash_folded_picked_again_leaves_the_restored_record_live
     ]
     assert {name: text_of(repo, name) for name in squashed} == squashed
     assert_healthy(repo)
+
+
+def test_a_branch_started_before_a_fold_replays_the_forget_it_folded_and_the_record_stays(
+    repo: Path,
+) -> None:
+    """main stores an outcome and forgets it; feature starts there. main restores the outcome,
+    then folds its three commits into one with `rebase -i` (squash), whose message names none
+    of them. Rebasing feature onto main replays the forget: this clone noted it among the
+    commits the fold stands for, main made it and undid it, and the outcome stays live."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "base")
+    git(repo, "checkout", "-q", "main")
+    kept = add_outcome(repo, "main outcome", "main")
+    commit(repo, "main stores")
+    forget(memory_of(repo), kept)
+    commit(repo, "main forgets")
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "feature outcome", "feature")
+    commit(repo, "feature stores")
+    git(repo, "checkout", "-q", "main")
+    restore(memory_of(repo), kept)
+    commit(repo, "main restores")
+    folded = run_git(
+        repo,
+        *("-c", f"sequence.editor={SQUASH_TODO}", "-c", "core.editor=true"),
+        *("rebase", "-q", "-i", "base"),
+    )
+    assert folded.returncode == 0, folded.stderr
+    on_main = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+    git(repo, "checkout", "-q", "feature")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr + rebased.stdout
+    assert rows(repo) == [
+        ("O-001", "main", "main outcome"),
+        ("O-002", "feature", "feature outcome"),
+    ]
+    assert text_of(repo, "ARCHIVE.md") == on_main["ARCHIVE.md"]
+    assert_healthy(repo)
