@@ -6,7 +6,9 @@ is still the same record (docs/decisions.md#record-identity):
 
 - a record in base merges 3-way: removed when either side removed it and the other left it as it
   was (unless history says the side that kept it restored it after that very forget:
-  docs/decisions.md#archive-moves), the side that changed it wins, both changing it differently
+  docs/decisions.md#archive-moves; kept as changed when that side restored and then changed
+  it, else removed on one side and changed on the other is a conflict), the side that changed
+  it wins, both changing it differently
   is a conflict around that row (unless only the cells citing other records differ: each side's
   numbering of one outcome, so the copy with the lower text is kept and its reference follows
   after the merge);
