@@ -6,8 +6,9 @@ is still the same record (docs/decisions.md#record-identity):
 
 - a record in base merges 3-way: removed when either side removed it and the other left it as it
   was (unless history says the side that kept it restored it after that very forget:
-  docs/decisions.md#archive-moves; kept as changed when that side restored and then changed
-  it, else removed on one side and changed on the other is a conflict), the side that changed
+  docs/decisions.md#archive-moves); removed on one side and changed on the other, it is
+  removed when the removing side had that change, kept as changed when the changing side
+  restored it after that forget, else a conflict; the side that changed
   it wins, both changing it differently
   is a conflict around that row (unless only the cells citing other records differ: each side's
   numbering of one outcome, so the copy with the lower text is kept and its reference follows
