@@ -6,13 +6,12 @@ is still the same record (docs/decisions.md#record-identity):
 
 - a record in base merges 3-way: removed when either side removed it and the other left it as it
   was (unless history says the side that kept it restored it after that very forget:
-  docs/decisions.md#archive-moves); removed on one side and changed on the other, it is
-  removed when the removing side had that change, kept as changed when the changing side
-  restored it after that forget, else a conflict; the side that changed
-  it wins, both changing it differently
-  is a conflict around that row (unless only the cells citing other records differ: each side's
-  numbering of one outcome, so the copy with the lower text is kept and its reference follows
-  after the merge);
+  docs/decisions.md#archive-moves); when one side removed it and the other changed it, removed
+  if the removing side had that change, kept as changed if the changing side restored it after
+  that forget, else a conflict; when only one side changed it, that side wins; both changing it
+  differently is a conflict around that row (unless only the cells citing other records differ:
+  each side's numbering of one outcome, so the copy with the lower text is kept and its
+  reference follows after the merge);
 - a record new on both sides is kept once: under the lower of its two IDs when only the ID
   differs, as the resolved copy when one side resolved an error the other did not, as the side's
   copy whose history replaced the other's version (docs/decisions.md#later-version), otherwise a
