@@ -769,6 +769,39 @@ def test_applying_a_branchs_patches_keeps_a_record_main_restored_after_its_copy_
     assert_healthy(repo)
 
 
+def test_a_series_whose_last_patch_main_already_holds_is_repaired_by_the_patch_before(
+    repo: Path, tmp_path: Path
+) -> None:
+    """As above, but the branch's last patch writes notes main already wrote alike, in a commit
+    of its own: `git am -3` finds nothing to change ("Patch already applied") and runs no hook
+    for it, so the patch before it, the last one applied, repairs (seed 8218 of the
+    simulation's `--merges-kinds`, 400 rounds)."""
+    _feature_forgets_alpha_main_picks_and_restores_it(repo)
+    add_outcome(repo, "beta", "main")
+    (repo / "notes.txt").write_text("shared notes\n", encoding="utf-8")
+    commit(repo, "restore alpha, store beta, write notes")
+    git(repo, "checkout", "-q", "feature")
+    add_outcome(repo, "gamma", "feature")
+    commit(repo, "store gamma")
+    (repo / "notes.txt").write_text("shared notes\n", encoding="utf-8")
+    commit(repo, "feature writes the notes")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "format-patch", "-q", "main..feature", "-o", str(tmp_path / "mail"))
+
+    applied = run_git(repo, "am", "-3", *map(str, sorted((tmp_path / "mail").iterdir())))
+
+    assert applied.returncode == 0, applied.stderr
+    assert "Patch already applied" in applied.stdout + applied.stderr
+    assert git(repo, "log", "-1", "--format=%s").startswith("Repair .planning/memory")
+    assert rows(repo) == [
+        ("O-001", "main", "alpha"),
+        ("O-002", "main", "beta"),
+        ("O-003", "feature", "gamma"),
+    ]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)
+
+
 def _commit_at(repo: Path, message: str, when: str) -> None:
     """A commit whose author date is `when`, as one made at another hour."""
     git(repo, "add", "-A")

@@ -80,8 +80,9 @@ fi
 # Mid-way through a series of patches `git am` holds the index itself: a repair committed now
 # would be undone by the next patch's commit, and one left in the work tree would stop the series
 # ("your local changes would be overwritten"). The last patch applied repairs: the last of the
-# series, or this one when every later patch is a copy (author, date, subject) of a commit HEAD
-# holds, which `git am` skips as applied already, running no hook.
+# series, or this one when every later patch is one `git am` will skip, running no hook: a copy
+# (author, date, subject) of a commit HEAD holds, or a change the work tree holds already (its
+# reverse applies: `git am -3` finds nothing to change, "Patch already applied").
 if [ "{name}" = post-applypatch ]; then
     applying=$(git rev-parse --git-path rebase-apply 2>/dev/null)
     next=$(cat "$applying/next" 2>/dev/null)
@@ -93,7 +94,9 @@ if [ "{name}" = post-applypatch ]; then
             later=$((later + 1))
             copy=$(git mailinfo /dev/null /dev/null <"$applying/$(printf '%04d' "$later")" 2>/dev/null |
                 sed -n 's/^Email: //p; s/^Subject: //p; s/^Date: //p' | tr '\n' ' ')
-            printf '%s\n' "$held" | grep -qxF "${{copy% }}" || exit $status
+            printf '%s\n' "$held" | grep -qxF "${{copy% }}" ||
+                git apply --check -R "$applying/$(printf '%04d' "$later")" >/dev/null 2>&1 ||
+                exit $status
         done
     fi
 fi
