@@ -4,6 +4,7 @@ restored since: the copy with the later state wins (docs/decisions.md#archive-mo
 from __future__ import annotations
 
 from pathlib import Path
+from subprocess import CompletedProcess
 
 import pytest
 from support.gitrepos import (
@@ -741,6 +742,23 @@ def test_dropping_an_archived_copy_is_no_restore_that_outweighs_a_later_forget(
     assert_healthy(repo)
 
 
+def _apply_feature_s_patches_to_main(repo: Path, tmp_path: Path) -> CompletedProcess[str]:
+    """feature's commits mailed with `git format-patch` and applied on main with `git am -3`."""
+    git(repo, "checkout", "-q", "main")
+    git(repo, "format-patch", "-q", "main..feature", "-o", str(tmp_path / "mail"))
+    return run_git(repo, "am", "-3", *map(str, sorted((tmp_path / "mail").iterdir())))
+
+
+def _assert_alpha_live_beside_beta_and_gamma(repo: Path) -> None:
+    assert rows(repo) == [
+        ("O-001", "main", "alpha"),
+        ("O-002", "main", "beta"),
+        ("O-003", "feature", "gamma"),
+    ]
+    assert _archive_rows(repo) == []
+    assert_healthy(repo)
+
+
 def test_applying_a_branchs_patches_keeps_a_record_main_restored_after_its_copy_of_the_forget(
     repo: Path, tmp_path: Path
 ) -> None:
@@ -754,19 +772,10 @@ def test_applying_a_branchs_patches_keeps_a_record_main_restored_after_its_copy_
     git(repo, "checkout", "-q", "feature")
     add_outcome(repo, "gamma", "feature")
     commit(repo, "store gamma")
-    git(repo, "checkout", "-q", "main")
-    git(repo, "format-patch", "-q", "main..feature", "-o", str(tmp_path / "mail"))
-
-    applied = run_git(repo, "am", "-3", *map(str, sorted((tmp_path / "mail").iterdir())))
+    applied = _apply_feature_s_patches_to_main(repo, tmp_path)
 
     assert applied.returncode == 0, applied.stderr
-    assert rows(repo) == [
-        ("O-001", "main", "alpha"),
-        ("O-002", "main", "beta"),
-        ("O-003", "feature", "gamma"),
-    ]
-    assert _archive_rows(repo) == []
-    assert_healthy(repo)
+    _assert_alpha_live_beside_beta_and_gamma(repo)
 
 
 def test_a_series_whose_last_patch_main_already_holds_is_repaired_by_the_patch_before(
@@ -774,8 +783,7 @@ def test_a_series_whose_last_patch_main_already_holds_is_repaired_by_the_patch_b
 ) -> None:
     """As above, but the branch's last patch writes notes main already wrote alike, in a commit
     of its own: `git am -3` finds nothing to change ("Patch already applied") and runs no hook
-    for it, so the patch before it, the last one applied, repairs (seed 8218 of the
-    simulation's `--merges-kinds`, 400 rounds)."""
+    for it, so the patch before it, the last one applied, repairs."""
     _feature_forgets_alpha_main_picks_and_restores_it(repo)
     add_outcome(repo, "beta", "main")
     (repo / "notes.txt").write_text("shared notes\n", encoding="utf-8")
@@ -785,21 +793,12 @@ def test_a_series_whose_last_patch_main_already_holds_is_repaired_by_the_patch_b
     commit(repo, "store gamma")
     (repo / "notes.txt").write_text("shared notes\n", encoding="utf-8")
     commit(repo, "feature writes the notes")
-    git(repo, "checkout", "-q", "main")
-    git(repo, "format-patch", "-q", "main..feature", "-o", str(tmp_path / "mail"))
-
-    applied = run_git(repo, "am", "-3", *map(str, sorted((tmp_path / "mail").iterdir())))
+    applied = _apply_feature_s_patches_to_main(repo, tmp_path)
 
     assert applied.returncode == 0, applied.stderr
     assert "Patch already applied" in applied.stdout + applied.stderr
     assert git(repo, "log", "-1", "--format=%s").startswith("Repair .planning/memory")
-    assert rows(repo) == [
-        ("O-001", "main", "alpha"),
-        ("O-002", "main", "beta"),
-        ("O-003", "feature", "gamma"),
-    ]
-    assert _archive_rows(repo) == []
-    assert_healthy(repo)
+    _assert_alpha_live_beside_beta_and_gamma(repo)
 
 
 def _commit_at(repo: Path, message: str, when: str) -> None:

@@ -168,6 +168,11 @@ class _Theirs(NamedTuple):
         its replayed commit is weighed only for moves, later versions and copies)."""
         return self.named or ([self.picked] if self.picked else [])
 
+    def weighed(self) -> list[str]:
+        """The commit whose history the driver weighs: merged, picked, or a rebase's replayed
+        one (its moves, later versions and copies)."""
+        return self.one() or ([self.replayed] if self.replayed else [])
+
 
 @functools.cache
 def _theirs(theirs: str, shown: str) -> _Theirs:
@@ -215,7 +220,7 @@ def _kept_later(path: Path, theirs: _Theirs) -> KeptLater | None:
     """In a `git merge` (git names the one commit merged), a pick or a rebase step, the history
     decides whether a record one side removed and the other kept was restored since
     (docs/decisions.md#archive-moves)."""
-    commits = theirs.one() or ([theirs.replayed] if theirs.replayed else [])
+    commits = theirs.weighed()
     if len(commits) != 1:
         return None
     archive = path.parent / ARCHIVE_FILENAME
@@ -279,7 +284,7 @@ def _version_seen(path: Path, theirs: _Theirs) -> VersionSeen | None:
     it is replaying), whether a side's history wrote or replaced a version of a record: which
     of two versions is the later, and whether a side removing a record had the other's change
     (docs/decisions.md#later-version)."""
-    commits = theirs.one() or ([theirs.replayed] if theirs.replayed else [])
+    commits = theirs.weighed()
     if len(commits) != 1:
         return None
     return version_seen_in_merge(Path.cwd(), path, commits[0], ours_rev(os.environ))
