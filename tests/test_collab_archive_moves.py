@@ -801,6 +801,32 @@ def test_a_series_whose_last_patch_main_already_holds_is_repaired_by_the_patch_b
     _assert_alpha_live_beside_beta_and_gamma(repo)
 
 
+def test_a_series_whose_last_patch_stores_a_record_main_holds_under_its_own_id_is_repaired(
+    repo: Path, tmp_path: Path
+) -> None:
+    """As above, but the branch's last patch stores delta, which main stored alike under its
+    own number: the 3-way merge keeps it once, as main has it, so `git am -3` finds nothing to
+    change and runs no hook for it; the patch before it, the last one applied, repairs
+    (seed 8218 of the collaboration simulation's `--merges-kinds`)."""
+    _feature_forgets_alpha_main_picks_and_restores_it(repo)
+    add_outcome(repo, "beta", "main")
+    add_error(repo, "flaky login test", "main")
+    add_error(repo, "timeout in ci", "feature")
+    commit(repo, "restore alpha, store beta, an error and a copy of feature's")
+    git(repo, "checkout", "-q", "feature")
+    add_outcome(repo, "gamma", "feature")
+    commit(repo, "store gamma")
+    add_error(repo, "timeout in ci", "feature")
+    commit(repo, "store the timeout error")
+    applied = _apply_feature_s_patches_to_main(repo, tmp_path)
+
+    assert applied.returncode == 0, applied.stderr
+    assert "Patch already applied" in applied.stdout + applied.stderr
+    assert git(repo, "log", "-1", "--format=%s").startswith("Repair .planning/memory")
+    _assert_alpha_live_beside_beta_and_gamma(repo)
+    assert rows(repo, "errors") == [("E-001", "main", "retry"), ("E-002", "feature", "retry")]
+
+
 def _commit_at(repo: Path, message: str, when: str) -> None:
     """A commit whose author date is `when`, as one made at another hour."""
     git(repo, "add", "-A")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from legion_memory.gitops.branch import find_git_dir, run_git
 from legion_memory.gitops.cat_file import blob_texts
-from legion_memory.gitops.hook_env import APPLIED_ENV
+from legion_memory.gitops.hook_env import APPLIED_ENV, MAIL_AHEAD_ENV
 from legion_memory.gitops.repository import files_of_commits
 from legion_memory.gitops.running_git import commit_holding
 
@@ -141,8 +141,11 @@ def _mailed_commit(start: Path, applying: Path, folder: str, blobs: dict[str, st
 
 
 def _mailed_from(applying: Path) -> str | None:
-    """The hash on the `From <hash> Mon Sep 17 00:00:00 2001` line of the patch being applied."""
-    found = _FROM_COMMIT.match(_mail(applying, _current(applying)) or "")
+    """The hash on the `From <hash> Mon Sep 17 00:00:00 2001` line of the patch being applied,
+    or of the later mail whose merge the post-applypatch hook foresees."""
+    ahead = os.environ.get(MAIL_AHEAD_ENV, "").strip()
+    number = int(ahead) if ahead.isdigit() else _current(applying)
+    found = _FROM_COMMIT.match(_mail(applying, number) or "")
     return found.group(1) if found else None
 
 

@@ -12,6 +12,41 @@ git_dir=${{GIT_DIR:-.git}}
 commit_repair() {{
     tree=$(git write-tree) && made=$(git commit-tree "$tree" -p HEAD -m "$1") && git update-ref -m "$1" HEAD "$made"
 }}
+# Whether `git am -3` finds nothing to change in the series' mail $1 (number $2) and so skips
+# it, running no hook: the mail does not apply as text, and its 3-way merge (the blobs its index
+# lines name before and after it, merged with HEAD; a memory file by the driver, told to weigh
+# that mail and to note nothing) leaves every file as HEAD holds it. A record the mail stores
+# that HEAD holds under its own ID is one.
+merges_to_head() {{
+    git apply --check "$1" >/dev/null 2>&1 && return 1
+    scratch=$(mktemp -d 2>/dev/null) || return 1
+    GIT_INDEX_FILE="$scratch/base" git apply --build-fake-ancestor="$scratch/base" "$1" 2>/dev/null &&
+        cp "$scratch/base" "$scratch/theirs" &&
+        GIT_INDEX_FILE="$scratch/theirs" git apply --cached "$1" 2>/dev/null
+    alike=$?
+    while [ "$alike" = 0 ] && read -r path; do
+        base=$(GIT_INDEX_FILE="$scratch/base" git rev-parse -q --verify ":$path" 2>/dev/null)
+        theirs=$(GIT_INDEX_FILE="$scratch/theirs" git rev-parse -q --verify ":$path" 2>/dev/null)
+        ours=$(git rev-parse -q --verify "HEAD:$path" 2>/dev/null)
+        [ "$ours" = "$theirs" ] || [ "$base" = "$theirs" ] && continue
+        # Taken whole from the mail, removed, or a conflict: git writes something new.
+        [ "$ours" != "$base" ] && [ -n "$ours" ] && [ -n "$theirs" ] || {{ alike=1; break; }}
+        : >"$scratch/o"
+        [ -z "$base" ] || git cat-file blob "$base" >"$scratch/o"
+        git cat-file blob "$ours" >"$scratch/a" && git cat-file blob "$theirs" >"$scratch/b" || {{ alike=1; break; }}
+        if [ "$(git check-attr merge -- "$path" | sed 's/.*: merge: //')" = "{driver_attribute}" ] &&
+            git config --get {driver}.driver >/dev/null 2>&1; then
+            LEGION_MEMORY_MAIL_AHEAD=$2 {command} git merge-driver "$scratch/o" "$scratch/a" "$scratch/b" 7 "$path" 2>/dev/null
+        else
+            git merge-file -q "$scratch/a" "$scratch/o" "$scratch/b" 2>/dev/null
+        fi || {{ alike=1; break; }}
+        [ "$(git hash-object "$scratch/a")" = "$ours" ] || alike=1
+    done <<EOF
+$(GIT_INDEX_FILE="$scratch/base" git ls-files 2>/dev/null; GIT_INDEX_FILE="$scratch/theirs" git ls-files 2>/dev/null)
+EOF
+    rm -rf "$scratch"
+    return $alike
+}}
 # `git am` names no commit for the patch it applies: doctor reads the patch's side from the
 # patch git still holds, and ours from HEAD's parent.
 if [ "{name}" = post-applypatch ]; then
@@ -94,8 +129,10 @@ if [ "{name}" = post-applypatch ]; then
             later=$((later + 1))
             copy=$(git mailinfo /dev/null /dev/null <"$applying/$(printf '%04d' "$later")" 2>/dev/null |
                 sed -n 's/^Email: //p; s/^Subject: //p; s/^Date: //p' | tr '\n' ' ')
+            mail="$applying/$(printf '%04d' "$later")"
             printf '%s\n' "$held" | grep -qxF "${{copy% }}" ||
-                git apply --check -R "$applying/$(printf '%04d' "$later")" >/dev/null 2>&1 ||
+                git apply --check -R "$mail" >/dev/null 2>&1 ||
+                merges_to_head "$mail" "$later" ||
                 exit $status
         done
     fi

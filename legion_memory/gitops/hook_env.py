@@ -30,6 +30,11 @@ teammate's record archived there). What the commit brought is one side, its pare
 APPLIED_ENV = "LEGION_MEMORY_PATCH_APPLIED"
 """Set by the post-applypatch hook: HEAD is the commit `git am` just made of the patch."""
 
+MAIL_AHEAD_ENV = "LEGION_MEMORY_MAIL_AHEAD"
+"""Set by the post-applypatch hook for the merge driver it runs to foresee a later mail of the
+series: that mail's number in `rebase-apply`. The driver weighs it as the mail being applied and
+notes nothing (no merge log, no stash note): git has not merged it yet."""
+
 PICKED_ONTO_ENV = "LEGION_MEMORY_PICKED_ONTO"
 """HEAD before the first of several commits picked at once, set by the post-commit hook."""
 

@@ -18,6 +18,7 @@ from legion_memory.errors import LegionMemoryError
 from legion_memory.gitops.archived_versions import ArchivedAs, archived_in, stored_anew
 from legion_memory.gitops.companions import companion_names, taken_ids, theirs_commits
 from legion_memory.gitops.file_merge import MergeResult, describe, merge, merge_around
+from legion_memory.gitops.hook_env import MAIL_AHEAD_ENV
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.record_history import (
@@ -105,9 +106,10 @@ def _reported(result: MergeResult, shown: str, theirs: str, followed: bool = Fal
         print(line, file=sys.stderr)
     if followed:
         print(f"legion-memory: {shown}: Source references follow their outcomes", file=sys.stderr)
-    _log(Path(shown).name, result.incoming, result.rekeyed)
-    if result.rekeyed or any(row.renumbered_from for row in result.incoming):
-        _note_applied_stash(shown, theirs)
+    if not os.environ.get(MAIL_AHEAD_ENV):  # a merge foreseen, which git has not made
+        _log(Path(shown).name, result.incoming, result.rekeyed)
+        if result.rekeyed or any(row.renumbered_from for row in result.incoming):
+            _note_applied_stash(shown, theirs)
     return 1 if result.conflicts else 0
 
 
