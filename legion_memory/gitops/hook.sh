@@ -136,9 +136,9 @@ if [ "{name}" = post-applypatch ]; then
         later=$next
         while [ "$later" -lt "$last" ]; do
             later=$((later + 1))
-            copy=$(git mailinfo /dev/null /dev/null <"$applying/$(printf '%04d' "$later")" 2>/dev/null |
-                sed -n 's/^Email: //p; s/^Subject: //p; s/^Date: //p' | tr '\n' ' ')
             mail="$applying/$(printf '%04d' "$later")"
+            copy=$(git mailinfo /dev/null /dev/null <"$mail" 2>/dev/null |
+                sed -n 's/^Email: //p; s/^Subject: //p; s/^Date: //p' | tr '\n' ' ')
             printf '%s\n' "$held" | grep -qxF "${{copy% }}" ||
                 git apply --check -R "$mail" >/dev/null 2>&1 ||
                 merges_to_head "$mail" "$later" ||
