@@ -778,6 +778,15 @@ def test_applying_a_branchs_patches_keeps_a_record_main_restored_after_its_copy_
     _assert_alpha_live_beside_beta_and_gamma(repo)
 
 
+def _assert_repaired_by_the_patch_before_the_skipped_one(
+    repo: Path, applied: CompletedProcess[str]
+) -> None:
+    assert applied.returncode == 0, applied.stderr
+    assert "Patch already applied" in applied.stdout + applied.stderr
+    assert git(repo, "log", "-1", "--format=%s").startswith("Repair .planning/memory")
+    _assert_alpha_live_beside_beta_and_gamma(repo)
+
+
 def test_a_series_whose_last_patch_main_already_holds_is_repaired_by_the_patch_before(
     repo: Path, tmp_path: Path
 ) -> None:
@@ -795,17 +804,14 @@ def test_a_series_whose_last_patch_main_already_holds_is_repaired_by_the_patch_b
     commit(repo, "feature writes the notes")
     applied = _apply_feature_s_patches_to_main(repo, tmp_path)
 
-    assert applied.returncode == 0, applied.stderr
-    assert "Patch already applied" in applied.stdout + applied.stderr
-    assert git(repo, "log", "-1", "--format=%s").startswith("Repair .planning/memory")
-    _assert_alpha_live_beside_beta_and_gamma(repo)
+    _assert_repaired_by_the_patch_before_the_skipped_one(repo, applied)
 
 
 def test_a_series_whose_last_patch_stores_a_record_main_holds_under_its_own_id_is_repaired(
     repo: Path, tmp_path: Path
 ) -> None:
-    """As above, but the branch's last patch stores delta, which main stored alike under its
-    own number: the 3-way merge keeps it once, as main has it, so `git am -3` finds nothing to
+    """As above, but the branch's last patch stores an error fix, which main stored alike under
+    its own number: the 3-way merge keeps it once, as main has it, so `git am -3` finds nothing to
     change and runs no hook for it; the patch before it, the last one applied, repairs
     (seed 8218 of the collaboration simulation's `--merges-kinds`)."""
     _feature_forgets_alpha_main_picks_and_restores_it(repo)
@@ -820,10 +826,7 @@ def test_a_series_whose_last_patch_stores_a_record_main_holds_under_its_own_id_i
     commit(repo, "store the timeout error")
     applied = _apply_feature_s_patches_to_main(repo, tmp_path)
 
-    assert applied.returncode == 0, applied.stderr
-    assert "Patch already applied" in applied.stdout + applied.stderr
-    assert git(repo, "log", "-1", "--format=%s").startswith("Repair .planning/memory")
-    _assert_alpha_live_beside_beta_and_gamma(repo)
+    _assert_repaired_by_the_patch_before_the_skipped_one(repo, applied)
     assert rows(repo, "errors") == [("E-001", "main", "retry"), ("E-002", "feature", "retry")]
 
 
