@@ -20,7 +20,7 @@ from support.gitrepos import (
     sources,
     text_of,
 )
-from support.processes import git
+from support.processes import git, run_process
 
 from legion_memory.upkeep.forgetting import forget, restore
 
@@ -442,4 +442,39 @@ def test_a_described_source_is_no_disagreement_when_the_branch_brings_the_outcom
     assert git(repo, "log", "-1", "--format=%s") == "Merge branch 'feature'\n"
     assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "earlier", "branch record")]
     assert sources(repo) == {"branch pattern": "O-002"}
+    assert_healthy(repo)
+
+
+def test_a_pick_that_commits_nothing_has_its_pattern_follow_the_outcome_once_committed(
+    repo: Path,
+) -> None:
+    """`git cherry-pick -n` of a commit storing an outcome and a pattern citing it: the driver
+    renumbers the outcome, which collides with main's, and git takes PATTERNS.md whole, citing
+    main's number. No hook runs after a pick that commits nothing: `doctor` says what the
+    pattern meant, and the commit the user makes of the pick runs the repair, committed after
+    it."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "branch record", "feature")
+    add_pattern(repo, "branch pattern", cited, "feature")
+    commit(repo, "branch outcome and pattern")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+
+    picked = run_git(repo, "cherry-pick", "-n", "feature")
+    assert picked.returncode == 0, picked.stderr
+    assert run_process("doctor", cwd=repo).stdout == (
+        ".planning/memory/PATTERNS.md:10: P-001 Source O-001 should read O-002 (the outcome it"
+        " meant has another ID now)\n1 problem needs repair (run `legion-memory doctor --fix`)\n"
+    )
+    committed = run_git(repo, "commit", "-m", "picked by hand")
+
+    assert committed.returncode == 0, committed.stderr
+    assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "feature", "branch record")]
+    assert sources(repo) == {"branch pattern": "O-002"}
+    assert git(repo, "log", "-2", "--format=%s").splitlines() == [
+        "Repair .planning/memory after post-commit (legion-memory doctor --fix)",
+        "picked by hand",
+    ]
     assert_healthy(repo)

@@ -38,6 +38,24 @@ def test_only_a_git_cherry_pick_of_one_revision_names_a_commit(
     assert lone_pick._lone_pick(argv) == named
 
 
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["git", "cherry-pick", "-n", "feature"], "feature"),
+        (["git", "cherry-pick", "--no-commit", "-x", "feature~2"], "feature~2"),
+        (["git", "cherry-pick", "-nx", "abc123"], "abc123"),
+        (["git", "cherry-pick", "feature"], None),
+        (["git", "cherry-pick", "-x", "feature"], None),
+        (["git", "cherry-pick", "-n", "main..feature"], None),
+        (["git", "revert", "-n", "feature"], None),
+    ],
+)
+def test_only_a_pick_of_one_revision_that_commits_nothing_is_noted(
+    argv: list[str], named: str | None
+) -> None:
+    assert lone_pick._uncommitted_pick(argv) == named
+
+
 def test_a_blob_id_is_git_s_for_either_hash() -> None:
     assert running_git._blob_id(b"", 40) == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
     assert running_git._blob_id(b"", 64) == (

@@ -7,7 +7,8 @@ the stash's outcome by the ID the OUTCOMES.md merge just gave another record. An
 When the driver renumbers in such a merge it notes HEAD and the stash in the git directory, the
 two versions the work tree was made from, so that `doctor --fix` (run by the next commit's
 post-commit hook, or by hand) makes references follow what they meant there
-(docs/decisions.md#stash-apply-references).
+(docs/decisions.md#stash-apply-references). A pick that commits nothing (`cherry-pick -n`) is
+noted the same way: no hook runs after it either.
 """
 
 from __future__ import annotations

@@ -22,6 +22,25 @@ def commit_picked_alone(start: Path, path: str, theirs: Path) -> str | None:
     return commit_applied(start, path, theirs, _lone_pick)
 
 
+def commit_picked_uncommitted(start: Path, path: str, theirs: Path) -> str | None:
+    """As `commit_picked_alone`, for a pick that commits nothing (`--no-commit`, `-n`): no hook
+    runs after it, so the driver notes its sides for the commit the user makes of it."""
+    return commit_applied(start, path, theirs, _uncommitted_pick)
+
+
+def _uncommitted_pick(argv: list[str]) -> str | None:
+    words = git_command(argv, "cherry-pick")
+    if words is None or not any(map(_commits_nothing, words)):
+        return None
+    return _lone_pick(argv)
+
+
+def _commits_nothing(word: str) -> bool:
+    """`--no-commit`, or `-n` alone or among other one-letter options (`-nx`)."""
+    letters = word[1:]
+    return word == "--no-commit" or (word[:1] == "-" and letters.isalpha() and "n" in letters)
+
+
 def _lone_pick(argv: list[str]) -> str | None:
     """The revision a `git cherry-pick REV` command line names; None for any other command,
     several revisions, a range or a sequence's `--continue`."""

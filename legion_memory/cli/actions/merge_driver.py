@@ -109,24 +109,30 @@ def _reported(result: MergeResult, shown: str, theirs: str, followed: bool = Fal
     if not os.environ.get(MAIL_AHEAD_ENV):  # a merge foreseen, which git has not made
         _log(Path(shown).name, result.incoming, result.rekeyed)
         if result.rekeyed or any(row.renumbered_from for row in result.incoming):
-            _note_applied_stash(shown, theirs)
+            _note_applied_sides(shown, theirs)
     return 1 if result.conflicts else 0
 
 
-def _note_applied_stash(shown: str, theirs: str) -> None:
-    """A renumbering while a stash is applied: HEAD and the stash noted for doctor, since git
-    names them to nothing afterwards (docs/decisions.md#stash-apply-references)."""
-    stash = _theirs(theirs, shown).stash
+def _note_applied_sides(shown: str, theirs: str) -> None:
+    """A renumbering while a stash is applied, or in a pick that commits nothing: HEAD and the
+    stash or commit picked noted for doctor, since git names them to nothing afterwards and runs
+    no hook (docs/decisions.md#stash-apply-references)."""
     here = Path.cwd()
-    onto = (run_git(["rev-parse", "-q", "--verify", "HEAD"], here) or "").strip() if stash else ""
+    incoming = _theirs(theirs, shown)
+    applied = incoming.stash
+    if applied is None and incoming.picked:
+        from legion_memory.gitops.lone_pick import commit_picked_uncommitted
+
+        applied = commit_picked_uncommitted(here, shown, Path(theirs))
+    onto = (run_git(["rev-parse", "-q", "--verify", "HEAD"], here) or "").strip() if applied else ""
     git_dir = find_git_dir(here)
-    if stash and onto and git_dir is not None and git_dir.is_dir():
+    if applied and onto and git_dir is not None and git_dir.is_dir():
         from legion_memory.gitops.applied_stash import note_sides
 
         try:
-            note_sides(git_dir, onto, stash)
+            note_sides(git_dir, onto, applied)
         except OSError as exc:
-            print(f"legion-memory: could not note the stash applied: {exc}", file=sys.stderr)
+            print(f"legion-memory: could not note the merge's sides: {exc}", file=sys.stderr)
 
 
 def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) -> int | None:
