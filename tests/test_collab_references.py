@@ -445,24 +445,27 @@ def test_a_described_source_is_no_disagreement_when_the_branch_brings_the_outcom
     assert_healthy(repo)
 
 
+@pytest.mark.parametrize("picked_as", ["-n feature", "--no-commit main..feature"])
 def test_a_pick_that_commits_nothing_has_its_pattern_follow_the_outcome_once_committed(
-    repo: Path,
+    repo: Path, picked_as: str
 ) -> None:
-    """`git cherry-pick -n` of a commit storing an outcome and a pattern citing it: the driver
-    renumbers the outcome, which collides with main's, and git takes PATTERNS.md whole, citing
-    main's number. No hook runs after a pick that commits nothing: `doctor` says what the
-    pattern meant, and the commit the user makes of the pick runs the repair, committed after
-    it."""
+    """`git cherry-pick -n` of a commit storing an outcome and a pattern citing it, or of a
+    branch's two commits storing them: the driver renumbers the outcome, which collides with
+    main's, and git takes PATTERNS.md whole, citing main's number. No hook runs after a pick
+    that commits nothing: `doctor` says what the pattern meant, and the commit the user makes of
+    the pick runs the repair, committed after it."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")
     cited = add_outcome(repo, "branch record", "feature")
+    if ".." in picked_as:
+        commit(repo, "branch outcome")
     add_pattern(repo, "branch pattern", cited, "feature")
-    commit(repo, "branch outcome and pattern")
+    commit(repo, "branch pattern")
     git(repo, "checkout", "-q", "main")
     add_outcome(repo, "main record", "main", date="2026-03-01")
     commit(repo, "main outcome")
 
-    picked = run_git(repo, "cherry-pick", "-n", "feature")
+    picked = run_git(repo, "cherry-pick", *picked_as.split())
     assert picked.returncode == 0, picked.stderr
     assert run_process("doctor", cwd=repo).stdout == (
         ".planning/memory/PATTERNS.md:10: P-001 Source O-001 should read O-002 (the outcome it"

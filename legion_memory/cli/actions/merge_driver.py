@@ -121,9 +121,9 @@ def _note_applied_sides(shown: str, theirs: str) -> None:
     incoming = _theirs(theirs, shown)
     applied = incoming.stash
     if applied is None and incoming.picked:
-        from legion_memory.gitops.lone_pick import commit_picked_uncommitted
+        from legion_memory.gitops.uncommitted_pick import uncommitted_pick_side
 
-        applied = commit_picked_uncommitted(here, shown, Path(theirs))
+        applied = uncommitted_pick_side(here, shown, Path(theirs))
     onto = (run_git(["rev-parse", "-q", "--verify", "HEAD"], here) or "").strip() if applied else ""
     git_dir = find_git_dir(here)
     if applied and onto and git_dir is not None and git_dir.is_dir():
