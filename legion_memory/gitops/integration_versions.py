@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.gitops.hook_env import PICKED_ENV
+from legion_memory.gitops.hook_env import PICKED_ENV, REWRITTEN_ENV
 from legion_memory.gitops.rebase_state import rebase_started_from
 from legion_memory.gitops.repository import replay_of_rebase, run_git
 
@@ -22,6 +22,7 @@ class Sides(NamedTuple):
     theirs: str
     ours_name: str
     theirs_name: str
+    replayed: tuple[str, ...] = ()  # a rebase's: the commits of ours it replayed
 
 
 def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> Sides | None:
@@ -42,4 +43,19 @@ def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> 
     base = run_git(["merge-base", before, onto], start)
     if base is None:
         return None
-    return Sides(base, before, onto, "the branch before the rebase", "the upstream")
+    replayed = tuple(env.get(REWRITTEN_ENV, "").split())
+    return Sides(base, before, onto, "the branch before the rebase", "the upstream", replayed)
+
+
+def left_out_by_rebase(start: Path, sides: Sides, path: Path, text: str) -> bool:
+    """Whether a rebase left out on purpose the commits of the branch that stored `text` (a row
+    past its ID cell) in the file `path`: every branch commit that changed how often the file
+    holds it is one the rebase did not replay (a `drop`, or `--onto` past it). False for a
+    pick, or when git finds no such commit (a row a merge commit made)."""
+    if not sides.replayed:
+        return False
+    found = run_git(
+        ["log", "--format=%H", f"-S{text}", f"{sides.base}..{sides.ours}", "--", str(path)], start
+    )
+    commits = set((found or "").split())
+    return bool(commits) and not commits & set(sides.replayed)

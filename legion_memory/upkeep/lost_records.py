@@ -13,7 +13,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.gitops.integration_versions import Sides, integration_just_done
+from legion_memory.gitops.integration_versions import (
+    Sides,
+    integration_just_done,
+    left_out_by_rebase,
+)
 from legion_memory.gitops.record_history import most_moved
 from legion_memory.gitops.repository import files_of_commits
 from legion_memory.gitops.row_merge import fit, set_cell
@@ -42,6 +46,10 @@ LaterSide = Callable[[str], str | None]
 """(a record's `history_text`) -> the side whose state of it (live or archived) is the later,
 by name; None when the history does not say."""
 
+LeftOut = Callable[[Occurrence], bool]
+"""(a row only ours holds) -> whether the integration left out on purpose the commits that
+stored it (a rebase's `drop`)."""
+
 
 def dropped(
     memory: Memory,
@@ -50,10 +58,12 @@ def dropped(
     ours: str,
     theirs: str,
     later: LaterSide = lambda _: None,
+    left_out: LeftOut = lambda _: False,
 ) -> list[Dropped]:
     """PURE: the records `now` lacks that both sides hold or one side added since `versions`'s
     "base"; each once, as ours holds it when both do, unless one side holds it archived and
-    the other live and `later` says theirs's state is the later one."""
+    the other live and `later` says theirs's state is the later one. A record ours alone
+    added that `left_out` says the integration left out on purpose is not one."""
     held = {name: _rows(memory, texts) for name, texts in versions.items()}
     present = _rows(memory, now)
 
@@ -72,6 +82,8 @@ def dropped(
             continue
         side = holder(key)
         kind, row = held[side][key]
+        if not both and side == ours and left_out(row):
+            continue
         found.append(Dropped(kind, row, side, row.path == memory.archive))
     return found
 
@@ -161,6 +173,7 @@ class _Held(NamedTuple):
     ours: str
     theirs: str
     later: LaterSide
+    left_out: LeftOut
 
 
 def _sides_held(memory: Memory) -> _Held | None:
@@ -177,7 +190,18 @@ def _sides_held(memory: Memory) -> _Held | None:
         name: {paths[file]: text for file, text in files.items()}
         for name, files in zip(("base", sides.ours_name, sides.theirs_name), found, strict=True)
     }
-    return _Held(versions, sides.ours_name, sides.theirs_name, _later_side(memory, sides))
+    return _Held(
+        versions,
+        sides.ours_name,
+        sides.theirs_name,
+        _later_side(memory, sides),
+        lambda row: left_out_by_rebase(memory.directory, sides, row.path, _past_id(row.raw)),
+    )
+
+
+def _past_id(raw: str) -> str:
+    """A row's text past its ID cell: the same record under any number."""
+    return "|" + strip_ending(raw).split("|", 2)[-1]
 
 
 def _later_side(memory: Memory, sides: Sides) -> LaterSide:
@@ -197,4 +221,4 @@ def _later_side(memory: Memory, sides: Sides) -> LaterSide:
 def _lost(memory: Memory, held: _Held | None, now: Texts) -> list[Dropped]:
     if held is None:
         return []
-    return dropped(memory, now, held.versions, held.ours, held.theirs, held.later)
+    return dropped(memory, now, held.versions, held.ours, held.theirs, held.later, held.left_out)

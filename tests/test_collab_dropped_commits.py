@@ -1,0 +1,75 @@
+"""Real-git reproductions of a rebase that leaves commits out on purpose: `git rebase -i` with a
+`drop`, `git rebase --onto` past a branch's first commits. A record only those commits stored is
+left out with them; the repair after a rebase puts back only what the rebase's replayed commits
+held (docs/decisions.md#nothing-lost)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.gitrepos import (
+    add_outcome,
+    add_pattern,
+    assert_healthy,
+    commit,
+    init_memory,
+    rows,
+    run_git,
+    sources,
+)
+from support.processes import git
+
+
+def _subjects(repo: Path) -> list[str]:
+    return git(repo, "log", "--format=%s").splitlines()
+
+
+def test_a_commit_dropped_in_an_interactive_rebase_takes_its_record_with_it(repo: Path) -> None:
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "kept", "feature")
+    commit(repo, "store kept")
+    add_outcome(repo, "dropped", "feature")
+    commit(repo, "store dropped")
+    (repo / "code.txt").write_text("code\n", encoding="utf-8")
+    commit(repo, "code")
+    drop = "sequence.editor=sed -i -e '/store dropped/ s/^pick /drop /'"
+
+    rebased = run_git(repo, "-c", drop, "rebase", "-q", "-i", "main")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "put back" not in rebased.stderr
+    assert _subjects(repo)[:3] == ["code", "store kept", "memory"]
+    assert rows(repo) == [("O-001", "feature", "kept")]
+    assert_healthy(repo)
+
+
+def test_a_rebase_onto_past_the_branch_s_first_commits_leaves_their_records_out(
+    repo: Path,
+) -> None:
+    """feature stores an outcome, then a pattern citing it, then merges a side branch's record;
+    `rebase --onto main feature~1 feature` replays only what the merge brought (the side's
+    commit), onto main's own record."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "branch record", "feature")
+    commit(repo, "branch outcome")
+    add_pattern(repo, "branch pattern", cited, "feature")
+    commit(repo, "branch pattern")
+    git(repo, "checkout", "-q", "-b", "side", "main")
+    add_outcome(repo, "side record", "side")
+    commit(repo, "side outcome")
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "merge", "-q", "--no-edit", "side")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+
+    rebased = run_git(repo, "rebase", "-q", "--onto", "main", "feature~1", "feature")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "put back" not in rebased.stderr
+    assert _subjects(repo)[:2] == ["side outcome", "main outcome"]
+    assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "side", "side record")]
+    assert sources(repo) == {}
+    assert_healthy(repo)
