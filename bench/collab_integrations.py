@@ -1,8 +1,9 @@
 """The ways the collaboration simulation integrates: the git commands of each kind, and the truth
 each brings in. A branch is rebased onto main; main merges a branch (fast-forward or `--no-ff`,
 `--squash` committed with git's own message, `--no-commit` then committed, or two at once as an
-octopus), picks commits, applies a branch's patches (`format-patch`, then `am -3`), pulls the
-origin's main (merging or rebasing) or pushes to it."""
+octopus), picks commits (a commit each, or `--no-commit` then committed as one), applies a
+branch's patches (`format-patch`, then `am -3`), pulls the origin's main (merging or rebasing)
+or pushes to it."""
 
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ PATCH_INTEGRATIONS = (*STASH_INTEGRATIONS, "am")
 REWRITE_INTEGRATIONS = (*PATCH_INTEGRATIONS, "squash rebase")
 # Drawn too under --merges-kinds: main rebased onto the origin's with its merges kept.
 MERGES_KEPT_INTEGRATIONS = (*REWRITE_INTEGRATIONS, "pull --rebase=merges")
+# Drawn too under --uncommitted-kinds: a branch's commits picked without committing (`cherry-pick
+# -n`), then committed as one; no hook runs until that commit.
+UNCOMMITTED_INTEGRATIONS = (*MERGES_KEPT_INTEGRATIONS, "cherry-pick --no-commit")
 PULLS = ("pull", "pull --rebase", "pull --rebase=merges")
 # The todo edit `rebase -i` runs as its editor: every pick after the first squashes into it.
 SQUASH_TODO = "sed -i -e '2,$ s/^pick /squash /'"
@@ -103,6 +107,8 @@ class Integrator:
             self.merge_no_commit(clone, other)
         elif kind == "cherry-pick change":
             self.cherry_pick_change(clone)
+        elif kind == "cherry-pick --no-commit":
+            self.cherry_pick_uncommitted(clone, other)
         elif kind.startswith("cherry-pick"):
             (self.cherry_pick if kind == "cherry-pick" else self.cherry_pick_range)(clone, other)
         elif kind == "am":
@@ -180,6 +186,15 @@ class Integrator:
         shas = clone.must("rev-list", "--reverse", "--no-merges", f"main..{other}").split()
         if shas:
             self.run(clone, "cherry-pick range", ["cherry-pick", *shas], [clone.models[other]])
+
+    def cherry_pick_uncommitted(self, clone: Clone, other: str) -> None:
+        """As a pick of the range, without a commit per pick (`cherry-pick --no-commit`); then
+        the user commits what the picks left, whose hook repairs."""
+        shas = clone.must("rev-list", "--reverse", "--no-merges", f"main..{other}").split()
+        args = ["cherry-pick", "--no-commit", *shas]
+        picked = shas and self.run(clone, "cherry-pick --no-commit", args, [clone.models[other]])
+        if picked and clone.git("diff", "--cached", "--quiet").returncode:
+            clone.must("commit", "-q", "-m", f"pick {other}")
 
     def apply_patches(self, clone: Clone, other: str) -> None:
         """The branch's commits main lacks, as `format-patch` mails them (no merges), applied by

@@ -20,7 +20,7 @@ clock too, and the run repeats exactly.
 
     python -m bench.collab_sim --seeds 20 [--rounds 30]
         [--more-kinds | --all-kinds | --stash-kinds | --patch-kinds | --rewrite-kinds
-         | --merges-kinds] [--steady-clock]
+         | --merges-kinds | --uncommitted-kinds] [--steady-clock]
         [--code /path/to/checkout]
 """
 
@@ -45,6 +45,7 @@ from bench.collab_integrations import (
     PATCH_INTEGRATIONS,
     REWRITE_INTEGRATIONS,
     STASH_INTEGRATIONS,
+    UNCOMMITTED_INTEGRATIONS,
     Integrator,
 )
 from bench.collab_model import Model, Verdict, check, join, out_of_id_order
@@ -62,6 +63,7 @@ __all__ = [
     "PATCH_INTEGRATIONS",
     "REWRITE_INTEGRATIONS",
     "STASH_INTEGRATIONS",
+    "UNCOMMITTED_INTEGRATIONS",
     "Simulation",
     "main",
     "simulate",
@@ -260,10 +262,17 @@ def parse_options(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="--rewrite-kinds, and pull --rebase=merges (main's merges replayed as merges)",
     )
+    parser.add_argument(
+        "--uncommitted-kinds",
+        action="store_true",
+        help="--merges-kinds, and pick a branch's commits with --no-commit, then commit them",
+    )
     return parser.parse_args(argv)
 
 
 def kinds_of(options: argparse.Namespace) -> tuple[str, ...]:
+    if options.uncommitted_kinds:
+        return UNCOMMITTED_INTEGRATIONS
     if options.merges_kinds:
         return MERGES_KEPT_INTEGRATIONS
     if options.rewrite_kinds:
