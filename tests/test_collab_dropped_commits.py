@@ -73,3 +73,37 @@ def test_a_rebase_onto_past_the_branch_s_first_commits_leaves_their_records_out(
     assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "side", "side record")]
     assert sources(repo) == {}
     assert_healthy(repo)
+
+
+def test_a_record_the_upstream_dropped_and_force_pushed_stays_out_after_a_pull_rebase(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The upstream's history is rewritten (`rebase -i` dropping a commit that stored a record)
+    and force-pushed; a clone that had the old history and a commit of its own pulls with
+    `--rebase`, which replays only its own commit: the dropped record stays out."""
+    init_memory(repo, driver=True)
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(origin))
+    git(repo, "remote", "add", "origin", str(origin))
+    add_outcome(repo, "kept", "main")
+    commit(repo, "store kept")
+    add_outcome(repo, "mistake", "main")
+    commit(repo, "store mistake")
+    git(repo, "push", "-q", "origin", "main")
+    git(repo, "fetch", "-q", "origin")
+    git(repo, "branch", "-q", "--set-upstream-to=origin/main", "main")
+    git(repo, "checkout", "-q", "-b", "upstream")
+    drop = "sequence.editor=sed -i -e '/store mistake/ s/^pick /drop /'"
+    assert run_git(repo, "-c", drop, "rebase", "-q", "-i", "HEAD~2").returncode == 0
+    git(repo, "push", "-q", "-f", "origin", "upstream:main")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "mine", "main")
+    commit(repo, "store mine")
+
+    pulled = run_git(repo, "pull", "-q", "--rebase", "origin", "main")
+
+    assert pulled.returncode == 0, pulled.stderr
+    assert "put back" not in pulled.stderr
+    assert _subjects(repo)[:3] == ["store mine", "store kept", "memory"]
+    assert rows(repo) == [("O-001", "main", "kept"), ("O-003", "main", "mine")]
+    assert_healthy(repo)
