@@ -3,6 +3,7 @@ before anything else is imported; every other call goes through `cli.routing`.""
 
 from __future__ import annotations
 
+import os
 import sys
 
 from legion_memory.cli.lean.hook import clean_exit
@@ -11,6 +12,7 @@ from legion_memory.cli.lean.pathlib_import import import_pathlib
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    pin_the_work_tree()
     code = clean_exit(args)  # the git hooks' usual call: the dispatcher is not even imported
     if code is not None:
         return code
@@ -29,3 +31,15 @@ def main(argv: list[str] | None = None) -> int:
             gc.unfreeze()
             gc.enable()
     return route(args)
+
+
+def pin_the_work_tree() -> None:
+    """`GIT_DIR` without `GIT_WORK_TREE` tells git that the working directory is the top of the
+    work tree, and a relative `GIT_DIR` is relative to it. Git runs hooks so in a linked worktree
+    (`git worktree add`), from that top; a git this process starts in a subdirectory (the memory
+    folder) would take the subdirectory for it, and read no memory in any commit. So both are
+    made to name, for every git started from here, what they name for this process."""
+    git_dir = os.environ.get("GIT_DIR")
+    if git_dir:
+        os.environ["GIT_DIR"] = os.path.abspath(git_dir)
+        os.environ.setdefault("GIT_WORK_TREE", os.getcwd())
