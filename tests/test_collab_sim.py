@@ -19,6 +19,7 @@ from bench.collab_sim import (
     PATCH_INTEGRATIONS,
     REWRITE_INTEGRATIONS,
     STASH_INTEGRATIONS,
+    UNCOMMITTED_INTEGRATIONS,
     simulate,
 )
 
@@ -146,11 +147,13 @@ def test_every_record_once_every_reference_right_and_the_clones_converge(
 # (8065 of `--merges-kinds`); a merge a rebase replays, weighed with no history, conflicting on
 # an error fix updated again after its commits were picked (8107); seed 7004 of
 # `--rewrite-kinds`, whose look-alike commits the wall clock puts in one second or not from one
-# run to the next.
+# run to the next; picks that commit nothing (`cherry-pick -n`), then a commit, whose pattern
+# kept citing the number the pick gave another record (9001 of `--uncommitted-kinds`).
 STEADY_SEEDS = (
     (8065, MERGES_KEPT_INTEGRATIONS),
     (8107, MERGES_KEPT_INTEGRATIONS),
     (7004, REWRITE_INTEGRATIONS),
+    (9001, UNCOMMITTED_INTEGRATIONS),
 )
 
 
