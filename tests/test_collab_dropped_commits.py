@@ -107,3 +107,34 @@ def test_a_record_the_upstream_dropped_and_force_pushed_stays_out_after_a_pull_r
     assert _subjects(repo)[:3] == ["store mine", "store kept", "memory"]
     assert rows(repo) == [("O-001", "main", "kept"), ("O-003", "main", "mine")]
     assert_healthy(repo)
+
+
+def test_a_pattern_replayed_without_the_outcome_the_rebase_left_out_describes_it(
+    repo: Path,
+) -> None:
+    """`rebase --onto main feature~1 feature` replays the pattern and leaves out the commit that
+    stored the outcome it cites, whose number main's own record holds: the pattern's Source
+    describes the outcome it meant, as after a pick of the pattern alone."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "feature")
+    cited = add_outcome(repo, "branch record", "feature")
+    commit(repo, "branch outcome")
+    add_pattern(repo, "branch pattern", cited, "feature")
+    commit(repo, "branch pattern")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main", date="2026-03-01")
+    commit(repo, "main outcome")
+
+    rebased = run_git(repo, "rebase", "-q", "--onto", "main", "feature~1", "feature")
+
+    assert rebased.returncode == 0, rebased.stderr
+    described = 'outcome "branch record" (feature, 2026-03-02)'
+    assert f"P-001 Source O-001 -> {described}" in rebased.stderr
+    assert rows(repo) == [("O-001", "main", "main record")]
+    assert sources(repo) == {"branch pattern": described}
+    assert _subjects(repo)[:3] == [
+        "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)",
+        "branch pattern",
+        "main outcome",
+    ]
+    assert_healthy(repo)

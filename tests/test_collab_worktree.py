@@ -5,7 +5,6 @@ there as in the main worktree."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -65,28 +64,22 @@ def test_a_worktree_s_integration_makes_its_pattern_follow_the_renumbered_outcom
     assert_healthy(worktree)
 
 
-def test_git_dir_alone_names_the_working_directory_as_the_top_for_every_git_started(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_git_dir_alone_names_the_working_directory_as_the_top_for_every_git_started() -> None:
     """As git reads them: a relative `GIT_DIR` from the working directory, which is the top of
     the work tree when no `GIT_WORK_TREE` says otherwise."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("GIT_DIR", ".git")
-    monkeypatch.delenv("GIT_WORK_TREE", raising=False)
-    pin_the_work_tree()
-    assert (os.environ["GIT_DIR"], os.environ["GIT_WORK_TREE"]) == (
-        str(tmp_path / ".git"),
-        str(tmp_path),
-    )
-    monkeypatch.setenv("GIT_WORK_TREE", "/elsewhere")
-    pin_the_work_tree()
-    assert os.environ["GIT_WORK_TREE"] == "/elsewhere"
+    env = {"GIT_DIR": ".git", "HOME": "/home/dev"}
+    pin_the_work_tree(env, "/work/project")
+    assert env == {
+        "GIT_DIR": "/work/project/.git",
+        "GIT_WORK_TREE": "/work/project",
+        "HOME": "/home/dev",
+    }
+    env = {"GIT_DIR": "/repos/p/.git/worktrees/wt", "GIT_WORK_TREE": "/elsewhere"}
+    pin_the_work_tree(env, "/work/project")
+    assert env == {"GIT_DIR": "/repos/p/.git/worktrees/wt", "GIT_WORK_TREE": "/elsewhere"}
 
 
-def test_without_git_dir_nothing_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("GIT_DIR", raising=False)
-    monkeypatch.delenv("GIT_WORK_TREE", raising=False)
-    pin_the_work_tree()
-    assert "GIT_DIR" not in os.environ
-    assert "GIT_WORK_TREE" not in os.environ
+def test_without_git_dir_nothing_is_named() -> None:
+    env = {"HOME": "/home/dev"}
+    pin_the_work_tree(env, "/work/project")
+    assert env == {"HOME": "/home/dev"}

@@ -9,6 +9,10 @@ import sys
 from legion_memory.cli.lean.hook import clean_exit
 from legion_memory.cli.lean.pathlib_import import import_pathlib
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from collections.abc import MutableMapping
+
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
@@ -33,13 +37,14 @@ def main(argv: list[str] | None = None) -> int:
     return route(args)
 
 
-def pin_the_work_tree() -> None:
+def pin_the_work_tree(env: MutableMapping[str, str] = os.environ, here: str = "") -> None:
     """`GIT_DIR` without `GIT_WORK_TREE` tells git that the working directory is the top of the
     work tree, and a relative `GIT_DIR` is relative to it. Git runs hooks so in a linked worktree
     (`git worktree add`), from that top; a git this process starts in a subdirectory (the memory
     folder) would take the subdirectory for it, and read no memory in any commit. So both are
     made to name, for every git started from here, what they name for this process."""
-    git_dir = os.environ.get("GIT_DIR")
+    git_dir = env.get("GIT_DIR")
     if git_dir:
-        os.environ["GIT_DIR"] = os.path.abspath(git_dir)
-        os.environ.setdefault("GIT_WORK_TREE", os.getcwd())
+        here = here or os.getcwd()
+        env["GIT_DIR"] = os.path.join(here, git_dir)  # unchanged when already absolute
+        env.setdefault("GIT_WORK_TREE", here)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from legion_memory.errors import RollbackError
 from legion_memory.gitops.applied_patch import files_of_applied_patch
 from legion_memory.gitops.applied_stash import APPLIED_STASH_NAME
-from legion_memory.gitops.hook_env import APPLIED_ENV, BOTH_SIDES_ENV, PICKED_ENV
+from legion_memory.gitops.hook_env import APPLIED_ENV, BOTH_SIDES_ENV, PICKED_ENV, REPLAYED_AS_ENV
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.octopus_replay import unreplayed_octopus
 from legion_memory.gitops.repository import (
@@ -185,9 +185,10 @@ def _integration_sources(memory: Memory, log: list[Arrival]) -> list[Texts]:
     """The versions the integration took its sides from: the one that wrote the log, or a merge
     whose parents both changed memory (git may have taken a file whole from each: the driver
     renumbered nothing, but a side's references may cite by the other side's old numbers), or
-    a pick or a patch `git am` applied (git may have taken PATTERNS.md whole, or applied it as
-    text: a pattern without the outcome it cites). None otherwise."""
-    named = (BOTH_SIDES_ENV, PICKED_ENV, APPLIED_ENV)
+    a pick, a rebase or a patch `git am` applied (git may have taken PATTERNS.md whole, or
+    applied it as text: a pattern without the outcome it cites, one a `drop` left out). None
+    otherwise."""
+    named = (BOTH_SIDES_ENV, PICKED_ENV, APPLIED_ENV, REPLAYED_AS_ENV)
     return _sources_of(memory) if log or any(_hook_names(name) for name in named) else []
 
 
