@@ -9,9 +9,10 @@ from pathlib import Path
 
 from support.gitrepos import (
     add_outcome,
-    add_pattern,
     assert_healthy,
     commit,
+    feature_outcome_and_pattern,
+    feature_pattern_and_main_outcome,
     init_memory,
     rows,
     run_git,
@@ -50,12 +51,7 @@ def test_a_rebase_onto_past_the_branch_s_first_commits_leaves_their_records_out(
     """feature stores an outcome, then a pattern citing it, then merges a side branch's record;
     `rebase --onto main feature~1 feature` replays only what the merge brought (the side's
     commit), onto main's own record."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    cited = add_outcome(repo, "branch record", "feature")
-    commit(repo, "branch outcome")
-    add_pattern(repo, "branch pattern", cited, "feature")
-    commit(repo, "branch pattern")
+    feature_outcome_and_pattern(repo)
     git(repo, "checkout", "-q", "-b", "side", "main")
     add_outcome(repo, "side record", "side")
     commit(repo, "side outcome")
@@ -115,15 +111,7 @@ def test_a_pattern_replayed_without_the_outcome_the_rebase_left_out_describes_it
     """`rebase --onto main feature~1 feature` replays the pattern and leaves out the commit that
     stored the outcome it cites, whose number main's own record holds: the pattern's Source
     describes the outcome it meant, as after a pick of the pattern alone."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    cited = add_outcome(repo, "branch record", "feature")
-    commit(repo, "branch outcome")
-    add_pattern(repo, "branch pattern", cited, "feature")
-    commit(repo, "branch pattern")
-    git(repo, "checkout", "-q", "main")
-    add_outcome(repo, "main record", "main", date="2026-03-01")
-    commit(repo, "main outcome")
+    feature_pattern_and_main_outcome(repo)
 
     rebased = run_git(repo, "rebase", "-q", "--onto", "main", "feature~1", "feature")
 
