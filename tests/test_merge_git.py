@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from support.gitrepos import (
     add_error,
     add_outcome,
@@ -328,3 +329,32 @@ def test_the_driver_renumbers_past_ids_ours_archived(tmp_path: Path) -> None:
     assert done.stderr.splitlines()[-1] == (
         "legion-memory: .planning/memory/OUTCOMES.md: theirs O-002 renumbered to O-003"
     )
+
+
+@pytest.mark.parametrize("foreseen", [False, True])
+def test_a_merge_the_am_hook_foresees_is_made_alike_and_logs_nothing(
+    tmp_path: Path, foreseen: bool
+) -> None:
+    """The post-applypatch hook runs the driver on a later mail's versions to learn whether
+    `git am -3` will skip it (docs/decisions.md#applied-patch): the same merge, but git has made
+    none, so nothing goes to the log later merges and doctor read."""
+    git(tmp_path, "init", "-q")
+    base = OUTCOME.template() + outcome_row(1, "one")
+    files = {
+        "base": base,
+        "ours": base + outcome_row(2, "ours"),
+        "theirs": base + outcome_row(2, "theirs", "feature"),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    env = {"LEGION_MEMORY_MAIL_AHEAD": "2"} if foreseen else {}
+
+    done = run_process(
+        "git", "merge-driver", "base", "ours", "theirs", "7", "OUTCOMES.md", cwd=tmp_path, env=env
+    )
+
+    assert done.code == 0
+    assert (tmp_path / "ours").read_text() == (
+        base + outcome_row(2, "ours") + outcome_row(3, "theirs", "feature")
+    )
+    assert (tmp_path / ".git" / "legion-memory-merges.jsonl").exists() is not foreseen

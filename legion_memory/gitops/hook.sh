@@ -51,7 +51,7 @@ EOF
         fi || {{ alike=1; break; }}
         [ "$(git hash-object "$scratch/a")" = "$ours" ] || alike=1
     done <<EOF
-$(GIT_INDEX_FILE="$scratch/base" git ls-files 2>/dev/null; GIT_INDEX_FILE="$scratch/theirs" git ls-files 2>/dev/null)
+$({{ GIT_INDEX_FILE="$scratch/base" git ls-files; GIT_INDEX_FILE="$scratch/theirs" git ls-files; }} 2>/dev/null | sort -u)
 EOF
     rm -rf "$scratch"
     return $alike

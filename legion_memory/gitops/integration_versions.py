@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from legion_memory.gitops.hook_env import PICKED_ENV, REWRITTEN_ENV
 from legion_memory.gitops.rebase_state import rebase_started_from
+from legion_memory.gitops.record_history import commits_since_changing
 from legion_memory.gitops.repository import replay_of_rebase, run_git
 
 
@@ -47,15 +48,12 @@ def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> 
     return Sides(base, before, onto, "the branch before the rebase", "the upstream", replayed)
 
 
-def left_out_by_rebase(start: Path, sides: Sides, path: Path, text: str) -> bool:
-    """Whether a rebase left out on purpose the commits of the branch that stored `text` (a row
-    past its ID cell) in the file `path`: every branch commit that changed how often the file
-    holds it is one the rebase did not replay (a `drop`, or `--onto` past it). False for a
-    pick, or when git finds no such commit (a row a merge commit made)."""
-    if not sides.replayed:
+def left_out_by_rebase(start: Path, sides: Sides, path: Path, row_text: str) -> bool:
+    """Whether a rebase left out on purpose the commits of the branch that stored `row_text`
+    (`schema.identity.history_text`) in the file `path`: every branch commit that changed how
+    often the file holds it is one the rebase did not replay (a `drop`, or `--onto` past it).
+    False for a pick, or when git finds no such commit (a row a merge commit made)."""
+    if not sides.replayed or not row_text:
         return False
-    found = run_git(
-        ["log", "--format=%H", f"-S{text}", f"{sides.base}..{sides.ours}", "--", str(path)], start
-    )
-    commits = set((found or "").split())
+    commits = set(commits_since_changing(start, sides.base, sides.ours, path, row_text) or ())
     return bool(commits) and not commits & set(sides.replayed)

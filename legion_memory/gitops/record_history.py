@@ -102,17 +102,26 @@ def parting(start: Path, sides: Sequence[str]) -> str | None:
 
 
 def changes_since(start: Path, base: str, side: str, path: Path, row_text: str) -> int | None:
-    """How many of `side`'s commits since `base` changed how often `row_text` (a row after its
-    ID, `schema.identity.history_text`) occurs in `path`: wrote or replaced that very version
-    there; merges are not counted (their changes are the commits they merge). None when git
-    cannot say. Every history is walked in full: by default git skips a merged branch whose file
-    ended as the merge's first parent has it, commits and all."""
+    """How many of `side`'s commits since `base` changed how often `row_text` occurs in `path`
+    (`commits_since_changing`); None when git cannot say."""
+    commits = commits_since_changing(start, base, side, path, row_text)
+    return None if commits is None else len(commits)
+
+
+def commits_since_changing(
+    start: Path, base: str, side: str, path: Path, row_text: str
+) -> list[str] | None:
+    """`side`'s commits since `base` that changed how often `row_text` (a row after its ID,
+    `schema.identity.history_text`) occurs in `path`: wrote or replaced that very version there;
+    merges are not among them (their changes are the commits they merge). None when git cannot
+    say. Every history is walked in full: by default git skips a merged branch whose file ended
+    as the merge's first parent has it, commits and all."""
     listed = run_git(
         ["log", "--full-history", "--format=%H", f"-S{row_text}", f"{base}..{side}", "--",
          path.resolve().as_posix()],
         start,
     )  # fmt: skip
-    return None if listed is None else len(listed.split())
+    return None if listed is None else listed.split()
 
 
 def most_moved(

@@ -195,13 +195,10 @@ def _sides_held(memory: Memory) -> _Held | None:
         sides.ours_name,
         sides.theirs_name,
         _later_side(memory, sides),
-        lambda row: left_out_by_rebase(memory.directory, sides, row.path, _past_id(row.raw)),
+        lambda row: left_out_by_rebase(
+            memory.directory, sides, row.path, history_text(row.raw, row.columns)
+        ),
     )
-
-
-def _past_id(raw: str) -> str:
-    """A row's text past its ID cell: the same record under any number."""
-    return "|" + strip_ending(raw).split("|", 2)[-1]
 
 
 def _later_side(memory: Memory, sides: Sides) -> LaterSide:
