@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from support.gitrepos import (
+    add_error,
     add_outcome,
     add_pattern,
     assert_healthy,
@@ -343,5 +344,48 @@ def test_an_octopus_merge_keeps_a_forget_its_third_branch_made_after_the_others_
         "| O-001 | 2026-03-02 | main | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
     ]
     assert _parents(repo) == sides  # no repair commit on top
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)
+
+
+def test_a_stale_fix_arriving_in_a_later_step_leaves_the_archived_error_as_main_fixed_it(
+    repo: Path,
+) -> None:
+    """`old` stores an error and fixes it (fix3); main picks both, fixes it again (fix4) and
+    forgets it; `two` left main before the forget. Merging two and old into main: the second
+    step brings old's fix3 back live, and old's outcomes end as base had them, so the strategy
+    has doctor weigh the step. The sides it weighs are the ones the strategy names: main's
+    history replaced fix3, so the archived row keeps fix4 (seed 9015 of the collaboration
+    simulation's `--uncommitted-kinds`, where it took the stale fix)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "old")
+    error = add_error(repo, "disk full", "old")
+    commit(repo, "store the error")
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": "fix3", "resolved": "true"})
+    commit(repo, "fix3")
+    add_outcome(repo, "gone", "old")
+    commit(repo, "store gone")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget gone")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    assert run_git(repo, "cherry-pick", "old~3", "old~2").returncode == 0
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": "fix4"})
+    commit(repo, "fix4")
+    git(repo, "checkout", "-q", "-b", "two")
+    add_outcome(repo, "beta", "two")
+    commit(repo, "store beta")
+    git(repo, "checkout", "-q", "main")
+    forget(memory_of(repo), error)
+    commit(repo, "forget the error")
+
+    done = run_git(repo, "merge", "--no-edit", "two", "old")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert len(_parents(repo)) == 3
+    assert "disk full" not in text_of(repo, "ERRORS.md")
+    archived = [line for line in text_of(repo, "ARCHIVE.md").splitlines() if "| E-" in line]
+    assert archived == ["| E-001 | 2026-03-02 | old | disk full | fix4 | coder | true | git |"]
     assert git(repo, "status", "--porcelain") == ""
     assert_healthy(repo)

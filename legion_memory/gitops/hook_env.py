@@ -15,7 +15,9 @@ PICKED_ENV = "LEGION_MEMORY_PICKED"
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
 """Set by the post-merge hook, to the merge's sides (its parents, every one of an octopus merge;
 or HEAD and the newest commit of a squash), when a side's memory files ended as the base had
-them though its history changed them: git then took the other side's files whole, unweighed."""
+them though its history changed them: git then took the other side's files whole, unweighed.
+The octopus strategy sets it for each step it has doctor weigh, to HEAD and the branches merged
+so far: no MERGE_HEAD or parent names them while the step runs."""
 
 BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
 """Set by the post-merge hook when both parents changed memory since their base: git may have

@@ -24,6 +24,7 @@ from legion_memory.gitops.hook_env import (
     PICKED_ENV,
     PICKED_ONTO_ENV,
     PICKED_TIP_ENV,
+    RECHECK_ENV,
     REPLAYED_AS_ENV,
     REWRITTEN_ENV,
 )
@@ -327,8 +328,9 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     and theirs of a merge, pick or rebase step still in progress, ours and the squashed branch's
     tip after `merge --squash`, the old commits of a rebase just done (named by the post-rewrite
     hook), ours and the picked commit of a pick just committed (named by the post-commit hook),
-    the parents of a merge at HEAD, or HEAD and the stash of a stash applied with a renumbering
-    that the driver noted (`applied_stash`). Empty when there is none."""
+    the sides a hook or the octopus strategy names for doctor to weigh (`RECHECK_ENV`), the
+    parents of a merge at HEAD, or HEAD and the stash of a stash applied with a renumbering that
+    the driver noted (`applied_stash`). Empty when there is none."""
     env = os.environ if env is None else env
     git_dir = find_git_dir(start, env)
     if git_dir is None:
@@ -343,6 +345,9 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     picked = env.get(PICKED_ENV, "").split()
     if picked:  # post-commit of a pick: HEAD is its result
         return [*(env.get(PICKED_ONTO_ENV, "").split() or ["HEAD^"]), *picked]
+    named = env.get(RECHECK_ENV, "").split()
+    if named:  # a step of the octopus strategy, which no MERGE_HEAD or parent names yet
+        return named
     head, *parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "-").split()
     merged = parents if len(parents) > 1 else []
     for name in _in_progress(git_dir):
