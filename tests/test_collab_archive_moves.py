@@ -927,3 +927,41 @@ def test_a_squash_onto_a_merge_commit_is_weighed_by_its_own_sides(repo: Path) ->
     commit(repo, "squash feature")
     assert rows(repo) == []
     assert_healthy(repo)
+
+
+def test_a_series_main_picked_and_partly_undid_is_repaired_once_it_ends(
+    repo: Path, tmp_path: Path
+) -> None:
+    """feature: a commit leaving alpha archived too (as a rebase step leaves it, its repair a
+    commit of its own), one storing beta, one keeping alpha live. main picked all three, then
+    forgot beta. Mailed to main, every later patch is a copy (author, date, subject) of a commit
+    main holds, yet beta's store applies again as text: the first patch's hook must not repair
+    as though git would skip the rest, or alpha is archived there and its archived row then
+    dropped by the last patch (seed 9017 of the collaboration simulation's
+    `--uncommitted-kinds`)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    git(repo, "checkout", "-q", "-b", "feature")
+    forget(memory_of(repo), "O-001")
+    git(repo, "checkout", "--", ".planning/memory/OUTCOMES.md")
+    commit_without_hooks(repo, "a rebase step left alpha archived too")
+    add_outcome(repo, "beta", "feature")
+    commit_without_hooks(repo, "store beta")
+    git(repo, "checkout", "main", "--", ".planning/memory/ARCHIVE.md")
+    commit(repo, "keep alpha live")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main's notes\n", encoding="utf-8")
+    commit(repo, "main's notes")
+    assert run_git(repo, "cherry-pick", "main..feature").returncode == 0
+    forget(memory_of(repo), "O-002")
+    commit(repo, "forget beta")
+
+    applied = _apply_feature_s_patches_to_main(repo, tmp_path)
+
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert rows(repo) == [("O-001", "main", "alpha")]
+    assert _archive_rows(repo) == [
+        "| O-002 | 2026-03-02 | feature | 1 | 01-01 | coder | workflow | success | 2 | git | beta |"
+    ]
+    assert_healthy(repo)

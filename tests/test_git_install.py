@@ -190,7 +190,7 @@ def _removed(hook: Path) -> None:
 
 
 def _of_an_older_format(hook: Path) -> None:
-    older = hook.read_text(encoding="utf-8").replace("# legion-memory hook format 12\n", "")
+    older = hook.read_text(encoding="utf-8").replace("# legion-memory hook format 13\n", "")
     hook.write_text(older, encoding="utf-8")
 
 

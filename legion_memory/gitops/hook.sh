@@ -124,23 +124,20 @@ fi
 # Mid-way through a series of patches `git am` holds the index itself: a repair committed now
 # would be undone by the next patch's commit, and one left in the work tree would stop the series
 # ("your local changes would be overwritten"). The last patch applied repairs: the last of the
-# series, or this one when every later patch is one `git am` will skip, running no hook: a copy
-# (author, date, subject) of a commit HEAD holds, or a change the work tree holds already (its
-# reverse applies: `git am -3` finds nothing to change, "Patch already applied").
+# series, or this one when every later patch is one `git am` will skip, running no hook: a change
+# the work tree holds already (its reverse applies), or one whose 3-way merge leaves every file as
+# HEAD holds it (`git am -3` finds nothing to change, "Patch already applied"). A copy of a commit
+# HEAD holds is no sign: main may have undone part of it since, and the patch applies again.
 if [ "{name}" = post-applypatch ]; then
     applying=$(git rev-parse --git-path rebase-apply 2>/dev/null)
     next=$(cat "$applying/next" 2>/dev/null)
     last=$(cat "$applying/last" 2>/dev/null)
     if [ -n "$next" ] && [ -n "$last" ] && [ "$next" -lt "$last" ] 2>/dev/null; then
-        held=$(git log -n 1000 --format='%ae %s %aD' HEAD 2>/dev/null)
         later=$next
         while [ "$later" -lt "$last" ]; do
             later=$((later + 1))
             mail="$applying/$(printf '%04d' "$later")"
-            copy=$(git mailinfo /dev/null /dev/null <"$mail" 2>/dev/null |
-                sed -n 's/^Email: //p; s/^Subject: //p; s/^Date: //p' | tr '\n' ' ')
-            printf '%s\n' "$held" | grep -qxF "${{copy% }}" ||
-                git apply --check -R "$mail" >/dev/null 2>&1 ||
+            git apply --check -R "$mail" >/dev/null 2>&1 ||
                 merges_to_head "$mail" "$later" ||
                 exit $status
         done
