@@ -12,6 +12,37 @@ git_dir=${{GIT_DIR:-.git}}
 commit_repair() {{
     tree=$(git write-tree) && made=$(git commit-tree "$tree" -p HEAD -m "$1") && git update-ref -m "$1" HEAD "$made"
 }}
+# `git rebase --update-refs` moves the stack's other branches after this hook, to the tips git
+# lists in $1 (a ref, its tip before, its tip to be: a line each). Each gets the repair its own
+# rebase would give it: this hook, run in a scratch worktree of its new tip (memory files alone
+# checked out; the index read without `git reset`, which would point the worktree's ORIG_HEAD,
+# the tip the repair takes the rebase to have started from, at the new tip) with the rebase's
+# pairs up to that tip, commits it there, and git then moves the branch to that repair instead
+# (docs/decisions.md#stacked-branches).
+repair_stack() {{
+    self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+    awk 'NR % 3 == 1 {{ ref = $0 }} NR % 3 == 2 {{ was = $0 }} NR % 3 == 0 {{ print ref, was, $0 }}' "$1" |
+    while read -r ref was tip; do
+        [ "$was" != "$tip" ] && git rev-parse -q --verify "$tip^{{commit}}" >/dev/null 2>&1 || continue
+        pairs=$(printf '%s\n' "$rewritten" | while read -r old new; do
+            git merge-base --is-ancestor "$new" "$tip" 2>/dev/null && echo "$old $new"
+        done)
+        [ -n "$pairs" ] && scratch=$(mktemp -d 2>/dev/null) || continue
+        repaired=""
+        if git worktree add -q --no-checkout --detach "$scratch/tree" "$tip" >/dev/null 2>&1; then
+            repaired=$(cd "$scratch/tree" && unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE &&
+                git read-tree HEAD && git checkout -q -- "$memory" 2>/dev/null &&
+                printf '%s\n' "$pairs" | LEGION_MEMORY_STACKED=1 "$self" rebase >/dev/null &&
+                git rev-parse HEAD)
+            git worktree remove --force "$scratch/tree" >/dev/null 2>&1
+        fi
+        rm -rf "$scratch"
+        [ -n "$repaired" ] && [ "$repaired" != "$tip" ] || continue
+        awk -v ref="$ref" -v repaired="$repaired" 'NR % 3 == 1 {{ at = ($0 == ref) }}
+            NR % 3 == 0 && at {{ $0 = repaired }} {{ print }}' "$1" >"$1.new" && mv "$1.new" "$1" &&
+            echo "legion-memory: repaired $ref, which the rebase moved too, in a commit of its own" >&2
+    done
+}}
 # Whether `git am -3` finds nothing to change in the series' mail $1 (number $2) and so skips
 # it, running no hook: the mail does not apply as text, and its 3-way merge (the blobs its index
 # lines name before and after it, merged with HEAD; a memory file by the driver, told to weigh
@@ -83,7 +114,8 @@ if [ "{name}" = post-rewrite ]; then
         [ -z "$folded" ] || printf '%s\n' "$folded" >> "$git_dir/{folded}"
     fi
 fi
-if [ -x "$chained" ]; then
+# A scratch worktree's run for a branch the rebase moved along the stack (below) is ours alone.
+if [ -x "$chained" ] && [ -z "$LEGION_MEMORY_STACKED" ]; then
     if [ "{name}" = post-rewrite ] || [ "{name}" = pre-push ]; then
         {{ [ -z "$input" ] || printf '%s\n' "$input"; }} | "$chained" "$@" || status=$?
     else
@@ -270,5 +302,8 @@ if [ "$before" != "$(state)" ]; then
         echo "legion-memory: stopped the push, which would leave the repair behind; push again" >&2
         exit 1
     fi
+fi
+if [ "{name}" = post-rewrite ] && [ "$1" = rebase ] && [ -f "$git_dir/rebase-merge/update-refs" ]; then
+    repair_stack "$git_dir/rebase-merge/update-refs"
 fi
 exit $status
