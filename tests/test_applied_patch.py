@@ -52,6 +52,24 @@ def test_a_patch_s_pattern_follows_its_outcome_the_3_way_merge_renumbered(
     assert_healthy(repo)
 
 
+def test_plain_git_am_of_a_store_main_made_too_merges_through_the_driver(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`git am` without `-3` applies a patch as text or stops: a record stored on both sides
+    (each after the same last row) stopped it, "patch does not apply", for a person to resolve.
+    `git install` sets `am.threeWay`, so it falls back to the 3-way merge the driver makes."""
+    feature_pattern_and_main_outcome(repo)
+    git(repo, "format-patch", "-q", "main..feature", "-o", str(tmp_path / "mail"))
+    assert git(repo, "config", "--get", "am.threeWay") == "true\n"
+
+    applied = run_git(repo, "am", *sorted(str(p) for p in (tmp_path / "mail").iterdir()))
+
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert rows(repo) == [("O-001", "main", "main record"), ("O-002", "feature", "branch record")]
+    assert sources(repo) == {"branch pattern": "O-002"}
+    assert_healthy(repo)
+
+
 PATCH = """\
 diff --git a/.planning/memory/OUTCOMES.md b/.planning/memory/OUTCOMES.md
 index 89c381d..e671f69 100644

@@ -34,6 +34,7 @@ def test_install_adds_the_attribute_the_driver_and_the_hooks(cli: CLI, repo: Pat
         "set git config merge.legion-memory.name",
         "set git config merge.legion-memory.driver",
         "set git config pull.octopus legion-memory",
+        "set git config am.threeWay true",
         "installed .git/hooks/post-merge",
         "installed .git/hooks/post-rewrite",
         "installed .git/hooks/post-commit",
@@ -46,6 +47,7 @@ def test_install_adds_the_attribute_the_driver_and_the_hooks(cli: CLI, repo: Pat
         "merge.legion-memory.driver legion-memory git merge-driver %O %A %B %L %P && exit 0; "
         "grep -q '^<<<<<<<' %A || git merge-file -L ours -L base -L theirs --marker-size=%L "
         "%A %O %B; exit 1",
+        "merge.legion-memory.setthreewayam true",
     ]
     hook = repo / ".git" / "hooks" / "post-merge"
     assert hook.read_text() == hook_script("post-merge", "legion-memory")
@@ -71,7 +73,7 @@ def test_uninstall_restores_the_prior_state_exactly(cli: CLI, repo: Path) -> Non
     hook.chmod(0o750)
     git(repo, "config", "merge.other.driver", "true")
     before = _state(repo)
-    assert cli("git", "install", cwd=repo).stdout.splitlines()[4] == (
+    assert cli("git", "install", cwd=repo).stdout.splitlines()[5] == (
         "installed .git/hooks/post-merge (the existing hook still runs first, kept as "
         "post-merge.legion-memory-chained)"
     )
@@ -81,6 +83,7 @@ def test_uninstall_restores_the_prior_state_exactly(cli: CLI, repo: Path) -> Non
     result = cli("git", "install", "--uninstall", cwd=repo)
     assert result.stdout.splitlines() == [
         "removed `.planning/memory/*.md merge=legion-memory` from .gitattributes",
+        "removed git config am.threeWay",
         "removed git config merge.legion-memory",
         "removed git config pull.octopus",
         "removed .git/hooks/post-merge",
@@ -216,3 +219,23 @@ def test_a_clone_whose_hooks_are_out_of_date_is_told_to_install_again(
     assert read_bytes_of(repo) == before
     assert cli("git", "install", cwd=repo).stdout == f"{reinstalled} .git/hooks/post-commit\n"
     assert cli("doctor", "--fix", "--quiet", cwd=repo).stderr == ""
+
+
+def test_install_leaves_a_clone_s_own_am_three_way_and_uninstall_keeps_it(
+    cli: CLI, repo: Path
+) -> None:
+    git(repo, "config", "am.threeWay", "false")
+    assert "am.threeWay" not in cli("git", "install", cwd=repo).stdout
+    assert git(repo, "config", "--get", "am.threeWay") == "false\n"
+    git(repo, "config", "am.threeWay", "true")  # the user's own, set after install
+    assert "am.threeWay" not in cli("git", "install", "--uninstall", cwd=repo).stdout
+    assert git(repo, "config", "--get", "am.threeWay") == "true\n"
+
+
+def test_uninstall_removes_the_am_three_way_install_set(cli: CLI, repo: Path) -> None:
+    before = _state(repo)
+    cli("git", "install", cwd=repo)
+    assert git(repo, "config", "--get", "am.threeWay") == "true\n"
+    result = cli("git", "install", "--uninstall", cwd=repo)
+    assert "removed git config am.threeWay" in result.stdout.splitlines()
+    assert _state(repo) == before

@@ -6,7 +6,9 @@ exactly by `--uninstall`:
 - the `.gitattributes` line that routes memory files to the driver (committed, shared);
 - the per-clone `merge.legion-memory.*` config that defines the driver (never committed);
 - `pull.octopus` naming the octopus strategy that runs the driver (`gitops/octopus.py`), where
-  its program is on PATH and no other octopus strategy is configured (never committed);
+  its program is on PATH and no other octopus strategy is configured, and `am.threeWay`, so that
+  `git am` merges a patch that does not apply as text through the driver, where the clone does
+  not set it (never committed);
 - `post-merge`, `post-rewrite`, `post-applypatch` (`git am`) and `post-commit` hooks running
   `doctor --fix --quiet` (post-commit only for a cherry-pick, a revert, or the commit concluding
   a stopped merge), and a `pre-push` hook that commits the repair a sequence of picks ended with
@@ -48,6 +50,9 @@ HOOK_FORMAT = "# legion-memory hook format 13"
 CHAINED = ".legion-memory-chained"
 DEFAULT_COMMAND = "legion-memory"
 OCTOPUS = "pull.octopus"
+THREE_WAY_AM = "am.threeWay"
+# Whether install set am.threeWay: a value the user set alike must survive --uninstall.
+THREE_WAY_AM_SET = f"{DRIVER}.setThreeWayAm"
 
 # The hook's shell text, with {placeholders} filled by `hook_script` (braces doubled).
 _HOOK = (Path(__file__).parent / "hook.sh").read_text(encoding="utf-8")
@@ -92,6 +97,7 @@ def install(start: Path, command: str = DEFAULT_COMMAND) -> list[str]:
             config_set(top, f"{DRIVER}.{key}", value)
             done.append(f"set git config {DRIVER}.{key}")
     done += _install_octopus(top)
+    done += _install_three_way_am(top)
     hooks = git_path(top, "hooks")
     for name in HOOKS:
         done += _install_hook(hooks, name, hook_script(name, command), top)
@@ -102,6 +108,11 @@ def uninstall(start: Path) -> list[str]:
     """Remove what install added and put chained hooks back; returns what changed."""
     top = toplevel(start)
     done = _remove_attribute(top / ".gitattributes")
+    if config_get(top, THREE_WAY_AM_SET) == "true":
+        if config_get(top, THREE_WAY_AM) == "true":
+            config_unset(top, THREE_WAY_AM)
+            done.append(f"removed git config {THREE_WAY_AM}")
+        config_unset(top, THREE_WAY_AM_SET)
     if any(config_get(top, f"{DRIVER}.{key}") is not None for key in ("driver", "name")):
         config_remove_section(top, DRIVER)
         done.append(f"removed git config {DRIVER}")
@@ -123,6 +134,17 @@ def _install_octopus(top: Path) -> list[str]:
         return []
     config_set(top, OCTOPUS, STRATEGY)
     return [f"set git config {OCTOPUS} {STRATEGY}"]
+
+
+def _install_three_way_am(top: Path) -> list[str]:
+    """`git am` falls back to a 3-way merge, which runs the driver, where a patch does not apply
+    as text (a record stored on both sides after the same row), instead of stopping for a person;
+    a clone that sets `am.threeWay` itself keeps its value (docs/decisions.md#applied-patch)."""
+    if config_get(top, THREE_WAY_AM) is not None:
+        return []
+    config_set(top, THREE_WAY_AM, "true")
+    config_set(top, THREE_WAY_AM_SET, "true")
+    return [f"set git config {THREE_WAY_AM} true"]
 
 
 def _shown(path: Path, top: Path) -> str:
