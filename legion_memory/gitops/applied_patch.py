@@ -149,6 +149,20 @@ def _mailed_from(applying: Path) -> str | None:
     return found.group(1) if found else None
 
 
+def last_mailed(git_dir: Path) -> str | None:
+    """The commit the last mail of the series `git am` is applying was mailed from (its `From
+    <hash>` line); None outside `git am` or when the mail names none."""
+    applying = git_dir / "rebase-apply"
+    if not (applying / "applying").is_file():
+        return None
+    try:
+        last = int((applying / "last").read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return None
+    found = _FROM_COMMIT.match(_mail(applying, last) or "")
+    return found.group(1) if found else None
+
+
 def _ours(start: Path, *, committed: bool) -> str:
     """HEAD while the patch is applied; once it is `committed`, HEAD before the series."""
     return _before_series(start) if committed else "HEAD"

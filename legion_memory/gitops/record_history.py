@@ -316,6 +316,29 @@ def later_version(seen: VersionSeen) -> LaterVersion:
     return later
 
 
+def later_in_series(
+    later: LaterVersion, start: Path, path: Path, replayed: str, tip: Callable[[], str | None]
+) -> LaterVersion:
+    """`later`, and where it cannot say, in a replay of one commit of a series (`tip()` its
+    end, asked only then): ours holds the version the series' own later commits wrote in place
+    of the replayed commit's, so ours's is the later one. Ours took the series' end before (a
+    squash, a `cherry-pick -n`), so its history never held the replayed commit's version, and
+    the replay of it is stale (docs/decisions.md#later-version)."""
+
+    def found(ours_text: str, theirs_text: str) -> str | None:
+        said = later(ours_text, theirs_text)
+        if said is not None or not (ours_text and theirs_text):
+            return said
+        end = tip()
+        if end is None:
+            return None
+        replaced = changes_since(start, replayed, end, path, theirs_text)
+        wrote = replaced and changes_since(start, replayed, end, path, ours_text)
+        return "ours" if wrote else None
+
+    return found
+
+
 def _parting_once(start: Path, revs: dict[str, str]) -> Callable[[], str | None]:
     """Where the merge's sides parted, asked of git at the first call only (a merge with no
     record to weigh asks nothing)."""

@@ -23,8 +23,10 @@ from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.record_history import (
     KeptLater,
+    LaterVersion,
     VersionSeen,
     kept_later_in_merge,
+    later_in_series,
     later_version,
     version_seen_in_merge,
 )
@@ -215,13 +217,25 @@ def _questions(path: Path, companions: list[str], theirs: _Theirs) -> HistoryQue
     seen = _version_seen(path, theirs)
     return HistoryQuestions(
         kept_later=_kept_later(path, theirs),
-        later_version=later_version(seen) if seen else None,
+        later_version=_in_series(later_version(seen), path, theirs) if seen else None,
         version_seen=seen,
         archived_as=_archived_as(path, companions, theirs.one()),
         live_as=_live_as(path, theirs),
         replayed_seen=_replayed_seen(path, theirs),
         stored_anew=_stored_anew(path, theirs),
     )
+
+
+def _in_series(later: LaterVersion, path: Path, theirs: _Theirs) -> LaterVersion:
+    """In a replay of one commit of a series (a rebase step, a pick of several, a patch of a
+    `git am` series), the series' end says too which version is later."""
+    replayed = theirs.picked or theirs.replayed
+    if replayed is None:
+        return later
+    from legion_memory.gitops.series_tip import series_tip
+
+    here = Path.cwd()
+    return later_in_series(later, here, path, replayed, lambda: series_tip(here, replayed))
 
 
 def _kept_later(path: Path, theirs: _Theirs) -> KeptLater | None:
