@@ -14,11 +14,12 @@ commit_repair() {{
 }}
 # `git rebase --update-refs` moves the stack's other branches after this hook, to the tips git
 # lists in $1 (a ref, its tip before, its tip to be: a line each). Each gets the repair its own
-# rebase would give it: this hook, run in a scratch worktree of its new tip (memory files alone
-# checked out; the index read without `git reset`, which would point the worktree's ORIG_HEAD,
-# the tip the repair takes the rebase to have started from, at the new tip) with the rebase's
-# pairs up to that tip, commits it there, and git then moves the branch to that repair instead
-# (docs/decisions.md#stacked-branches).
+# rebase would give it: this hook, run with the rebase's pairs up to that tip in a scratch
+# worktree of its new tip, commits it there, and git then moves the branch to that repair
+# instead (docs/decisions.md#stacked-branches). Only the memory files are checked out there, by
+# plumbing that runs no hook of the user's; its index is read without `git reset`, which would
+# point the worktree's ORIG_HEAD (the tip the repair takes the rebase to have started from) at
+# the new tip.
 repair_stack() {{
     self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
     awk 'NR % 3 == 1 {{ ref = $0 }} NR % 3 == 2 {{ was = $0 }} NR % 3 == 0 {{ print ref, was, $0 }}' "$1" |
@@ -31,7 +32,7 @@ repair_stack() {{
         repaired=""
         if git worktree add -q --no-checkout --detach "$scratch/tree" "$tip" >/dev/null 2>&1; then
             repaired=$(cd "$scratch/tree" && unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE &&
-                git read-tree HEAD && git checkout -q -- "$memory" 2>/dev/null &&
+                git read-tree HEAD && git ls-files -- "$memory" | git checkout-index -f --stdin &&
                 printf '%s\n' "$pairs" | LEGION_MEMORY_STACKED=1 "$self" rebase >/dev/null &&
                 git rev-parse HEAD)
             git worktree remove --force "$scratch/tree" >/dev/null 2>&1
