@@ -84,3 +84,32 @@ def test_the_hook_says_in_one_line_when_the_driver_is_not_configured(repo: Path)
         "legion-memory: the merge driver is not configured in this clone; "
         "run: legion-memory git install\n"
     )
+
+
+def test_a_base_holding_a_conflict_of_git_s_merge_of_the_merge_bases_is_their_union(
+    tmp_path: Path,
+) -> None:
+    """Branches that merged each other have several merge bases; git merges those first, and a
+    conflict there stays in the base it gives the driver. Both sides descend from both bases, so
+    the base is read as the union of the conflict's sides: `y`, which neither side holds, is
+    gone from both, and the sides' own records merge as usual (seed 7115 of the collaboration
+    simulation's `--rewrite-kinds`: an octopus merge left ERRORS.md conflicted whole)."""
+    virtual = (
+        BASE
+        + "<<<<<<< Temporary merge branch 1\n"
+        + outcome_row(2, "x")
+        + "=======\n"
+        + outcome_row(2, "y", "feature")
+        + ">>>>>>> Temporary merge branch 2\n"
+    )
+    ours = BASE + outcome_row(2, "x") + outcome_row(3, "ours")
+    theirs = BASE + outcome_row(2, "x") + outcome_row(3, "theirs", "feature")
+
+    code, stderr, result = _drive(tmp_path, virtual.encode(), ours.encode(), theirs.encode())
+
+    assert (code, stderr) == (
+        0,
+        "legion-memory: merged OUTCOMES.md: 1 new row from ours, 1 from theirs, 0 identical on "
+        "both sides\nlegion-memory: OUTCOMES.md: theirs O-003 renumbered to O-004\n",
+    )
+    assert result.decode() == ours + outcome_row(4, "theirs", "feature")

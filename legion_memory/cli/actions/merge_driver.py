@@ -61,6 +61,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         if done is not None:
             return done
     texts = [files.read_version(Path(name)) for name in (base, ours, theirs)]
+    texts[0] = _virtual_base(texts[0])
     refused = _refusal(texts)
     if refused:
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
@@ -332,6 +333,19 @@ def _references_followed(path: Path, versions: list[str], text: str) -> str:
         return plan.texts(now).get(memory.directory / path.name, text)
     except Exception:  # the hook's repair still follows: a merge must never fail on this
         return text
+
+
+def _virtual_base(base: str) -> str:
+    """Base as the union of each conflict's sides, when it holds conflict markers: with several
+    merge bases (branches that merged each other) git first merges the bases, and a conflict
+    there stays in the base it gives the driver. Both sides descend from both bases, so each row
+    of either was seen by both (docs/decisions.md#merge-fails-safe). Ours or theirs holding
+    markers is still refused."""
+    if "<" * 7 not in base or unmergeable(base) is None:
+        return base
+    from legion_memory.upkeep.conflict_markers import resolve_conflicts
+
+    return resolve_conflicts(base)
 
 
 def _refusal(texts: Sequence[str]) -> str | None:
