@@ -13,6 +13,7 @@ from support.gitrepos import (
     assert_healthy,
     commit,
     commit_without_hooks,
+    fix_error,
     init_memory,
     memory_of,
     rows,
@@ -477,11 +478,6 @@ def test_an_errors_file_a_branch_restored_to_base_is_weighed_though_its_archive_
     assert_healthy(repo)
 
 
-def _fix(repo: Path, error: str, fix: str) -> None:
-    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": fix, "resolved": "true"})
-    commit(repo, f"fix {fix}")
-
-
 def test_rebasing_copies_of_an_error_s_older_fixes_onto_its_archive_keeps_the_latest_fix(
     repo: Path,
 ) -> None:
@@ -494,15 +490,15 @@ def test_rebasing_copies_of_an_error_s_older_fixes_onto_its_archive_keeps_the_la
     git(repo, "checkout", "-q", "-b", "fix-a")
     error = add_error(repo, "disk full", "fix-a")
     commit(repo, "store the error")
-    _fix(repo, error, "fix1")
-    _fix(repo, error, "fix2")
+    fix_error(repo, error, "fix1")
+    fix_error(repo, error, "fix2")
     copied = git(repo, "rev-list", "--reverse", "main..fix-a").split()
     git(repo, "checkout", "-q", "-b", "fix-b", "main")
     add_error(repo, "port taken", "fix-b")
     commit(repo, "store another error")
     assert run_git(repo, "cherry-pick", *copied).returncode == 0
     git(repo, "checkout", "-q", "fix-a")
-    _fix(repo, error, "fix3")
+    fix_error(repo, error, "fix3")
     forget(memory_of(repo), error)
     commit(repo, "forget the error")
     git(repo, "checkout", "-q", "main")
@@ -588,7 +584,7 @@ def test_rebasing_a_branch_whose_commits_main_picked_under_other_ids_leaves_no_c
     commit(repo, "forget the error")
     restore(memory_of(repo), error)
     commit(repo, "restore the error")
-    _fix(repo, error, "fix1")
+    fix_error(repo, error, "fix1")
     git(repo, "checkout", "-q", "main")
     add_error(repo, "port taken", "main")
     if main_archived_before:

@@ -14,24 +14,16 @@ from support.gitrepos import (
     add_error,
     assert_healthy,
     commit,
+    fix_error,
     init_memory,
-    memory_of,
     rows,
     run_git,
 )
 from support.processes import git
 
-from legion_memory.schema.kinds import ERROR_FIX
-from legion_memory.storage import writing
-
 pytestmark = pytest.mark.slow
 
 FIXED = [("E-001", "main", "fix2")]
-
-
-def _fix(repo: Path, error: str, fix: str) -> None:
-    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": fix, "resolved": "true"})
-    commit(repo, fix)
 
 
 def _branch_fixed_twice_and_squashed_into_main(repo: Path) -> None:
@@ -39,8 +31,8 @@ def _branch_fixed_twice_and_squashed_into_main(repo: Path) -> None:
     error = add_error(repo, "disk full", "main")
     commit(repo, "store the error")
     git(repo, "checkout", "-q", "-b", "feature")
-    _fix(repo, error, "fix1")
-    _fix(repo, error, "fix2")
+    fix_error(repo, error, "fix1")
+    fix_error(repo, error, "fix2")
     git(repo, "checkout", "-q", "main")
     (repo / "notes.txt").write_text("main's notes\n", encoding="utf-8")
     commit(repo, "main's notes")

@@ -86,6 +86,12 @@ def add_error(repo: Path, signature: str, branch: str) -> str:
     return writing.append(memory_of(repo), new_record(ERROR_FIX, values)).id
 
 
+def fix_error(repo: Path, error: str, fix: str) -> None:
+    """The error's fix updated to `fix` (resolved), in a commit of its own."""
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": fix, "resolved": "true"})
+    commit(repo, f"fix {fix}")
+
+
 def rows(repo: Path, kind: str = "outcomes") -> list[tuple[str, str, str]]:
     """(ID, Branch, the kind's text field) of each live record, in file order."""
     field = {"outcomes": "summary", "patterns": "pattern", "errors": "fix"}[kind]
