@@ -12,6 +12,7 @@ from support.gitrepos import (
     add_pattern,
     assert_healthy,
     commit,
+    fix_error,
     init_memory,
     memory_of,
     rows,
@@ -361,8 +362,7 @@ def test_a_stale_fix_arriving_in_a_later_step_leaves_the_archived_error_as_main_
     git(repo, "checkout", "-q", "-b", "old")
     error = add_error(repo, "disk full", "old")
     commit(repo, "store the error")
-    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": "fix3", "resolved": "true"})
-    commit(repo, "fix3")
+    fix_error(repo, error, "fix3")
     add_outcome(repo, "gone", "old")
     commit(repo, "store gone")
     forget(memory_of(repo), "O-001")
@@ -371,8 +371,7 @@ def test_a_stale_fix_arriving_in_a_later_step_leaves_the_archived_error_as_main_
     add_outcome(repo, "alpha", "main")
     commit(repo, "store alpha")
     assert run_git(repo, "cherry-pick", "old~3", "old~2").returncode == 0
-    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": "fix4"})
-    commit(repo, "fix4")
+    fix_error(repo, error, "fix4")
     git(repo, "checkout", "-q", "-b", "two")
     add_outcome(repo, "beta", "two")
     commit(repo, "store beta")
