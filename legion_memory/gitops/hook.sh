@@ -25,6 +25,8 @@ repair_stack() {{
     awk 'NR % 3 == 1 {{ ref = $0 }} NR % 3 == 2 {{ was = $0 }} NR % 3 == 0 {{ print ref, was, $0 }}' "$1" |
     while read -r ref was tip; do
         [ "$was" != "$tip" ] && git rev-parse -q --verify "$tip^{{commit}}" >/dev/null 2>&1 || continue
+        # Memory the rebase left as the branch had it needs nothing; only the rest pays a run.
+        git diff --quiet "$was" "$tip" -- "$memory" 2>/dev/null && continue
         pairs=$(printf '%s\n' "$rewritten" | while read -r old new; do
             git merge-base --is-ancestor "$new" "$tip" 2>/dev/null && echo "$old $new"
         done)
