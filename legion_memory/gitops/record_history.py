@@ -316,20 +316,20 @@ def later_version(seen: VersionSeen) -> LaterVersion:
     return later
 
 
-def later_in_series(
-    later: LaterVersion, start: Path, path: Path, replayed: str, tip: Callable[[], str | None]
-) -> LaterVersion:
-    """`later`, and where it cannot say, in a replay of one commit of a series (`tip()` its
-    end, asked only then): ours holds the version the series' own later commits wrote in place
-    of the replayed commit's, so ours's is the later one. Ours took the series' end before (a
-    squash, a `cherry-pick -n`), so its history never held the replayed commit's version, and
-    the replay of it is stale (docs/decisions.md#later-version)."""
+def later_in_series(later: LaterVersion, start: Path, path: Path, replayed: str) -> LaterVersion:
+    """`later`, and where it cannot say, in a replay of one commit of a series (its end,
+    `gitops.series_tip`, asked only then): ours holds the version the series' own later commits
+    wrote in place of the replayed commit's, so ours's is the later one. Ours took the series'
+    end before (a squash, a `cherry-pick -n`), so its history never held the replayed commit's
+    version, and the replay of it is stale (docs/decisions.md#later-version)."""
 
     def found(ours_text: str, theirs_text: str) -> str | None:
         said = later(ours_text, theirs_text)
         if said is not None or not (ours_text and theirs_text):
             return said
-        end = tip()
+        from legion_memory.gitops.series_tip import series_tip
+
+        end = series_tip(start, replayed)
         if end is None:
             return None
         replaced = changes_since(start, replayed, end, path, theirs_text)

@@ -20,7 +20,7 @@ from legion_memory.gitops.companions import companion_names, taken_ids, theirs_c
 from legion_memory.gitops.file_merge import MergeResult, describe, merge, merge_around
 from legion_memory.gitops.hook_env import MAIL_AHEAD_ENV
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
-from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
+from legion_memory.gitops.merge_safety import unmergeable, virtual_base, whole_conflict
 from legion_memory.gitops.record_history import (
     KeptLater,
     LaterVersion,
@@ -61,7 +61,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         if done is not None:
             return done
     texts = [files.read_version(Path(name)) for name in (base, ours, theirs)]
-    texts[0] = _virtual_base(texts[0])
+    texts[0] = virtual_base(texts[0])
     refused = _refusal(texts)
     if refused:
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
@@ -231,12 +231,7 @@ def _in_series(later: LaterVersion, path: Path, theirs: _Theirs) -> LaterVersion
     """In a replay of one commit of a series (a rebase step, a pick of several, a patch of a
     `git am` series), the series' end says too which version is later."""
     replayed = theirs.picked or theirs.replayed
-    if replayed is None:
-        return later
-    from legion_memory.gitops.series_tip import series_tip
-
-    here = Path.cwd()
-    return later_in_series(later, here, path, replayed, lambda: series_tip(here, replayed))
+    return later_in_series(later, Path.cwd(), path, replayed) if replayed else later
 
 
 def _kept_later(path: Path, theirs: _Theirs) -> KeptLater | None:
@@ -333,19 +328,6 @@ def _references_followed(path: Path, versions: list[str], text: str) -> str:
         return plan.texts(now).get(memory.directory / path.name, text)
     except Exception:  # the hook's repair still follows: a merge must never fail on this
         return text
-
-
-def _virtual_base(base: str) -> str:
-    """Base as the union of each conflict's sides, when it holds conflict markers: with several
-    merge bases (branches that merged each other) git first merges the bases, and a conflict
-    there stays in the base it gives the driver. Both sides descend from both bases, so each row
-    of either was seen by both (docs/decisions.md#merge-fails-safe). Ours or theirs holding
-    markers is still refused."""
-    if "<" * 7 not in base or unmergeable(base) is None:
-        return base
-    from legion_memory.upkeep.conflict_markers import resolve_conflicts
-
-    return resolve_conflicts(base)
 
 
 def _refusal(texts: Sequence[str]) -> str | None:
