@@ -34,19 +34,6 @@ def unmergeable(text: str) -> str | None:
     return _ragged(text)
 
 
-def virtual_base(base: str) -> str:
-    """Base as the union of each conflict's sides, when it holds conflict markers: with several
-    merge bases (branches that merged each other) git first merges the bases, and a conflict
-    there stays in the base it gives the driver. Both sides descend from both bases, so each row
-    of either was seen by both (docs/decisions.md#merge-fails-safe). Ours or theirs holding
-    markers is still refused."""
-    if "<" * 7 not in base or unmergeable(base) is None:
-        return base
-    from legion_memory.upkeep.conflict_markers import resolve_conflicts
-
-    return resolve_conflicts(base)
-
-
 def _holds_surrogates(text: str) -> bool:
     """Whether the text holds a byte that was not UTF-8 (decoded as a lone surrogate)."""
     if text.isascii():

@@ -20,7 +20,7 @@ from legion_memory.gitops.companions import companion_names, taken_ids, theirs_c
 from legion_memory.gitops.file_merge import MergeResult, describe, merge, merge_around
 from legion_memory.gitops.hook_env import MAIL_AHEAD_ENV
 from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
-from legion_memory.gitops.merge_safety import unmergeable, virtual_base, whole_conflict
+from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.record_history import (
     KeptLater,
     LaterVersion,
@@ -61,7 +61,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         if done is not None:
             return done
     texts = [files.read_version(Path(name)) for name in (base, ours, theirs)]
-    texts[0] = virtual_base(texts[0])
+    texts[0] = _virtual_base(texts[0])
     refused = _refusal(texts)
     if refused:
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
@@ -328,6 +328,17 @@ def _references_followed(path: Path, versions: list[str], text: str) -> str:
         return plan.texts(now).get(memory.directory / path.name, text)
     except Exception:  # the hook's repair still follows: a merge must never fail on this
         return text
+
+
+def _virtual_base(base: str) -> str:
+    """Base as the union of each conflict's sides when it holds markers: git's merge of several
+    merge bases leaves its conflicts there, and both sides descend from both bases
+    (docs/decisions.md#merge-fails-safe). Ours or theirs holding markers is still refused."""
+    if "<" * 7 not in base or unmergeable(base) is None:
+        return base
+    from legion_memory.upkeep.conflict_markers import resolve_conflicts
+
+    return resolve_conflicts(base)
 
 
 def _refusal(texts: Sequence[str]) -> str | None:
