@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 
 from bench.collab_clone import Clone
-from bench.collab_model import Model
+from bench.collab_model import Model, join
 from bench.collab_resolution import Tally, run_integration
 
 INTEGRATIONS = (
@@ -42,6 +42,9 @@ MERGES_KEPT_INTEGRATIONS = (*REWRITE_INTEGRATIONS, "pull --rebase=merges")
 # Drawn too under --uncommitted-kinds: a branch's commits picked without committing (`cherry-pick
 # -n`), then committed as one; no hook runs until that commit.
 UNCOMMITTED_INTEGRATIONS = (*MERGES_KEPT_INTEGRATIONS, "cherry-pick --no-commit")
+# Drawn too under --stacked-kinds: a branch rebased with the branches stacked under it
+# (`rebase --update-refs`), which git moves after the post-rewrite hook.
+STACKED_INTEGRATIONS = (*UNCOMMITTED_INTEGRATIONS, "rebase --update-refs")
 PULLS = ("pull", "pull --rebase", "pull --rebase=merges")
 # The todo edit `rebase -i` runs as its editor: every pick after the first squashes into it.
 SQUASH_TODO = "sed -i -e '2,$ s/^pick /squash /'"
@@ -51,6 +54,7 @@ REBASE_ARGS = {
         *("-c", f"sequence.editor={SQUASH_TODO}", "-c", "core.editor=true"),
         *("rebase", "-q", "-i", "main"),
     ],
+    "rebase --update-refs": ["rebase", "-q", "--update-refs", "main"],
 }
 # What a stash kind runs: on the clone, the kind drawn and the origin's truth.
 Stashing = Callable[[Clone, str, Model], None]
@@ -73,6 +77,7 @@ class Integrator:
         self.tally = tally
         self.stashing = stashing
         self.origin: Model = {}  # the truth of the origin's main, as last pushed
+        self.moved: list[str] = []  # the branches the last integration moved besides its own
 
     def integrate(self, clone: Clone) -> None:
         """One integration of a kind drawn; a clone without branches pulls or pushes."""
@@ -83,12 +88,31 @@ class Integrator:
         if kind in STASH_KINDS and self.stashing:
             return self.stashing(clone, kind, self.origin)
         other = self.rng.choice(branches) if branches else ""
-        if kind in ("rebase", "squash rebase"):
+        self.moved = []
+        if kind == "rebase --update-refs":
+            other = self.rng.choice(self.stack_tops(clone, branches) or [other])
+        if kind in REBASE_ARGS:
             clone.checkout(other)
+            tips = {b: clone.must("rev-parse", b).strip() for b in branches if b != other}
             self.run(clone, kind, REBASE_ARGS[kind], [clone.models["main"]])
+            self.moved = [b for b, tip in tips.items() if clone.must("rev-parse", b).strip() != tip]
+            for branch in self.moved:  # rebased onto main with the branch stacked on them
+                clone.models[branch] = join(clone.models[branch], clone.models["main"])
+                self.tally.integrations["branch moved by a stacked rebase"] += 1
             return
         clone.checkout("main")
         self.onto_main(clone, kind, branches, other)
+
+    def stack_tops(self, clone: Clone, branches: list[str]) -> list[str]:
+        """The branches with another branch stacked under them: its tip among their commits
+        main lacks."""
+        unmerged = {b: set(clone.must("rev-list", f"main..{b}").split()) for b in branches}
+        tips = {b: clone.must("rev-parse", b).strip() for b in branches}
+        return [
+            top
+            for top in branches
+            if any(tips[b] in unmerged[top] and tips[b] != tips[top] for b in branches)
+        ]
 
     def onto_main(self, clone: Clone, kind: str, branches: list[str], other: str) -> None:
         """An integration of `kind` run on main, taking in branch `other` (or two `branches`)."""

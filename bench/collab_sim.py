@@ -5,7 +5,8 @@ outcomes and error fixes, update fixes, forget and restore their own records, an
 merge, `--no-ff`, `merge --no-commit` then commit, rebase, `pull --rebase`, `pull`, push,
 cherry-pick (one commit, a store or a change of a record the branch holds, or a branch's every
 commit with the hooks' repairs among them), `format-patch` then `am -3`, a branch squashed into
-one commit as it is rebased (`rebase -i`), `pull --rebase=merges`, `merge --squash`
+one commit as it is rebased (`rebase -i`), a branch rebased with the branches stacked under it
+(`rebase --update-refs`), `pull --rebase=merges`, `merge --squash`
 (committed with git's own message) and octopus merges, and pull with records stored on main and
 not committed (`--autostash`, or stash and pop). After every step the checked-out branch's
 memory is checked against the truth (`collab_model`); at the end each clone merges the other's
@@ -20,7 +21,7 @@ clock too, and the run repeats exactly.
 
     python -m bench.collab_sim --seeds 20 [--rounds 30]
         [--more-kinds | --all-kinds | --stash-kinds | --patch-kinds | --rewrite-kinds
-         | --merges-kinds | --uncommitted-kinds] [--steady-clock]
+         | --merges-kinds | --uncommitted-kinds | --stacked-kinds] [--steady-clock]
         [--code /path/to/checkout]
 """
 
@@ -44,6 +45,7 @@ from bench.collab_integrations import (
     MORE_INTEGRATIONS,
     PATCH_INTEGRATIONS,
     REWRITE_INTEGRATIONS,
+    STACKED_INTEGRATIONS,
     STASH_INTEGRATIONS,
     UNCOMMITTED_INTEGRATIONS,
     Integrator,
@@ -62,6 +64,7 @@ __all__ = [
     "MORE_INTEGRATIONS",
     "PATCH_INTEGRATIONS",
     "REWRITE_INTEGRATIONS",
+    "STACKED_INTEGRATIONS",
     "STASH_INTEGRATIONS",
     "UNCOMMITTED_INTEGRATIONS",
     "Simulation",
@@ -137,10 +140,23 @@ class Simulation:
         if self.conflicts.total() > conflicts:
             self.conflict_steps.append(f"step {self.steps} {clone.name}")
         self.record(check(clone.memory, clone.models[clone.branch]), f"{clone.name} {action}")
+        self.check_moved(clone)
         unordered = out_of_id_order(clone.memory)
         self.unordered_steps += bool(unordered)
         if unordered and not self.unordered_example:
             self.unordered_example = f"step {self.steps} {clone.name} {action}: {unordered}"
+
+    def check_moved(self, clone: Clone) -> None:
+        """Check the branches a stacked rebase moved besides the one checked out, each at its
+        new tip."""
+        if not self.integrator.moved:
+            return
+        current = clone.branch
+        for branch in self.integrator.moved:
+            clone.checkout(branch)
+            self.record(check(clone.memory, clone.models[branch]), f"{clone.name} moved {branch}")
+        clone.checkout(current)
+        self.integrator.moved = []
 
     def record(self, verdict: Verdict, where: str) -> None:
         if not verdict.clean:
@@ -267,10 +283,18 @@ def parse_options(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="--merges-kinds, and pick a branch's commits with --no-commit, then commit them",
     )
+    parser.add_argument(
+        "--stacked-kinds",
+        action="store_true",
+        help="--uncommitted-kinds, and rebase a branch with those stacked under it "
+        "(rebase --update-refs)",
+    )
     return parser.parse_args(argv)
 
 
 def kinds_of(options: argparse.Namespace) -> tuple[str, ...]:
+    if options.stacked_kinds:
+        return STACKED_INTEGRATIONS
     if options.uncommitted_kinds:
         return UNCOMMITTED_INTEGRATIONS
     if options.merges_kinds:
