@@ -58,6 +58,9 @@ REBASE_ARGS = {
 }
 # What a stash kind runs: on the clone, the kind drawn and the origin's truth.
 Stashing = Callable[[Clone, str, Model], None]
+# What starts a stack: on the clone, a branch started from the one named, with a record stored on
+# it; its name, or "" when the clone may start no more branches.
+Stacking = Callable[[Clone, str], str]
 
 
 class Integrator:
@@ -68,14 +71,17 @@ class Integrator:
         deltas: dict[str, Model],
         tally: Tally,
         stashing: Stashing | None = None,
+        stacking: Stacking | None = None,
     ) -> None:
         """`deltas`: by commit, the truth of the records it changed, as the local work made it;
-        `stashing` runs the stash kinds."""
+        `stashing` runs the stash kinds; `stacking` starts a stack where a stacked rebase finds
+        none."""
         self.rng = rng
         self.kinds = kinds
         self.deltas = deltas
         self.tally = tally
         self.stashing = stashing
+        self.stacking = stacking
         self.origin: Model = {}  # the truth of the origin's main, as last pushed
         self.moved: list[str] = []  # the branches the last integration moved besides its own
 
@@ -90,7 +96,7 @@ class Integrator:
         other = self.rng.choice(branches) if branches else ""
         self.moved = []
         if kind == "rebase --update-refs":
-            other = self.rng.choice(self.stack_tops(clone, branches) or [other])
+            other = self.stack_top(clone, branches) or other
         if kind in REBASE_ARGS:
             clone.checkout(other)
             tips = {b: clone.must("rev-parse", b).strip() for b in branches if b != other}
@@ -103,16 +109,25 @@ class Integrator:
         clone.checkout("main")
         self.onto_main(clone, kind, branches, other)
 
-    def stack_tops(self, clone: Clone, branches: list[str]) -> list[str]:
-        """The branches with another branch stacked under them: its tip among their commits
-        main lacks."""
+    def stack_top(self, clone: Clone, branches: list[str]) -> str:
+        """A branch with another stacked under it (its tip among their commits main lacks), or
+        one started for it on a branch holding commits main lacks; "" when there is neither."""
         unmerged = {b: set(clone.must("rev-list", f"main..{b}").split()) for b in branches}
         tips = {b: clone.must("rev-parse", b).strip() for b in branches}
-        return [
+        tops = [
             top
             for top in branches
             if any(tips[b] in unmerged[top] and tips[b] != tips[top] for b in branches)
         ]
+        if tops:
+            return self.rng.choice(tops)
+        bases = [b for b in branches if unmerged[b]]
+        if not bases or not self.stacking:
+            return ""
+        top = self.stacking(clone, self.rng.choice(bases))
+        if top:
+            branches.append(top)
+        return top
 
     def onto_main(self, clone: Clone, kind: str, branches: list[str], other: str) -> None:
         """An integration of `kind` run on main, taking in branch `other` (or two `branches`)."""

@@ -95,7 +95,9 @@ class Simulation:
         deltas: dict[str, Model] = {}
         self.work = LocalWork(self.rng, deltas)
         stasher = Stasher(self.rng, self.work, self.tally)
-        self.integrator = Integrator(self.rng, kinds, deltas, self.tally, stasher.integrate)
+        self.integrator = Integrator(
+            self.rng, kinds, deltas, self.tally, stasher.integrate, self.work.stack_on
+        )
         self.examples: list[str] = []
         self.bad_steps = 0
         self.steps = 0

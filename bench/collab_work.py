@@ -106,6 +106,18 @@ class LocalWork:
         self.commit(clone, {token: new}, f"change {token}")
         return None
 
+    def stack_on(self, clone: Clone, base: str) -> str:
+        """A branch started from `base` with a record stored on it: the top of a stack. "" when
+        the clone has its three branches already."""
+        mine = [b for b in clone.models if b != "main"]
+        if len(mine) >= 3:
+            return ""
+        name = f"{clone.name.lower()}{len(mine) + 1}"
+        clone.must("checkout", "-q", "-b", name, base)
+        clone.models[name] = dict(clone.models[base])
+        self.store(clone)
+        return name
+
     def branch_off(self, clone: Clone) -> None:
         """Start a feature branch, or switch among the three a clone may have."""
         mine = [b for b in clone.models if b != "main"]
