@@ -107,13 +107,18 @@ class LocalWork:
         return None
 
     def stack_on(self, clone: Clone, base: str) -> str:
-        """A branch started from `base` with a record stored on it: the top of a stack. "" when
-        the clone has its three branches already."""
+        """A branch started from `base` with a record stored on it: the top of a stack. With its
+        three branches, the clone starts it again as one whose every commit main holds (nothing
+        of it is lost); "" when there is none."""
         mine = [b for b in clone.models if b != "main"]
-        if len(mine) >= 3:
+        done = [b for b in mine if b != base and not clone.must("rev-list", f"main..{b}").strip()]
+        if len(mine) < 3:
+            name = f"{clone.name.lower()}{len(mine) + 1}"
+        elif done:
+            name = self.rng.choice(done)
+        else:
             return ""
-        name = f"{clone.name.lower()}{len(mine) + 1}"
-        clone.must("checkout", "-q", "-b", name, base)
+        clone.must("checkout", "-q", "-B", name, base)
         clone.models[name] = dict(clone.models[base])
         self.store(clone)
         return name
