@@ -5,6 +5,7 @@ merging the other's main: no violation, and the same bytes on both."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from bench.collab_sim import (
     MORE_INTEGRATIONS,
     PATCH_INTEGRATIONS,
     REWRITE_INTEGRATIONS,
+    STACKED_INTEGRATIONS,
     STASH_INTEGRATIONS,
     UNCOMMITTED_INTEGRATIONS,
     simulate,
@@ -168,6 +170,33 @@ def test_on_a_steady_clock_every_record_once_and_the_clones_converge(
     assert converged
     assert dict(simulation.conflicts) == {}
     assert sum(simulation.integrations.values()) >= 5
+
+
+# Two hundred rounds with stacks of branches rebased together (`rebase --update-refs`), each
+# branch the rebase moved checked at its new tip: before the post-rewrite hook repaired the
+# stack's other branches, one kept its replayed commits unrepaired, a record twice under one ID
+# (step 44), and a later forget on it was refused (step 99).
+STACKED_SEED = 10046
+
+
+def _git_version() -> tuple[int, int]:
+    said = subprocess.run(["git", "--version"], capture_output=True, text=True, check=True)
+    found = re.search(r"(\d+)\.(\d+)", said.stdout)
+    return (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+
+
+@pytest.mark.slow
+def test_every_branch_a_stacked_rebase_moves_ends_right() -> None:
+    if _git_version() < (2, 38):
+        pytest.skip("git rebase --update-refs needs git 2.38")
+    simulation, converged = simulate(
+        STACKED_SEED, 200, kinds=STACKED_INTEGRATIONS, steady_clock=True
+    )
+    assert simulation.examples == []
+    assert dict(simulation.violations) == {}
+    assert converged
+    assert dict(simulation.conflicts) == {}
+    assert simulation.integrations["branch moved by a stacked rebase"] >= 2
 
 
 def test_a_steady_clock_dates_each_git_command_a_minute_after_the_last(tmp_path: Path) -> None:
