@@ -189,6 +189,37 @@ def test_a_merge_commit_itself_holds_the_followed_references(repo: Path) -> None
     assert_healthy(repo)
 
 
+def test_a_picked_commit_itself_holds_the_followed_reference(repo: Path) -> None:
+    """main picked the branch's outcome (O-002 there) and holds a pattern of its own, so picking
+    the branch's pattern runs the driver of PATTERNS.md. The pick leaves the outcome files as
+    main holds them, so the driver writes the Source main calls that outcome by: the pick is
+    right as committed, and its hook has nothing left to repair (before, a repair commit
+    followed it)."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "b2")
+    theirs = add_outcome(repo, "branch record", "b2")
+    commit(repo, "branch record")
+    add_pattern(repo, "branch pattern", theirs, "b2")
+    commit(repo, "branch pattern")
+    git(repo, "checkout", "-q", "main")
+    ours = add_outcome(repo, "main record", "main", date="2026-03-01")
+    add_pattern(repo, "main pattern", ours, "main")
+    commit(repo, "main")
+    assert run_git(repo, "cherry-pick", "b2~1").returncode == 0
+
+    done = run_git(repo, "cherry-pick", "b2")
+
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "log", "--format=%s", "-3") == "branch pattern\nbranch record\nmain\n"
+    assert _ids(repo) == {"main record": "O-001", "branch record": "O-002"}
+    assert sources(repo) == {"main pattern": "O-001", "branch pattern": "O-002"}
+    assert (
+        "legion-memory: .planning/memory/PATTERNS.md: Source references follow their outcomes"
+        in done.stderr
+    )
+    assert_healthy(repo)
+
+
 def test_a_rebase_onto_a_main_that_only_archived_keeps_main_archived_id(repo: Path) -> None:
     """main's OUTCOMES.md is back to what the fork had (its one record archived), so git takes
     the replayed store whole, under main's archived ID; the replayed forget then yields that ID

@@ -9,11 +9,13 @@ from pathlib import Path
 
 from support.gitrepos import (
     add_outcome,
+    add_pattern,
     assert_healthy,
     commit,
     init_memory,
     rows,
     run_git,
+    sources,
     text_of,
 )
 from support.processes import git, run_process
@@ -150,6 +152,45 @@ def test_doctor_before_that_commit_weighs_the_picks_as_its_hook_would(repo: Path
     ]
     commit(repo, "repair")
     assert not (repo / ".git" / PICK_SEQUENCE_NAME).exists()
+    assert_healthy(repo)
+
+
+def test_a_pick_makes_a_reference_right_itself_when_it_leaves_the_outcomes_as_ours_holds_them(
+    repo: Path,
+) -> None:
+    """feature stores O-001 and a pattern citing it; main holds its own O-001 and pattern, and
+    picked feature's outcome (now O-002 there). Picking the pattern, then a code change main
+    made too, ends in a skip: no hook after the last pick. The pattern's pick does not change
+    the outcome files, so its driver knows O-001 meant what main holds as O-002 and writes that
+    in the pick itself (docs/decisions.md#references-in-the-merge). Before, the pick kept O-001,
+    main's own record, until the next commit's hook repaired it."""
+    init_memory(repo, driver=True)
+    _code(repo, "one\n")
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "feature outcome", "feature")
+    commit(repo, "feature store")
+    add_pattern(repo, "feature pattern", "O-001", "feature")
+    commit(repo, "feature pattern")
+    _code(repo, "two\n")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main outcome", "main", date="2026-03-01")
+    add_pattern(repo, "main pattern", "O-001", "main")
+    commit(repo, "main store")
+    assert run_git(repo, "cherry-pick", "feature~2").returncode == 0
+    _code(repo, "two\n")
+
+    picked = run_git(repo, "cherry-pick", "feature~1", "feature")
+    assert picked.returncode == 1
+    assert "The previous cherry-pick is now empty" in picked.stderr
+    assert run_git(repo, "cherry-pick", "--skip").returncode == 0
+
+    assert sources(repo) == {"main pattern": "O-001", "feature pattern": "O-002"}
+    assert git(repo, "log", "--format=%s", "-3") == ("feature pattern\ncode two\nfeature store\n")
+    assert git(repo, "show", "HEAD:.planning/memory/PATTERNS.md").count("| O-002 | git |") == 1
+    assert rows(repo) == [
+        ("O-001", "main", "main outcome"),
+        ("O-002", "feature", "feature outcome"),
+    ]
     assert_healthy(repo)
 
 

@@ -7,8 +7,14 @@ the driver's own three versions must be exactly those commits' (else nothing is 
 outcome files are then merged here as git will merge them: a file changed on one side only is that
 side's, otherwise the same row merge with the same reserved IDs
 (docs/decisions.md#references-in-the-merge).
+
+A pick (`git cherry-pick`, a step of a sequence of picks, a patch `git am` applies from a commit
+the repository holds) names its commit C too: its base is C's one parent. Only a pick that leaves
+the outcome rows as ours holds them is predicted (C changes no row of OUTCOMES.md and no outcome
+row of ARCHIVE.md), since the pick's own merge weighs history the prediction does not ask.
 """
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -34,17 +40,23 @@ class Prediction(NamedTuple):
 
 
 def predict(
-    path: Path, versions: Sequence[str], env: Mapping[str, str], log: list[Arrival]
+    path: Path,
+    versions: Sequence[str],
+    env: Mapping[str, str],
+    log: list[Arrival],
+    picked: str | None = None,
 ) -> Prediction | None:
     """The prediction for the merge of `path` (its three versions given), None when git names no
     single theirs, the base is not one commit, a version is not that commit's, or an outcome
-    file would conflict."""
-    commits = _commits(path, versions, env)
+    file would conflict. `picked`: the commit a pick is applying, when git names none."""
+    commits = _commits(path, versions, env) if not picked else _pick_commits(path, versions, picked)
     if commits is None:
         return None
     base, ours, theirs = files_of_commits(Path.cwd(), path.parent, commits, NAMES) or [{}, {}, {}]
     if not (base or ours or theirs):
         return None
+    if picked:
+        return _pick_prediction(base, ours, theirs)
     outcomes = _merged(path.parent / OUTCOME.filename, base, ours, theirs, env, log)
     if outcomes is None:
         return None
@@ -67,11 +79,41 @@ def _commits(path: Path, versions: Sequence[str], env: Mapping[str, str]) -> lis
     if ours is None or len(bases) != 1:
         return None
     commits = [bases[0], ours, named[0]]
+    return commits if _versions_held(path, versions, commits) else None
+
+
+def _pick_commits(path: Path, versions: Sequence[str], picked: str) -> list[str] | None:
+    """C's one parent, HEAD and C, when the three versions are exactly theirs."""
+    cwd = Path.cwd()
+    line = (run_git(["rev-list", "--parents", "-n", "1", picked], cwd) or "").split()
+    ours = run_git(["rev-parse", "HEAD"], cwd)
+    if len(line) != 2 or ours is None:
+        return None
+    commits = [line[1], ours, line[0]]
+    return commits if _versions_held(path, versions, commits) else None
+
+
+def _versions_held(path: Path, versions: Sequence[str], commits: Sequence[str]) -> bool:
     for commit, text in zip(commits, versions, strict=True):
-        held = run_git(["show", f"{commit}:{path.as_posix()}"], cwd)
+        held = run_git(["show", f"{commit}:{path.as_posix()}"], Path.cwd())
         if held is None or held != text.strip():
-            return None
-    return commits
+            return False
+    return True
+
+
+_OUTCOME_ROW = re.compile(rf"^\|\s*{OUTCOME.prefix}-\d+\s*\|.*$", re.MULTILINE)
+
+
+def _pick_prediction(base: Files, ours: Files, theirs: Files) -> Prediction | None:
+    """Ours's outcome files, when the pick changes no outcome row: git keeps OUTCOMES.md as ours
+    holds it, and ARCHIVE.md's outcome rows too."""
+    if theirs.get(OUTCOME.filename) != base.get(OUTCOME.filename):
+        return None
+    rows = [_OUTCOME_ROW.findall(files.get(ARCHIVE_FILENAME) or "") for files in (base, theirs)]
+    if rows[0] != rows[1]:
+        return None
+    merged = {name: ours.get(name) for name in (OUTCOME.filename, ARCHIVE_FILENAME)}
+    return Prediction(ours, theirs, merged)
 
 
 def _merged(

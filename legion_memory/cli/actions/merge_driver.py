@@ -81,7 +81,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: the merge failed ({exc})")
     text = result.text
     if not result.conflicts and Path(shown).name.upper() in _CITING:
-        text = _references_followed(Path(shown), texts, text)
+        text = _references_followed(Path(shown), texts, text, incoming.picked)
     files.write_version(Path(ours), text)
     return _reported(result, shown, theirs, followed=text != result.text)
 
@@ -308,16 +308,16 @@ def _version_seen(path: Path, theirs: _Theirs) -> VersionSeen | None:
     return version_seen_in_merge(Path.cwd(), path, commits[0], ours_rev(os.environ))
 
 
-def _references_followed(path: Path, versions: list[str], text: str) -> str:
-    """The merged text with each pattern citing, by its ID after this merge, the outcome it
-    meant on its side, when the merge of the outcome files can be predicted
+def _references_followed(path: Path, versions: list[str], text: str, picked: str | None) -> str:
+    """The merged text with each pattern citing, by its ID after this merge or pick, the outcome
+    it meant on its side, when the merge of the outcome files can be predicted
     (docs/decisions.md#references-in-the-merge); else as merged (the hook repairs it)."""
     from legion_memory.gitops.merge_prediction import predict
     from legion_memory.storage.reading import Memory
     from legion_memory.upkeep.source_references import resolved_references, source_versions
 
     try:
-        prediction = predict(path, versions, os.environ, _logged())
+        prediction = predict(path, versions, os.environ, _logged(), picked)
         if prediction is None:
             return text
         memory = Memory(path.parent)
