@@ -5,11 +5,11 @@ merging the other's main: no violation, and the same bytes on both."""
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 from pathlib import Path
 
 import pytest
+from support.processes import git_version
 
 from bench.collab_clone import Clone, SteadyClock
 from bench.collab_sim import (
@@ -179,15 +179,9 @@ def test_on_a_steady_clock_every_record_once_and_the_clones_converge(
 STACKED_SEED = 10046
 
 
-def _git_version() -> tuple[int, int]:
-    said = subprocess.run(["git", "--version"], capture_output=True, text=True, check=True)
-    found = re.search(r"(\d+)\.(\d+)", said.stdout)
-    return (int(found.group(1)), int(found.group(2))) if found else (0, 0)
-
-
 @pytest.mark.slow
 def test_every_branch_a_stacked_rebase_moves_ends_right() -> None:
-    if _git_version() < (2, 38):
+    if git_version() < (2, 38):
         pytest.skip("git rebase --update-refs needs git 2.38")
     simulation, converged = simulate(
         STACKED_SEED, 200, kinds=STACKED_INTEGRATIONS, steady_clock=True

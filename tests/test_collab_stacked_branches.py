@@ -4,7 +4,6 @@ gets the repair its own rebase would have given it (docs/decisions.md#stacked-br
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -18,14 +17,9 @@ from support.gitrepos import (
     run_git,
     sources,
 )
-from support.processes import git
+from support.processes import git, git_version
 
 pytestmark = pytest.mark.slow
-
-
-def _git_version(repo: Path) -> tuple[int, int]:
-    found = re.search(r"(\d+)\.(\d+)", git(repo, "--version"))
-    return (int(found.group(1)), int(found.group(2))) if found else (0, 0)
 
 
 def _stack_on_feature(repo: Path) -> None:
@@ -44,7 +38,7 @@ def _subjects(repo: Path, rev: str) -> list[str]:
 def test_a_branch_the_rebase_moved_along_the_stack_gets_its_own_repair(repo: Path) -> None:
     """Before, only the branch checked out got the repair commit: feature's tip kept the pattern
     citing O-001, which is main's record there, and `doctor` on feature could not see it."""
-    if _git_version(repo) < (2, 38):
+    if git_version() < (2, 38):
         pytest.skip("git rebase --update-refs needs git 2.38")
     _stack_on_feature(repo)
 
@@ -81,7 +75,7 @@ def test_a_branch_the_rebase_moved_along_the_stack_gets_its_own_repair(repo: Pat
 def test_a_branch_of_the_stack_that_needs_no_repair_is_moved_as_git_moves_it(repo: Path) -> None:
     """main stored nothing, so the rebase renumbers nothing: feature goes where git puts it, with
     no commit of ours, and the rebase says nothing of it."""
-    if _git_version(repo) < (2, 38):
+    if git_version() < (2, 38):
         pytest.skip("git rebase --update-refs needs git 2.38")
     feature_outcome_and_pattern(repo)
     git(repo, "checkout", "-q", "-b", "top")

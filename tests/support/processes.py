@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -55,6 +56,13 @@ def git(cwd: Path, *args: str) -> str:
     if done.returncode != 0:
         raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}")
     return done.stdout
+
+
+def git_version() -> tuple[int, int]:
+    """The installed git's major and minor version ((0, 0) when it says none)."""
+    said = subprocess.run(["git", "--version"], capture_output=True, text=True, check=True)
+    found = re.search(r"(\d+)\.(\d+)", said.stdout)
+    return (int(found.group(1)), int(found.group(2))) if found else (0, 0)
 
 
 LOCK_FILE = ".legion-memory.lock"
