@@ -46,6 +46,8 @@ UNCOMMITTED_INTEGRATIONS = (*MERGES_KEPT_INTEGRATIONS, "cherry-pick --no-commit"
 # (`rebase --update-refs`), which git moves after the post-rewrite hook.
 STACKED_INTEGRATIONS = (*UNCOMMITTED_INTEGRATIONS, "rebase --update-refs")
 PULLS = ("pull", "pull --rebase", "pull --rebase=merges")
+# The kinds that take in a branch as its commits main lacks, merges left out (`--no-merges`).
+WHOLE_BRANCH_PICKS = ("cherry-pick range", "cherry-pick --no-commit", "am")
 # The todo edit `rebase -i` runs as its editor: every pick after the first squashes into it.
 SQUASH_TODO = "sed -i -e '2,$ s/^pick /squash /'"
 REBASE_ARGS = {
@@ -131,6 +133,12 @@ class Integrator:
 
     def onto_main(self, clone: Clone, kind: str, branches: list[str], other: str) -> None:
         """An integration of `kind` run on main, taking in branch `other` (or two `branches`)."""
+        if kind in WHOLE_BRANCH_PICKS and clone.must("rev-list", "--merges", f"main..{other}"):
+            # A merge commit can hold changes of its own (a squash git amended into it, a
+            # resolution), which neither a pick nor a mailed patch of the branch's other commits
+            # carries: the branch's truth would not be what arrives. A team merges it.
+            self.tally.integrations[f"{kind} of a branch holding a merge, merged"] += 1
+            kind = "merge"
         if kind in ("merge", "merge --no-ff"):
             self.run(
                 clone,

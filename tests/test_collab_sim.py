@@ -5,13 +5,17 @@ merging the other's main: no violation, and the same bytes on both."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 from pathlib import Path
 
 import pytest
 from support.processes import git_version
 
-from bench.collab_clone import Clone, SteadyClock
+from bench.collab_clone import Clone, SteadyClock, clone_origin, environment
+from bench.collab_integrations import Integrator
+from bench.collab_model import check, join
+from bench.collab_resolution import Tally
 from bench.collab_sim import (
     ALL_INTEGRATIONS,
     INTEGRATIONS,
@@ -24,6 +28,7 @@ from bench.collab_sim import (
     UNCOMMITTED_INTEGRATIONS,
     simulate,
 )
+from bench.collab_work import LocalWork
 
 SEEDS = tuple(range(1, 9))
 ROUNDS = 40
@@ -206,3 +211,42 @@ def test_a_steady_clock_dates_each_git_command_a_minute_after_the_last(tmp_path:
     dates = clone.must("log", "--format=%s %at %ct")
 
     assert dates == "two 1000000120 1000000120\none 1000000060 1000000060\n"
+
+
+def test_a_branch_whose_commits_main_lacks_hold_a_merge_is_merged_not_picked(
+    tmp_path: Path,
+) -> None:
+    """A merge commit can hold changes of its own (here a store amended into it, as a squash
+    rebase that fast-forwards onto a merge does), which picking or mailing the branch's other
+    commits (`--no-merges`) leaves behind: the branch's truth would not be what arrived, and the
+    check would count its records lost (seed 11001 of `--stacked-kinds`, step 384). Such a branch
+    is merged instead, and counted as such."""
+    code = Path(__file__).resolve().parent.parent
+    origin = tmp_path / "origin.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
+    clone = clone_origin("A", origin, tmp_path / "A", environment(tmp_path, code), first=True)
+    work = LocalWork(random.Random(1), {})
+    for branch, start in (("side", "main"), ("feature", "main")):
+        clone.must("checkout", "-q", "-b", branch, start)
+        clone.models[branch] = {}
+    clone.checkout("side")
+    work.store(clone)
+    clone.checkout("feature")
+    clone.must("merge", "-q", "--no-ff", "--no-edit", "side")
+    token, truth = work.write_store(clone, kind="outcomes")
+    clone.must("commit", "-q", "-a", "--amend", "--no-edit", "--no-verify")
+    clone.models["feature"] = join(clone.models["side"], {token: truth})
+    tally = Tally()
+    clone.checkout("main")
+
+    Integrator(random.Random(1), ("cherry-pick range",), {}, tally).onto_main(
+        clone, "cherry-pick range", ["side", "feature"], "feature"
+    )
+
+    verdict = check(clone.memory, clone.models["main"])
+    assert (dict(verdict.counts), verdict.examples) == ({}, [])
+    assert sorted(clone.models["main"]) == ["r1", "r2"]
+    assert dict(tally.integrations) == {
+        "cherry-pick range of a branch holding a merge, merged": 1,
+        "merge": 1,
+    }
