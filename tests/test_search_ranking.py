@@ -84,6 +84,24 @@ def test_words_that_carry_meaning_in_error_memory_are_not_stopwords() -> None:
     ]
 
 
+def test_single_letters_and_digits_are_not_words() -> None:
+    # What is left of node's and [x], and of a version string: each would match nearly anything.
+    assert words("Upgrade node's [x] to version 2 of release 7.3.2, node 16, v2") == [
+        "upgrade",
+        "node",
+        "version",
+        "release",
+        "node",
+        "16",
+        "v2",
+    ]
+
+
+def test_a_version_string_s_digits_match_no_query() -> None:
+    corpus = Corpus.of([_source(1, "defect reported against release 7.3.2"), *map(_note, range(9))])
+    assert rank(corpus, query_terms("upgrade the schema to version 2"), TODAY) == []
+
+
 def _source(number: int, text: str, *, days: int = 0, importance: int | None = None) -> Source:
     return Source(
         "outcome",

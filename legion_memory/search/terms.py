@@ -23,10 +23,11 @@ FUNCTION_WORDS = frozenset(
     don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn couldn ll ve re
     """.split()
 )
-# Search's: single Latin letters too (what is left of node's, don't, - [x]: they would match nearly
-# anything). Words that carry meaning in error memory stay searchable: fix, build, add, make, not,
-# no (docs/decisions.md#search-ranking).
-STOPWORDS = FUNCTION_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz")
+# Search's: single Latin letters and digits too (what is left of node's, don't, - [x], and of
+# version strings and numbering: 7.3.2, Step 0.5; they would match nearly anything). Words that
+# carry meaning in error memory stay searchable: fix, build, add, make, not, no, and numbers of two
+# digits or more (node 16) (docs/decisions.md#search-ranking).
+STOPWORDS = FUNCTION_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def words(text: str) -> list[str]:
