@@ -112,16 +112,9 @@ def clone_origin(
     ):
         clone.must("config", key, value)
     command = f"{shlex.quote(sys.executable)} -m legion_memory"
-    cli = [sys.executable, "-m", "legion_memory"]
-    subprocess.run(
-        [*cli, "git", "install", "--command", command],
-        cwd=path,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    _run_tool(clone, "git", "install", "--command", command)
     if first:
-        subprocess.run([*cli, "init"], cwd=path, env=env, check=True, capture_output=True)
+        _run_tool(clone, "init")
         clone.must("checkout", "-q", "-b", "main")
         clone.must("add", "-A")
         clone.must("commit", "-q", "-m", "memory")
@@ -129,3 +122,13 @@ def clone_origin(
     else:
         clone.must("checkout", "-q", "main")
     return clone
+
+
+def _run_tool(clone: Clone, *args: str) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "legion_memory", *args],
+        cwd=clone.path,
+        env=clone.env,
+        check=True,
+        capture_output=True,
+    )

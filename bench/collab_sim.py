@@ -236,6 +236,38 @@ class Totals:
         self.diverged += not converged
 
 
+KIND_FLAGS = (
+    ("--more-kinds", "also pick a branch's every commit, and merge with --no-commit then commit"),
+    ("--all-kinds", "--more-kinds, and pick one commit that changed a record main holds"),
+    (
+        "--stash-kinds",
+        "--all-kinds, and store on main without committing, then pull with --autostash "
+        "or stash, pull and pop",
+    ),
+    (
+        "--patch-kinds",
+        "--stash-kinds, and apply a branch's commits as patches (format-patch, am -3)",
+    ),
+    (
+        "--rewrite-kinds",
+        "--patch-kinds, and squash a branch's commits into one as it is rebased (rebase -i)",
+    ),
+    (
+        "--merges-kinds",
+        "--rewrite-kinds, and pull --rebase=merges (main's merges replayed as merges)",
+    ),
+    (
+        "--uncommitted-kinds",
+        "--merges-kinds, and pick a branch's commits with --no-commit, then commit them",
+    ),
+    (
+        "--stacked-kinds",
+        "--uncommitted-kinds, and rebase a branch with those stacked under it "
+        "(rebase --update-refs)",
+    ),
+)
+
+
 def parse_options(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20)
@@ -249,48 +281,8 @@ def parse_options(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="date every git command a minute after the last, so that runs repeat exactly",
     )
-    parser.add_argument(
-        "--more-kinds",
-        action="store_true",
-        help="also pick a branch's every commit, and merge with --no-commit then commit",
-    )
-    parser.add_argument(
-        "--all-kinds",
-        action="store_true",
-        help="--more-kinds, and pick one commit that changed a record main holds",
-    )
-    parser.add_argument(
-        "--stash-kinds",
-        action="store_true",
-        help="--all-kinds, and store on main without committing, then pull with --autostash "
-        "or stash, pull and pop",
-    )
-    parser.add_argument(
-        "--patch-kinds",
-        action="store_true",
-        help="--stash-kinds, and apply a branch's commits as patches (format-patch, am -3)",
-    )
-    parser.add_argument(
-        "--rewrite-kinds",
-        action="store_true",
-        help="--patch-kinds, and squash a branch's commits into one as it is rebased (rebase -i)",
-    )
-    parser.add_argument(
-        "--merges-kinds",
-        action="store_true",
-        help="--rewrite-kinds, and pull --rebase=merges (main's merges replayed as merges)",
-    )
-    parser.add_argument(
-        "--uncommitted-kinds",
-        action="store_true",
-        help="--merges-kinds, and pick a branch's commits with --no-commit, then commit them",
-    )
-    parser.add_argument(
-        "--stacked-kinds",
-        action="store_true",
-        help="--uncommitted-kinds, and rebase a branch with those stacked under it "
-        "(rebase --update-refs)",
-    )
+    for flag, meaning in KIND_FLAGS:
+        parser.add_argument(flag, action="store_true", help=meaning)
     return parser.parse_args(argv)
 
 

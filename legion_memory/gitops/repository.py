@@ -335,6 +335,11 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     git_dir = find_git_dir(start, env)
     if git_dir is None:
         return []
+    return _sides_named_by_hooks(start, env) or _sides_in_git_dir(start, git_dir)
+
+
+def _sides_named_by_hooks(start: Path, env: Mapping[str, str]) -> list[str]:
+    """The sides a hook or the octopus strategy named in the environment; empty when none."""
     rewritten = env.get(REWRITTEN_ENV, "").split()
     replay = replay_of_rebase(start, env) if rewritten else None
     if replay is not None:  # one branch's own history: its tip says what its rows meant last
@@ -345,9 +350,12 @@ def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> li
     picked = env.get(PICKED_ENV, "").split()
     if picked:  # post-commit of a pick: HEAD is its result
         return [*(env.get(PICKED_ONTO_ENV, "").split() or ["HEAD^"]), *picked]
-    named = env.get(RECHECK_ENV, "").split()
-    if named:  # a step of the octopus strategy, which no MERGE_HEAD or parent names yet
-        return named
+    # a step of the octopus strategy, which no MERGE_HEAD or parent names yet
+    return env.get(RECHECK_ENV, "").split()
+
+
+def _sides_in_git_dir(start: Path, git_dir: Path) -> list[str]:
+    """The sides git's state names: an integration in progress, a squash, a merge, a stash."""
     head, *parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "-").split()
     merged = parents if len(parents) > 1 else []
     for name in _in_progress(git_dir):
