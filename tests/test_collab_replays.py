@@ -363,3 +363,38 @@ def test_a_restore_git_skips_as_already_upstream_is_kept_when_it_came_last(repo:
     assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "b", "beta")]
     assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER
     assert_healthy(repo)
+
+
+def test_a_restore_git_skips_leaves_the_record_live_as_both_sides_hold_it(repo: Path) -> None:
+    """main forgets alpha and restores it. b, started before that, forgets beta and alpha, then
+    restores beta and alpha: its restore of alpha has the very diff of main's, among the same
+    neighbours. Rebasing b onto main, git replays b's forgets and skips that restore as
+    "previously applied", leaving alpha archived, though main and b both hold it live: the
+    rebase's hook sets it live again (seed 12001 of the simulation's `--stacked-kinds`)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    add_outcome(repo, "beta", "main")
+    commit(repo, "store alpha and beta")
+    git(repo, "checkout", "-q", "-b", "b")
+    for move, record, message in (
+        (forget, "O-002", "forget beta"),
+        (forget, "O-001", "forget alpha"),
+        (restore, "O-002", "restore beta"),
+        (restore, "O-001", "restore alpha"),
+    ):
+        move(memory_of(repo), record)
+        commit(repo, message)
+    git(repo, "checkout", "-q", "main")
+    for move, message in ((forget, "forget alpha on main"), (restore, "restore alpha on main")):
+        move(memory_of(repo), "O-001")
+        commit(repo, message)
+    git(repo, "checkout", "-q", "b")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "skipped previously applied commit" in rebased.stderr
+    assert "O-001 made live again, its later state" in rebased.stderr
+    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "main", "beta")]
+    assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER
+    assert_healthy(repo)

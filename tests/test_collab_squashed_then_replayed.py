@@ -12,14 +12,20 @@ from pathlib import Path
 import pytest
 from support.gitrepos import (
     add_error,
+    add_outcome,
     assert_healthy,
     commit,
     fix_error,
     init_memory,
+    memory_of,
     rows,
     run_git,
+    text_of,
 )
 from support.processes import git
+
+from bench.collab_integrations import SQUASH_TODO
+from legion_memory.upkeep.forgetting import forget, restore
 
 pytestmark = pytest.mark.slow
 
@@ -77,4 +83,58 @@ def test_a_squashed_branch_replayed_onto_main_keeps_main_s_later_fix_without_a_c
     assert rows(repo, "errors") == FIXED
     assert git(repo, "status", "--porcelain") == ""
     assert git(repo, "rev-parse", "HEAD") == squashed  # every replayed commit was empty
+    assert_healthy(repo)
+
+
+def test_a_squash_naming_commits_both_sides_hold_counts_none_of_their_moves(repo: Path) -> None:
+    """feature stores beta and forgets alpha, folds the two into one commit F with `rebase -i`
+    (noted as a fold; it keeps the store's message), and stores delta. main, moved on, picks F, squash-merges feature (a
+    squash naming F), merges it too and forgets gamma; feature then restores alpha. Rebasing
+    feature onto main replays the restore. F is history both sides hold since they parted: its
+    move is no move of main's since. Counted as one (the squash named it), main had moved alpha
+    twice to feature's once, and the replayed restore left alpha archived (seed 12002 of the
+    collaboration simulation's `--stacked-kinds`)."""
+    init_memory(repo, driver=True)
+    for summary in ("alpha", "gamma"):
+        add_outcome(repo, summary, "main")
+    commit(repo, "store alpha and gamma")
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "beta", "feature")
+    commit(repo, "store beta")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    folded = run_git(
+        repo,
+        *("-c", f"sequence.editor={SQUASH_TODO}", "-c", "core.editor=true"),
+        *("rebase", "-q", "-i", "main"),
+    )
+    assert folded.returncode == 0, folded.stderr
+    add_outcome(repo, "delta", "feature")
+    commit(repo, "store delta")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main's notes\n", encoding="utf-8")
+    commit(repo, "main's notes")
+    assert run_git(repo, "cherry-pick", "feature~1").returncode == 0
+    assert run_git(repo, "merge", "--squash", "feature").returncode == 0
+    git(repo, "commit", "-q", "--no-edit")
+    assert run_git(repo, "merge", "--no-edit", "feature").returncode == 0
+    forget(memory_of(repo), "O-002")
+    commit(repo, "forget gamma")
+    git(repo, "checkout", "-q", "feature")
+    restore(memory_of(repo), "O-001")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--date", "2030-01-01T00:00:00", "-m", "restore alpha")
+
+    rebased = run_git(repo, "rebase", "main")
+
+    assert rebased.returncode == 0, rebased.stdout + rebased.stderr
+    assert sorted(rows(repo)) == [
+        ("O-001", "main", "alpha"),
+        ("O-003", "feature", "beta"),
+        ("O-004", "feature", "delta"),
+    ]
+    archived = [
+        line for line in text_of(repo, "ARCHIVE.md").splitlines() if line.startswith("| O-")
+    ]
+    assert [line.split("|")[-2].strip() for line in archived] == ["gamma"]
     assert_healthy(repo)

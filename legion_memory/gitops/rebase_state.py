@@ -30,3 +30,15 @@ def _named(start: Path, env: Mapping[str, str] | None, name: str) -> str | None:
         if named:
             return named
     return None
+
+
+def dropped_as_upstream(start: Path, onto: str, started: str) -> set[str] | None:
+    """The commits of the branch from `started` a rebase onto `onto` drops as previously applied:
+    their diff is one of the upstream's commits' since they parted (equal patch ids). None when
+    git cannot say."""
+    listed = run_git(
+        ["rev-list", "--cherry-mark", "--right-only", "--no-merges", f"{onto}...{started}"], start
+    )
+    if listed is None:
+        return None
+    return {line[1:] for line in listed.split() if line.startswith("=")}

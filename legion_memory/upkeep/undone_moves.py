@@ -20,8 +20,12 @@ from typing import NamedTuple
 from legion_memory.errors import LegionMemoryError
 from legion_memory.gitops.applied_patch import sides_of_applied_patch
 from legion_memory.gitops.hook_env import RECHECK_ENV, REPLAYED_AS_ENV
-from legion_memory.gitops.rebase_state import rebase_onto, rebase_started_from
-from legion_memory.gitops.record_history import most_moved, parting
+from legion_memory.gitops.rebase_state import (
+    dropped_as_upstream,
+    rebase_onto,
+    rebase_started_from,
+)
+from legion_memory.gitops.record_history import commits_since_changing, most_moved, parting
 from legion_memory.gitops.repository import files_of_commits
 from legion_memory.schema.identity import Identity, history_text, identity_of_cells
 from legion_memory.schema.kinds import KINDS
@@ -69,7 +73,8 @@ def _undone(memory: Memory) -> list[Undone]:
     # A patch `git am` applied as text replays the branch's move whole, with no merge to weigh
     # it: its sides are ours and the commit it was mailed from (seed 8065 of `--merges-kinds`).
     named = named or tuple(sides_of_applied_patch(memory.directory, list(paths)))
-    named = named or _rebase_sides(memory.directory)
+    rebase = () if named else _rebase_sides(memory.directory)
+    named = named or rebase
     if not named:
         return []
     parents = named if len(named) >= 2 else _PARENTS
@@ -87,6 +92,8 @@ def _undone(memory: Memory) -> list[Undone]:
         held = now.get(key)
         if later is not None and held is not None and held.archived != later:
             undone.append(Undone(held.record_id, held.where, held.archived))
+    if rebase:
+        undone += _left_by_a_dropped_move(memory, base, rebase, sides, now)
     return undone
 
 
@@ -144,3 +151,33 @@ def _later(memory: Memory, base: str, held_by: Mapping[str, _Held]) -> bool | No
     later = most_moved(memory.directory, base, list(held_by), memory.archive, text)
     states = {held_by[side].archived for side in later or ()}
     return states.pop() if len(states) == 1 else None
+
+
+def _left_by_a_dropped_move(
+    memory: Memory,
+    base: str,
+    rebase: tuple[str, ...],
+    sides: list[dict[tuple[str, Identity], _Held]],
+    now: Mapping[tuple[str, Identity], _Held],
+) -> list[Undone]:
+    """Records the rebase left in the state neither side holds, because git dropped the branch's
+    last move of it as previously applied: its diff was an upstream move's, made among the same
+    neighbours, while the branch's earlier moves were replayed (a forget, then that restore
+    dropped: seed 12001 of the collaboration simulation's `--stacked-kinds`). The state both
+    sides hold stands. Git is asked only when such a record is there."""
+    onto, started = rebase
+    dropped: set[str] | None = None
+    undone = []
+    for key, held in now.items():
+        copies = [side.get(key) for side in sides]
+        states = {copy.archived if copy else None for copy in copies}
+        if states != {not held.archived} or not copies[-1] or not copies[-1].text:
+            continue
+        if dropped is None:
+            dropped = dropped_as_upstream(memory.directory, onto, started) or set()
+        moves = commits_since_changing(
+            memory.directory, base, started, memory.archive, copies[-1].text
+        )
+        if moves and moves[0] in dropped:
+            undone.append(Undone(held.record_id, held.where, held.archived))
+    return undone
