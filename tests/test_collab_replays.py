@@ -355,14 +355,7 @@ def test_a_restore_git_skips_as_already_upstream_is_kept_when_it_came_last(repo:
     assert run_git(repo, "cherry-pick", *moves).returncode == 0
     git(repo, "checkout", "-q", "b")
 
-    rebased = run_git(repo, "rebase", "main")
-
-    assert rebased.returncode == 0, rebased.stderr
-    assert "skipped previously applied commit" in rebased.stderr
-    assert "O-001 made live again, its later state" in rebased.stderr
-    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "b", "beta")]
-    assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER
-    assert_healthy(repo)
+    _rebase_skipping_alpha_s_restore_keeps_it_live(repo, beta_branch="b")
 
 
 def test_a_restore_git_skips_leaves_the_record_live_as_both_sides_hold_it(repo: Path) -> None:
@@ -390,11 +383,15 @@ def test_a_restore_git_skips_leaves_the_record_live_as_both_sides_hold_it(repo: 
         commit(repo, message)
     git(repo, "checkout", "-q", "b")
 
+    _rebase_skipping_alpha_s_restore_keeps_it_live(repo, beta_branch="main")
+
+
+def _rebase_skipping_alpha_s_restore_keeps_it_live(repo: Path, beta_branch: str) -> None:
     rebased = run_git(repo, "rebase", "main")
 
     assert rebased.returncode == 0, rebased.stderr
     assert "skipped previously applied commit" in rebased.stderr
     assert "O-001 made live again, its later state" in rebased.stderr
-    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "main", "beta")]
+    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", beta_branch, "beta")]
     assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER
     assert_healthy(repo)

@@ -88,12 +88,12 @@ def test_a_squashed_branch_replayed_onto_main_keeps_main_s_later_fix_without_a_c
 
 def test_a_squash_naming_commits_both_sides_hold_counts_none_of_their_moves(repo: Path) -> None:
     """feature stores beta and forgets alpha, folds the two into one commit F with `rebase -i`
-    (noted as a fold; it keeps the store's message), and stores delta. main, moved on, picks F, squash-merges feature (a
-    squash naming F), merges it too and forgets gamma; feature then restores alpha. Rebasing
-    feature onto main replays the restore. F is history both sides hold since they parted: its
-    move is no move of main's since. Counted as one (the squash named it), main had moved alpha
-    twice to feature's once, and the replayed restore left alpha archived (seed 12002 of the
-    collaboration simulation's `--stacked-kinds`)."""
+    (noted as a fold; it keeps the store's message), and stores delta. main, moved on, picks
+    F, squash-merges feature (a squash naming F), merges it too and forgets gamma; feature then
+    restores alpha. Rebasing feature onto main replays the restore. F is history both sides
+    hold since they parted: its move is no move of main's since. Counted as one (the squash
+    named it), main had moved alpha twice to feature's once, and the replayed restore left
+    alpha archived (seed 12002 of the collaboration simulation's `--stacked-kinds`)."""
     init_memory(repo, driver=True)
     for summary in ("alpha", "gamma"):
         add_outcome(repo, summary, "main")
