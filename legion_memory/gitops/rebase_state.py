@@ -32,13 +32,11 @@ def _named(start: Path, env: Mapping[str, str] | None, name: str) -> str | None:
     return None
 
 
-def dropped_as_upstream(start: Path, onto: str, started: str) -> set[str] | None:
+def dropped_as_upstream(start: Path, onto: str, started: str) -> set[str]:
     """The commits of the branch from `started` a rebase onto `onto` drops as previously applied:
-    their diff is one of the upstream's commits' since they parted (equal patch ids). None when
+    their diff is one of the upstream's commits' since they parted (equal patch ids). Empty when
     git cannot say."""
     listed = run_git(
         ["rev-list", "--cherry-mark", "--right-only", "--no-merges", f"{onto}...{started}"], start
     )
-    if listed is None:
-        return None
-    return {line[1:] for line in listed.split() if line.startswith("=")}
+    return {line[1:] for line in (listed or "").split() if line.startswith("=")}

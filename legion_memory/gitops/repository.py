@@ -324,13 +324,10 @@ def octopus_in_progress(start: Path) -> bool:
 
 
 def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> list[str]:
-    """The commits the integration at hand took its versions from, never its own result: ours
-    and theirs of a merge, pick or rebase step still in progress, ours and the squashed branch's
-    tip after `merge --squash`, the old commits of a rebase just done (named by the post-rewrite
-    hook), ours and the picked commit of a pick just committed (named by the post-commit hook),
-    the sides a hook or the octopus strategy names for doctor to weigh (`RECHECK_ENV`), the
-    parents of a merge at HEAD, or HEAD and the stash of a stash applied with a renumbering that
-    the driver noted (`applied_stash`). Empty when there is none."""
+    """The commits the integration at hand took its versions from, never its own result: first
+    those a hook names (a rebase's old commits, a pick just committed, `RECHECK_ENV`), else
+    those git's state names (a step in progress, a squash's tip, a merge's parents, a stash the
+    driver noted, `applied_stash`). Empty when there is none."""
     env = os.environ if env is None else env
     git_dir = find_git_dir(start, env)
     if git_dir is None:

@@ -174,7 +174,7 @@ def _left_by_a_dropped_move(
         if states != {not held.archived} or not copies[-1] or not copies[-1].text:
             continue
         if dropped is None:
-            dropped = dropped_as_upstream(memory.directory, onto, started) or set()
+            dropped = dropped_as_upstream(memory.directory, onto, started)
         moves = commits_since_changing(
             memory.directory, base, started, memory.archive, copies[-1].text
         )
