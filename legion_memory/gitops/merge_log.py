@@ -6,12 +6,17 @@ every row it brings in instead, in a per-clone log under the git directory, and 
 (run by the post-merge and post-rewrite hooks) makes such `Source` references follow their record.
 A logged row only counts while a row with exactly that text is in the files, so the log of an
 aborted merge cannot change anything.
+
+Each entry names the integration that wrote it (`integration_key`), and the driver reads only the
+entries of the one in progress: a sequence of picks that ended with `cherry-pick --skip` runs no
+hook, so its log is still there when the next merge begins, and must not number that merge's rows.
 """
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from legion_memory.gitops.branch import read_stripped, run_git
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.named_tuple import NamedTuple
 
@@ -24,6 +29,7 @@ class Arrival(NamedTuple):
     row: str
     renumbered_from: str = ""
     side: str = "theirs"
+    integration: str = ""
 
     def to_line(self) -> str:
         data = {
@@ -32,6 +38,7 @@ class Arrival(NamedTuple):
             "was": self.renumbered_from,
             "row": self.row,
             "side": self.side,
+            "in": self.integration,
         }
         return json.dumps(data, ensure_ascii=False)
 
@@ -65,4 +72,39 @@ def read_log(text: str | None) -> Iterator[Arrival]:
             isinstance(data.get(k), str) for k in ("file", "id", "row")
         ):
             was, side = str(data.get("was") or ""), str(data.get("side") or "theirs")
-            yield Arrival(data["file"], data["id"], data["row"], was, side)
+            integration = str(data.get("in") or "")
+            yield Arrival(data["file"], data["id"], data["row"], was, side, integration)
+
+
+def stamped(entries: list[Arrival], git_dir: Path) -> list[Arrival]:
+    """The entries, each naming the integration in progress (git is asked only when there are)."""
+    key = integration_key(git_dir) if entries else ""
+    return [entry._replace(integration=key) for entry in entries]
+
+
+def of_integration(entries: Iterable[Arrival], git_dir: Path) -> list[Arrival]:
+    """The entries the integration in progress wrote (git is asked only when there are any)."""
+    entries = list(entries)
+    key = integration_key(git_dir) if entries else ""
+    return [entry for entry in entries if entry.integration == key]
+
+
+def integration_key(git_dir: Path) -> str:
+    """What names the integration in progress, the same at each of its steps: where a sequence
+    of picks started; a rebase's branch tip and target; where `git am` started (ORIG_HEAD, the
+    only one of its files that stays put); else HEAD, which a merge, a single pick or a stash
+    applied does not move until it is done."""
+    picks = read_stripped(git_dir / "sequencer" / "head")
+    if picks:
+        return f"picks {picks}"
+    for state in ("rebase-merge", "rebase-apply"):
+        started = read_stripped(git_dir / state / "orig-head")
+        if started:
+            return f"rebase {started} onto {read_stripped(git_dir / state / 'onto') or ''}"
+        if (git_dir / state).is_dir():
+            return f"am {_commit(git_dir, 'ORIG_HEAD')}"
+    return f"at {_commit(git_dir, 'HEAD')}"
+
+
+def _commit(git_dir: Path, name: str) -> str:
+    return run_git(["--git-dir", str(git_dir), "rev-parse", "-q", "--verify", name], git_dir) or ""

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from legion_memory.cli.context import Context
 from legion_memory.errors import LegionMemoryError
+from legion_memory.gitops import merge_log
 from legion_memory.gitops.archived_versions import ArchivedAs, archived_in, stored_anew
 from legion_memory.gitops.companions import companion_names, taken_ids, theirs_commits
 from legion_memory.gitops.file_merge import MergeResult, describe, merge, merge_around
 from legion_memory.gitops.hook_env import MAIL_AHEAD_ENV
-from legion_memory.gitops.merge_log import Arrival, arrivals, log_path, read_log
 from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
 from legion_memory.gitops.record_history import (
     KeptLater,
@@ -373,13 +373,15 @@ def _ours_companions(path: Path) -> list[str]:
     return texts
 
 
-def _logged() -> list[Arrival]:
-    """This clone's merge log: what files merged before this one renumbered."""
+def _logged() -> list[merge_log.Arrival]:
+    """This integration's entries of the clone's merge log: what files merged before this one
+    renumbered (a sequence of picks that ended with a skip leaves its own behind)."""
     git_dir = find_git_dir(Path.cwd())
     if git_dir is None:
         return []
     try:
-        return list(read_log(reading.read_text(log_path(git_dir))))
+        text = reading.read_text(merge_log.log_path(git_dir))
+        return merge_log.of_integration(merge_log.read_log(text), git_dir)
     except (LegionMemoryError, OSError):
         return []
 
@@ -387,10 +389,11 @@ def _logged() -> list[Arrival]:
 def _log(
     filename: str, incoming: tuple[Incoming, ...], rekeyed: tuple[tuple[str, str, str], ...]
 ) -> None:
-    entries = arrivals(filename, incoming, rekeyed)
     git_dir = find_git_dir(Path.cwd())
+    entries = merge_log.arrivals(filename, incoming, rekeyed)
     if entries and git_dir is not None and git_dir.is_dir():
         try:
-            files.append_lines(log_path(git_dir), [entry.to_line() for entry in entries])
+            lines = [entry.to_line() for entry in merge_log.stamped(entries, git_dir)]
+            files.append_lines(merge_log.log_path(git_dir), lines)
         except OSError as exc:
             print(f"legion-memory: could not write the merge log: {exc}", file=sys.stderr)
