@@ -7,8 +7,8 @@ from pathlib import Path
 
 from support.processes import git
 
+from legion_memory.gitops.commit_copies import squashes_of
 from legion_memory.gitops.folded_commits import FOLDED_NAME, folded_by
-from legion_memory.gitops.repository import squashes_of
 
 
 def _commits(repo: Path, count: int) -> list[str]:

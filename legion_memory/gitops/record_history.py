@@ -14,13 +14,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from legion_memory.gitops.commit_copies import HASH_AND_COPY_KEY, copy_keys_listed, squashes_of
 from legion_memory.gitops.rebase_state import rebase_started_from
-from legion_memory.gitops.repository import (
-    HASH_AND_COPY_KEY,
-    copy_keys_listed,
-    run_git,
-    squashes_of,
-)
+from legion_memory.gitops.repository import run_git
 
 KeptLater = Callable[[str, str], bool]
 """(the record's row text, `schema.identity.history_text`; the side that keeps it: "ours" or

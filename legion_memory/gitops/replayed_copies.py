@@ -17,12 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from legion_memory.gitops.branch import run_git
+from legion_memory.gitops.commit_copies import HASH_AND_COPY_KEY, copy_keys_listed, squashes_of
 from legion_memory.gitops.record_history import parting
-from legion_memory.gitops.repository import (
-    HASH_AND_COPY_KEY,
-    copy_keys_listed,
-    squashes_of,
-)
 
 MemoryChange = tuple[tuple[str, str], ...]
 """(file and sign, the row after its ID cell) of each record row changed, sorted."""

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError
+from legion_memory.gitops.commit_copies import copies_in_history, upstream_commits
 from legion_memory.gitops.record_history import (
     any_changed,
     commits_changing,
@@ -17,11 +18,9 @@ from legion_memory.gitops.record_history import (
 )
 from legion_memory.gitops.repository import (
     Replay,
-    copies_in_history,
     files_of_commits,
     replay_of_picks,
     replay_of_rebase,
-    upstream_commits,
 )
 from legion_memory.storage import reading
 from legion_memory.storage.reading import Memory
