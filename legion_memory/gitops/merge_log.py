@@ -91,8 +91,8 @@ def of_integration(entries: Iterable[Arrival], git_dir: Path) -> list[Arrival]:
 
 def integration_key(git_dir: Path) -> str:
     """What names the integration in progress, the same at each of its steps: where a sequence
-    of picks started; a rebase's branch tip and target; where `git am` started (ORIG_HEAD, the
-    only one of its files that stays put); else HEAD, which a merge, a single pick or a stash
+    of picks started; a rebase's branch tip and target; where `git am` started (ORIG_HEAD: the
+    files of its own change at every patch); else HEAD, which a merge, a single pick or a stash
     applied does not move until it is done."""
     picks = read_stripped(git_dir / "sequencer" / "head")
     if picks:
