@@ -94,11 +94,16 @@ def _stopped_key(repo: Path, *command: str) -> str:
 
 
 def test_each_integration_is_named_by_what_stays_put_through_its_steps(repo: Path) -> None:
-    """A merge by HEAD; a sequence of picks, `git am` and a rebase by where they started (and
-    the rebase's target), at their first stop and after a skip alike."""
+    """A merge by HEAD (in a linked worktree, its own); a sequence of picks, `git am` and a
+    rebase by where they started (and the rebase's target), at their first stop and after a
+    skip alike."""
     main, side = _two_branches_changing_one_line(repo)
     assert _stopped_key(repo, "merge", "-q", "side") == f"at {main}"
     git(repo, "merge", "--abort")
+    git(repo, "pack-refs", "--all")  # HEAD's branch in packed-refs: git is asked
+    assert integration_key(repo / ".git") == f"at {main}"
+    git(repo, "worktree", "add", "-q", "-b", "linked", str(repo.parent / "linked"), "side")
+    assert integration_key(repo / ".git" / "worktrees" / "linked") == f"at {side}"
     assert _stopped_key(repo, "cherry-pick", "main..side") == f"picks {main}"
     assert run_git(repo, "cherry-pick", "--skip").returncode != 0
     assert integration_key(repo / ".git") == f"picks {main}"

@@ -107,4 +107,15 @@ def integration_key(git_dir: Path) -> str:
 
 
 def _commit(git_dir: Path, name: str) -> str:
+    """The commit `name` (HEAD, ORIG_HEAD) is at: read from git's files, as the driver runs at
+    every file of every merge; git is asked where they do not say (a packed branch)."""
+    held = read_stripped(git_dir / name) or ""
+    if held.startswith("ref: "):
+        common = git_dir / (read_stripped(git_dir / "commondir") or ".")
+        held = read_stripped(common / held[len("ref: ") :]) or ""
+    if len(held) in (40, 64) and all(char in _HEX for char in held):  # SHA-1, SHA-256
+        return held
     return run_git(["--git-dir", str(git_dir), "rev-parse", "-q", "--verify", name], git_dir) or ""
+
+
+_HEX = frozenset("0123456789abcdef")
