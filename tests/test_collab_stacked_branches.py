@@ -19,6 +19,9 @@ from support.gitrepos import (
 )
 from support.processes import git, git_version
 
+from legion_memory.gitops.hook_env import REBASE_ONTO_ENV
+from legion_memory.gitops.rebase_state import rebase_onto
+
 pytestmark = pytest.mark.slow
 
 
@@ -100,3 +103,26 @@ def test_a_branch_of_the_stack_that_needs_no_repair_is_moved_as_git_moves_it(rep
     assert rows(repo) == [("O-001", "feature", "branch record"), ("O-002", "top", "top record")]
     assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
     assert_healthy(repo)
+
+
+def test_the_repair_of_a_moved_branch_is_told_what_the_rebase_was_replayed_onto(
+    repo: Path,
+) -> None:
+    """The scratch worktree a moved branch is repaired in holds no rebase state, and the parent
+    of the first commit written is no stand-in: git lists a first commit it dropped as already
+    upstream as rewritten to the tip it replayed onto, whose parent lies before it (seed 12212
+    of the simulation's `--stacked-kinds`: main's forget there was missed, and the moved branch
+    kept the record live). The hook names it; a rebase's own state still comes first."""
+    (repo / "code.txt").write_text("one\n", encoding="utf-8")
+    commit(repo, "code one")
+    main = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "worktree", "add", "-q", "--detach", str(repo.parent / "scratch"), "HEAD~1")
+    scratch = repo.parent / "scratch"
+    assert rebase_onto(scratch, {}) is None
+    assert rebase_onto(scratch, {REBASE_ONTO_ENV: f"{main}\n"}) == main
+
+    git(repo, "checkout", "-q", "-b", "side", "HEAD~1")
+    (repo / "code.txt").write_text("two\n", encoding="utf-8")
+    commit(repo, "code two")
+    assert run_git(repo, "rebase", "main").returncode != 0
+    assert rebase_onto(repo, {REBASE_ONTO_ENV: "0" * 40}) == main

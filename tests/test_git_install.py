@@ -10,7 +10,7 @@ import pytest
 from support.gitrepos import COMMAND, add_outcome, commit, init_memory, rows, run_git
 from support.processes import CLI, git, read_bytes_of
 
-from legion_memory.gitops.install import hook_script
+from legion_memory.gitops.install import HOOK_FORMAT, hook_script
 
 
 def _state(repo: Path) -> dict[str, object]:
@@ -193,7 +193,7 @@ def _removed(hook: Path) -> None:
 
 
 def _of_an_older_format(hook: Path) -> None:
-    older = hook.read_text(encoding="utf-8").replace("# legion-memory hook format 13\n", "")
+    older = hook.read_text(encoding="utf-8").replace(HOOK_FORMAT + "\n", "")
     hook.write_text(older, encoding="utf-8")
 
 

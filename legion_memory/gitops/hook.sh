@@ -22,6 +22,8 @@ commit_repair() {{
 # the new tip.
 repair_stack() {{
     self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+    # The scratch worktree holds no rebase state: what the rebase was replayed onto is named.
+    onto=$(cat "$git_dir/rebase-merge/onto" 2>/dev/null)
     awk 'NR % 3 == 1 {{ ref = $0 }} NR % 3 == 2 {{ was = $0 }} NR % 3 == 0 {{ print ref, was, $0 }}' "$1" |
     while read -r ref was tip; do
         [ "$was" != "$tip" ] && git rev-parse -q --verify "$tip^{{commit}}" >/dev/null 2>&1 || continue
@@ -35,7 +37,7 @@ repair_stack() {{
         if git worktree add -q --no-checkout --detach "$scratch/tree" "$tip" >/dev/null 2>&1; then
             repaired=$(cd "$scratch/tree" && unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE &&
                 git read-tree HEAD && git ls-files -- "$memory" | git checkout-index -f --stdin &&
-                printf '%s\n' "$pairs" | LEGION_MEMORY_STACKED=1 "$self" rebase >/dev/null &&
+                printf '%s\n' "$pairs" | LEGION_MEMORY_STACKED=1 LEGION_MEMORY_REBASE_ONTO="$onto" "$self" rebase >/dev/null &&
                 git rev-parse HEAD)
             git worktree remove --force "$scratch/tree" >/dev/null 2>&1
         fi

@@ -52,3 +52,8 @@ started, then a line per pick, the last commit the sequence picks and the commit
 OURS_ENV = "LEGION_MEMORY_OURS"
 """Set by the octopus strategy for each of its steps: the commit that step merges into, which is
 ours in place of HEAD (docs/decisions.md#octopus-merges)."""
+
+REBASE_ONTO_ENV = "LEGION_MEMORY_REBASE_ONTO"
+"""What the rebase was replayed onto, set by its post-rewrite hook for the run that repairs a
+branch `--update-refs` moved, in a scratch worktree that holds no rebase state: the parent of
+the first commit written is no stand-in (`gitops.rebase_state.rebase_onto`)."""

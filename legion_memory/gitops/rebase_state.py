@@ -1,19 +1,23 @@
 """What git's state of the rebase whose post-rewrite hook runs names (`rebase-merge/`, or
 `rebase-apply/` for the apply backend; still there while the hook runs)."""
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
 from legion_memory.gitops.branch import find_git_dir, read_stripped, run_git
+from legion_memory.gitops.hook_env import REBASE_ONTO_ENV
 
 _STATES = ("rebase-merge", "rebase-apply")
 
 
 def rebase_onto(start: Path, env: Mapping[str, str] | None = None) -> str | None:
-    """What the rebase was replayed onto. The parent of the first commit written is no stand-in:
-    a first commit git dropped as already upstream is "rewritten" as the tip it was replayed
-    onto, whose parent lies before it."""
-    return _named(start, env, "onto")
+    """What the rebase was replayed onto: its state's, else what its hook names for a branch it
+    moved along the stack. The parent of the first commit written is no stand-in: a first
+    commit git dropped as already upstream is "rewritten" as the tip it was replayed onto,
+    whose parent lies before it."""
+    named = (os.environ if env is None else env).get(REBASE_ONTO_ENV, "").strip()
+    return _named(start, env, "onto") or named or None
 
 
 def rebase_started_from(start: Path, env: Mapping[str, str] | None = None) -> str | None:
