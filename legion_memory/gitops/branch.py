@@ -67,6 +67,30 @@ def read_stripped(path: Path) -> str | None:
         return None
 
 
+def commit_at(git_dir: Path, name: str) -> str:
+    """The commit `name` (HEAD, ORIG_HEAD) is at, read from git's files: the merge driver asks at
+    every file of every merge. Git is asked where the files do not say (a packed branch)."""
+    held = read_stripped(git_dir / name) or ""
+    if held.startswith("ref: "):
+        common = git_dir / (read_stripped(git_dir / "commondir") or ".")
+        held = read_stripped(common / held[len("ref: ") :]) or ""
+    if is_object_name(held):
+        return held
+    return run_git(["--git-dir", str(git_dir), "rev-parse", "-q", "--verify", name], git_dir) or ""
+
+
+def is_object_name(text: str) -> bool:
+    """A full commit hash: SHA-1 or SHA-256."""
+    return len(text) in (40, 64) and is_hex(text)
+
+
+def is_hex(text: str) -> bool:
+    return all(char in _HEX_DIGITS for char in text)
+
+
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
 def current_branch(start: Path, env: Mapping[str, str] | None = None) -> str:
     """The current branch name; `git branch --show-current` when files do not tell; `unknown`."""
     git_dir = find_git_dir(start, env)

@@ -16,7 +16,8 @@ import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from legion_memory.gitops.branch import read_stripped, run_git
+from legion_memory.gitops import rebase_state
+from legion_memory.gitops.branch import commit_at, read_stripped
 from legion_memory.gitops.row_merge import Incoming
 from legion_memory.named_tuple import NamedTuple
 
@@ -97,25 +98,9 @@ def integration_key(git_dir: Path) -> str:
     picks = read_stripped(git_dir / "sequencer" / "head")
     if picks:
         return f"picks {picks}"
-    for state in ("rebase-merge", "rebase-apply"):
-        started = read_stripped(git_dir / state / "orig-head")
-        if started:
-            return f"rebase {started} onto {read_stripped(git_dir / state / 'onto') or ''}"
-        if (git_dir / state).is_dir():
-            return f"am {_commit(git_dir, 'ORIG_HEAD')}"
-    return f"at {_commit(git_dir, 'HEAD')}"
-
-
-def _commit(git_dir: Path, name: str) -> str:
-    """The commit `name` (HEAD, ORIG_HEAD) is at: read from git's files, as the driver runs at
-    every file of every merge; git is asked where they do not say (a packed branch)."""
-    held = read_stripped(git_dir / name) or ""
-    if held.startswith("ref: "):
-        common = git_dir / (read_stripped(git_dir / "commondir") or ".")
-        held = read_stripped(common / held[len("ref: ") :]) or ""
-    if len(held) in (40, 64) and all(char in _HEX for char in held):  # SHA-1, SHA-256
-        return held
-    return run_git(["--git-dir", str(git_dir), "rev-parse", "-q", "--verify", name], git_dir) or ""
-
-
-_HEX = frozenset("0123456789abcdef")
+    started = rebase_state.state_file(git_dir, "orig-head")
+    if started:
+        return f"rebase {started} onto {rebase_state.state_file(git_dir, 'onto') or ''}"
+    if rebase_state.state_held(git_dir):
+        return f"am {commit_at(git_dir, 'ORIG_HEAD')}"
+    return f"at {commit_at(git_dir, 'HEAD')}"

@@ -29,8 +29,18 @@ def rebase_started_from(start: Path, env: Mapping[str, str] | None = None) -> st
 
 def _named(start: Path, env: Mapping[str, str] | None, name: str) -> str | None:
     git_dir = find_git_dir(start, env)
+    return state_file(git_dir, name) if git_dir is not None else None
+
+
+def state_held(git_dir: Path) -> bool:
+    """Whether a rebase's state is there (`git am` keeps its own in `rebase-apply/` too)."""
+    return any((git_dir / state).is_dir() for state in _STATES)
+
+
+def state_file(git_dir: Path, name: str) -> str | None:
+    """A file of the rebase in progress (`orig-head`, `onto`), in whichever backend's state."""
     for state in _STATES:
-        named = read_stripped(git_dir / state / name) if git_dir is not None else None
+        named = read_stripped(git_dir / state / name)
         if named:
             return named
     return None

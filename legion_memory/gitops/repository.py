@@ -13,6 +13,8 @@ from legion_memory.gitops.branch import (
     current_branch,
     default_branch,
     find_git_dir,
+    is_hex,
+    is_object_name,
     read_stripped,
     run_git,
 )
@@ -27,7 +29,7 @@ from legion_memory.gitops.hook_env import (
     REPLAYED_AS_ENV,
     REWRITTEN_ENV,
 )
-from legion_memory.gitops.rebase_state import rebase_onto, rebase_started_from
+from legion_memory.gitops.rebase_state import rebase_onto, rebase_started_from, state_held
 from legion_memory.named_tuple import NamedTuple
 
 __all__ = [
@@ -157,14 +159,13 @@ def merge_sides(start: Path, directory: Path, names: Sequence[str]) -> dict[str,
 
 
 _IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD")
-_REBASE_STATES = ("rebase-merge", "rebase-apply")
 
 
 def _in_progress(git_dir: Path) -> tuple[str, ...]:
     """The files naming the other side of a step git holds, of those that can be: REBASE_HEAD
     only inside a rebase, since git may leave it behind once one has ended (an interactive
     rebase that skipped a pick), to pass a later merge off as that old step."""
-    if any((git_dir / state).is_dir() for state in _REBASE_STATES):
+    if state_held(git_dir):
         return _IN_PROGRESS
     return _IN_PROGRESS[:2]
 
@@ -205,10 +206,7 @@ def commit_being_replayed(start: Path) -> str | None:
     done = read_stripped(git_dir / "rebase-merge" / "done") if git_dir is not None else None
     words = done.splitlines()[-1].split() if done else []
     replayed = words[1] if len(words) > 1 else ""
-    return replayed if len(replayed) == 40 and all(c in _HEX for c in replayed) else None
-
-
-_HEX = frozenset("0123456789abcdef")
+    return replayed if is_object_name(replayed) else None
 
 
 def commit_being_picked(start: Path) -> str | None:
@@ -220,7 +218,7 @@ def commit_being_picked(start: Path) -> str | None:
     todo = read_stripped(git_dir / "sequencer" / "todo") if git_dir is not None else None
     words = todo.splitlines()[0].split() if todo else []
     picked = words[1] if len(words) > 1 and words[0] in ("p", "pick") else ""
-    return picked if len(picked) >= 7 and all(c in _HEX for c in picked) else None
+    return picked if len(picked) >= 7 and is_hex(picked) else None
 
 
 def replay_of_picks(start: Path, env: Mapping[str, str] | None = None) -> Replay | None:
