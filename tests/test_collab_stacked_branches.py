@@ -13,11 +13,13 @@ from support.gitrepos import (
     commit,
     feature_outcome_and_pattern,
     feature_pattern_and_main_outcome,
+    init_memory,
     rows,
     run_git,
     sources,
+    text_of,
 )
-from support.processes import git, git_version
+from support.processes import git, git_version, run_process
 
 from legion_memory.gitops.hook_env import REBASE_ONTO_ENV
 from legion_memory.gitops.rebase_state import rebase_onto
@@ -126,3 +128,84 @@ def test_the_repair_of_a_moved_branch_is_told_what_the_rebase_was_replayed_onto(
     commit(repo, "code two")
     assert run_git(repo, "rebase", "main").returncode != 0
     assert rebase_onto(repo, {REBASE_ONTO_ENV: "0" * 40}) == main
+
+
+def _lower_branch_holding_copies_of_main(repo: Path) -> None:
+    """`lower`, started from main's record: one commit holding both of main's later outcomes (a
+    rebase drops it as already upstream, and lists it rewritten to main's tip), then a copy of
+    main's forget of the record (its author, date and message) made beside an outcome of its own,
+    so that it is replayed. `top` on it, an outcome of its own. main meanwhile restores the
+    record, stores another, and forgets it again: its tip is that forget."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "kept record", "main")
+    commit(repo, "record")
+    git(repo, "branch", "lower")
+    main_commits = {}
+    for summary in ("main record", "main record two"):
+        add_outcome(repo, summary, "main")
+        commit(repo, summary)
+        main_commits[summary] = git(repo, "rev-parse", "HEAD").strip()
+    run_process("forget", "O-001", cwd=repo, check=True)
+    commit(repo, "forget")
+    forget = git(repo, "rev-parse", "HEAD").strip()
+    run_process("restore", "O-001", cwd=repo, check=True)
+    commit(repo, "restore")
+    git(repo, "checkout", "-q", "lower")
+    for picked in main_commits.values():
+        git(repo, "cherry-pick", "-n", picked)
+    commit(repo, "main's records")
+    git(repo, "cherry-pick", "-n", forget)
+    add_outcome(repo, "lower record", "lower")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-C", forget)
+    git(repo, "checkout", "-q", "-b", "top")
+    add_outcome(repo, "top record", "top")
+    commit(repo, "top record")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main later", "main")
+    run_process("forget", "O-001", cwd=repo, check=True)
+    commit(repo, "main later, forget again")
+    git(repo, "checkout", "-q", "top")
+
+
+def _archived(repo: Path) -> list[str]:
+    return [line.split("|")[1].strip() for line in text_of(repo, "ARCHIVE.md").splitlines()
+            if line.startswith("| O-")]  # fmt: skip
+
+
+def test_a_moved_branch_whose_first_commit_was_dropped_keeps_main_s_forget(repo: Path) -> None:
+    """Seed 12212 of the simulation's `--stacked-kinds`, end to end: `lower`'s first commit is
+    dropped as already upstream, so the first commit its repair is told of was "rewritten" to
+    main's tip, whose parent still held the record live. Taken for what the rebase was replayed
+    onto, it made `lower`'s copy of main's old forget look like a change main had since undone,
+    and the repair restored the record main's tip had just forgotten."""
+    if git_version() < (2, 38):
+        pytest.skip("git rebase --update-refs needs git 2.38")
+    _lower_branch_holding_copies_of_main(repo)
+
+    rebased = run_git(repo, "rebase", "--update-refs", "main")
+
+    assert rebased.returncode == 0, rebased.stdout + rebased.stderr
+    assert "main's records -- patch contents already upstream" in rebased.stdout + rebased.stderr
+    assert "made live again" not in rebased.stderr
+    assert _subjects(repo, "top")[:3] == ["top record", "forget", "main later, forget again"]
+    assert git(repo, "rev-parse", "top~1") == git(repo, "rev-parse", "lower")
+    assert rows(repo) == [
+        ("O-002", "main", "main record"),
+        ("O-003", "main", "main record two"),
+        ("O-005", "lower", "lower record"),
+        ("O-004", "main", "main later"),
+        ("O-006", "top", "top record"),
+    ]
+    assert _archived(repo) == ["O-001"]
+    assert_healthy(repo)
+    git(repo, "checkout", "-q", "lower")
+    assert rows(repo) == [
+        ("O-002", "main", "main record"),
+        ("O-003", "main", "main record two"),
+        ("O-004", "main", "main later"),
+        ("O-005", "lower", "lower record"),
+    ]
+    assert _archived(repo) == ["O-001"]
+    assert_healthy(repo)
+    assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
