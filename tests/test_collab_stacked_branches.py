@@ -209,3 +209,63 @@ def test_a_moved_branch_whose_first_commit_was_dropped_keeps_main_s_forget(repo:
     assert _archived(repo) == ["O-001"]
     assert_healthy(repo)
     assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
+
+
+def _lower_branch_with_a_record_made_in_a_merge(repo: Path) -> None:
+    """`lower`: an outcome, a merge of `side` (an outcome of its own) in which one more outcome
+    was stored before committing, then a later outcome; `top` on it, an outcome of its own; main
+    an outcome of its own. A rebase that does not keep merges replays none of the merge's own
+    change."""
+    init_memory(repo, driver=True)
+    git(repo, "checkout", "-q", "-b", "side")
+    add_outcome(repo, "side record", "side")
+    commit(repo, "side record")
+    git(repo, "checkout", "-q", "-b", "lower", "main")
+    add_outcome(repo, "lower record", "lower")
+    commit(repo, "lower record")
+    assert run_git(repo, "merge", "--no-commit", "side").returncode == 0
+    add_outcome(repo, "made in the merge", "lower")
+    commit(repo, "merge side")
+    add_outcome(repo, "lower later", "lower")
+    commit(repo, "lower later")
+    git(repo, "checkout", "-q", "-b", "top")
+    add_outcome(repo, "top record", "top")
+    commit(repo, "top record")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main record", "main")
+    commit(repo, "main record")
+    git(repo, "checkout", "-q", "top")
+
+
+def test_a_moved_branch_keeps_a_record_made_in_a_merge_the_rebase_flattened(repo: Path) -> None:
+    """Seed 12504 of the simulation's `--stacked-kinds` (steady clock): git replays no merge
+    commit's own change, and the branch checked out got its record put back from its tip before
+    the rebase, but the run for a branch moved along the stack had no tip before to read (its
+    scratch worktree holds no rebase state and no ORIG_HEAD), and `lower` lost the record."""
+    if git_version() < (2, 38):
+        pytest.skip("git rebase --update-refs needs git 2.38")
+    _lower_branch_with_a_record_made_in_a_merge(repo)
+
+    rebased = run_git(repo, "rebase", "--update-refs", "main")
+
+    assert rebased.returncode == 0, rebased.stdout + rebased.stderr
+    assert "legion-memory: repaired refs/heads/lower, which the rebase moved too" in rebased.stderr
+    assert rows(repo) == [
+        ("O-002", "lower", "lower record"),
+        ("O-003", "side", "side record"),
+        ("O-004", "lower", "lower later"),
+        ("O-001", "main", "main record"),
+        ("O-005", "top", "top record"),
+        ("O-006", "lower", "made in the merge"),
+    ]
+    assert_healthy(repo)
+    git(repo, "checkout", "-q", "lower")
+    assert rows(repo) == [
+        ("O-002", "lower", "lower record"),
+        ("O-003", "side", "side record"),
+        ("O-001", "main", "main record"),
+        ("O-004", "lower", "lower later"),
+        ("O-005", "lower", "made in the merge"),
+    ]
+    assert_healthy(repo)
+    assert git(repo, "worktree", "list", "--porcelain").count("worktree ") == 1

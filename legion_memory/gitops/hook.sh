@@ -17,12 +17,11 @@ commit_repair() {{
 # rebase would give it: this hook, run with the rebase's pairs up to that tip in a scratch
 # worktree of its new tip, commits it there, and git then moves the branch to that repair
 # instead (docs/decisions.md#stacked-branches). Only the memory files are checked out there, by
-# plumbing that runs no hook of the user's; its index is read without `git reset`, which would
-# point the worktree's ORIG_HEAD (the tip the repair takes the rebase to have started from) at
-# the new tip.
+# plumbing that runs no hook of the user's.
 repair_stack() {{
     self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
-    # The scratch worktree holds no rebase state: what the rebase was replayed onto is named.
+    # The scratch worktree holds no rebase state and no ORIG_HEAD: what the rebase was replayed
+    # onto and the branch's tip before it are named.
     onto=$(cat "$git_dir/rebase-merge/onto" 2>/dev/null)
     awk 'NR % 3 == 1 {{ ref = $0 }} NR % 3 == 2 {{ was = $0 }} NR % 3 == 0 {{ print ref, was, $0 }}' "$1" |
     while read -r ref was tip; do
@@ -37,7 +36,8 @@ repair_stack() {{
         if git worktree add -q --no-checkout --detach "$scratch/tree" "$tip" >/dev/null 2>&1; then
             repaired=$(cd "$scratch/tree" && unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE &&
                 git read-tree HEAD && git ls-files -- "$memory" | git checkout-index -f --stdin &&
-                printf '%s\n' "$pairs" | LEGION_MEMORY_STACKED=1 LEGION_MEMORY_REBASE_ONTO="$onto" "$self" rebase >/dev/null &&
+                printf '%s\n' "$pairs" | LEGION_MEMORY_STACKED=1 LEGION_MEMORY_REBASE_ONTO="$onto" \
+                    LEGION_MEMORY_REBASE_STARTED="$was" "$self" rebase >/dev/null &&
                 git rev-parse HEAD)
             git worktree remove --force "$scratch/tree" >/dev/null 2>&1
         fi

@@ -57,3 +57,9 @@ REBASE_ONTO_ENV = "LEGION_MEMORY_REBASE_ONTO"
 """What the rebase was replayed onto, set by its post-rewrite hook for the run that repairs a
 branch `--update-refs` moved, in a scratch worktree that holds no rebase state: the parent of
 the first commit written is no stand-in (`gitops.rebase_state.rebase_onto`)."""
+
+REBASE_STARTED_ENV = "LEGION_MEMORY_REBASE_STARTED"
+"""The tip a branch `--update-refs` moved had before the rebase, set by its post-rewrite hook for
+the run that repairs that branch: the scratch worktree has no ORIG_HEAD, and the rebase's own
+tip before (`rebase-merge/orig-head`) is the checked-out branch's, not this one's
+(`gitops.rebase_state.rebase_started_from`)."""

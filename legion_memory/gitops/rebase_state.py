@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from legion_memory.gitops.branch import find_git_dir, read_stripped, run_git
-from legion_memory.gitops.hook_env import REBASE_ONTO_ENV
+from legion_memory.gitops.hook_env import REBASE_ONTO_ENV, REBASE_STARTED_ENV
 
 _STATES = ("rebase-merge", "rebase-apply")
 
@@ -21,10 +21,14 @@ def rebase_onto(start: Path, env: Mapping[str, str] | None = None) -> str | None
 
 
 def rebase_started_from(start: Path, env: Mapping[str, str] | None = None) -> str | None:
-    """The tip the rebase started from; ORIG_HEAD outside a rebase's state. Not ORIG_HEAD inside
-    one: a merge made by hand where the rebase stopped (one it could not replay) moves it on."""
+    """The tip the rebase started from: its state's, else what its hook names for a branch it
+    moved along the stack, else ORIG_HEAD. Not ORIG_HEAD inside a rebase's state: a merge made
+    by hand where the rebase stopped (one it could not replay) moves it on."""
     named = _named(start, env, "orig-head")
-    return named or run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD^{commit}"], start)
+    if named:
+        return named
+    moved = (os.environ if env is None else env).get(REBASE_STARTED_ENV, "").strip()
+    return moved or run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD^{commit}"], start)
 
 
 def _named(start: Path, env: Mapping[str, str] | None, name: str) -> str | None:
