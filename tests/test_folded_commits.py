@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support.gitrepos import init_memory, run_git
 from support.processes import git
 
+from bench.collab_integrations import SQUASH_TODO
 from legion_memory.gitops.commit_copies import squashes_of
 from legion_memory.gitops.folded_commits import FOLDED_NAME, folded_by
 
@@ -42,3 +44,35 @@ def test_no_note_asks_git_nothing_and_finds_no_fold(repo: Path) -> None:
 
     assert folded_by(repo, "HEAD") == {}
     assert not (repo / ".git" / FOLDED_NAME).exists()
+
+
+def test_a_fold_noted_in_any_worktree_stands_for_its_commits_in_every_one(repo: Path) -> None:
+    """A fold is a fact of the clone's history: the hook notes it in the git directory every
+    worktree shares. Before, a linked worktree's note stayed its own, and the scratch worktree
+    a branch moved along a stack is repaired in saw none of the main worktree's (seed 12504 of
+    the simulation's `--stacked-kinds`: a forget folded into a merge went unseen there, and the
+    moved branch kept the record live). A note a linked worktree kept before is still read."""
+    init_memory(repo, driver=True)
+    linked = repo.parent / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(linked))
+    folded = _commits(linked, 2)
+
+    squashed = run_git(
+        linked,
+        *("-c", f"sequence.editor={SQUASH_TODO}", "-c", "core.editor=true"),
+        *("rebase", "-q", "-i", "main"),
+    )
+
+    assert squashed.returncode == 0, squashed.stderr
+    fold = git(linked, "rev-parse", "HEAD").strip()
+    assert fold not in folded
+    noted = (repo / ".git" / FOLDED_NAME).read_text(encoding="utf-8")
+    assert noted == f"{fold} {' '.join(folded)}\n"
+    assert folded_by(repo, "feature") == {fold: folded}
+    assert folded_by(linked, "HEAD") == {fold: folded}
+    own = repo / ".git" / "worktrees" / "linked" / FOLDED_NAME
+    assert not own.exists()
+    earlier = ["e" * 40, "f" * 40]
+    own.write_text(f"{folded[0]} {' '.join(earlier)}\n", encoding="utf-8")
+    assert folded_by(linked, "HEAD") == {fold: [*folded, *earlier]}
+    assert folded_by(repo, "feature") == {fold: folded}

@@ -72,11 +72,16 @@ def commit_at(git_dir: Path, name: str) -> str:
     every file of every merge. Git is asked where the files do not say (a packed branch)."""
     held = read_stripped(git_dir / name) or ""
     if held.startswith("ref: "):
-        common = git_dir / (read_stripped(git_dir / "commondir") or ".")
-        held = read_stripped(common / held[len("ref: ") :]) or ""
+        held = read_stripped(common_git_dir(git_dir) / held[len("ref: ") :]) or ""
     if is_object_name(held):
         return held
     return run_git(["--git-dir", str(git_dir), "rev-parse", "-q", "--verify", name], git_dir) or ""
+
+
+def common_git_dir(git_dir: Path) -> Path:
+    """The git directory every worktree of the clone shares (branches, objects): a linked
+    worktree's own git directory names it in `commondir`; the main worktree's is it."""
+    return (git_dir / (read_stripped(git_dir / "commondir") or ".")).resolve()
 
 
 def is_object_name(text: str) -> bool:

@@ -11,10 +11,11 @@ A clone that only fetches the squash has no such note.
 
 from pathlib import Path
 
-from legion_memory.gitops.branch import find_git_dir, run_git
+from legion_memory.gitops.branch import common_git_dir, find_git_dir, run_git
 
 FOLDED_NAME = "legion-memory-folded"
-"""In the git directory: a line "<new> <old> <old>..." per commit a rebase folded others into."""
+"""In the clone's shared git directory: a line "<new> <old> <old>..." per commit a rebase
+folded others into."""
 
 
 def folded_by(start: Path, revs: str) -> dict[str, list[str]]:
@@ -30,17 +31,25 @@ def folded_by(start: Path, revs: str) -> dict[str, list[str]]:
 
 
 def _noted(start: Path) -> dict[str, list[str]]:
+    """The folds noted in the clone's shared git directory: a fold is a fact of the clone's
+    history, asked of in every worktree (the scratch one a branch moved along a stack is
+    repaired in among them). A linked worktree's own directory is read too, where folds made
+    there were noted before."""
     git_dir = find_git_dir(start)
-    try:
-        text = (git_dir / FOLDED_NAME).read_text(encoding="utf-8") if git_dir else ""
-    except (OSError, UnicodeDecodeError):
-        return {}
+    places = {common_git_dir(git_dir), git_dir.resolve()} if git_dir else set()
     noted: dict[str, list[str]] = {}
-    for line in text.splitlines():
+    for line in "".join(_read(place / FOLDED_NAME) for place in sorted(places)).splitlines():
         shas = [sha for sha in line.split() if len(sha) == 40 and sha.isalnum()]
         if len(shas) > 2:
             noted.setdefault(shas[0], []).extend(shas[1:])
     return noted
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def _unfolded(noted: dict[str, list[str]], new: str) -> list[str]:

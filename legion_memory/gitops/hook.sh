@@ -113,10 +113,11 @@ if [ "{name}" = post-rewrite ]; then
         LEGION_MEMORY_REWRITTEN_AS=$(printf '%s\n' "$rewritten" | cut -d' ' -f2 | tr '\n' ' ')
         export LEGION_MEMORY_REWRITTEN_AS
         # A squash or fixup names none of the commits it folded: noted, so that in this clone's
-        # history it stands for them, as git's own squash message does (gitops/folded_commits.py).
+        # history it stands for them, as git's own squash message does (gitops/folded_commits.py),
+        # where every worktree reads it.
         folded=$(printf '%s\n' "$rewritten" | awk '{{ olds[$2] = olds[$2] " " $1; n[$2]++ }}
             END {{ for (new in n) if (n[new] > 1) print new olds[new] }}')
-        [ -z "$folded" ] || printf '%s\n' "$folded" >> "$git_dir/{folded}"
+        [ -z "$folded" ] || printf '%s\n' "$folded" >> "$(git rev-parse --git-common-dir)/{folded}"
     fi
 fi
 # A scratch worktree's run for a branch the rebase moved along the stack (below) is ours alone.
