@@ -1,5 +1,7 @@
-"""Which branch is checked out, read from the git directory's files first: every store asks, so
-this module is all a hot command imports of `gitops` (the rest is `gitops.repository`)."""
+"""What git's own files say (which branch is checked out, the commit HEAD is at, the git
+directory the worktrees share), read from the git directory first: every store asks for the
+branch and the merge driver for the commit, so this module is all a hot command imports of
+`gitops` (the rest is `gitops.repository`)."""
 
 import os
 from collections.abc import Mapping

@@ -117,7 +117,10 @@ if [ "{name}" = post-rewrite ]; then
         # where every worktree reads it.
         folded=$(printf '%s\n' "$rewritten" | awk '{{ olds[$2] = olds[$2] " " $1; n[$2]++ }}
             END {{ for (new in n) if (n[new] > 1) print new olds[new] }}')
-        [ -z "$folded" ] || printf '%s\n' "$folded" >> "$(git rev-parse --git-common-dir)/{folded}"
+        if [ -n "$folded" ]; then
+            shared=$(git rev-parse --git-common-dir 2>/dev/null) && [ -n "$shared" ] || shared=$git_dir
+            printf '%s\n' "$folded" >> "$shared/{folded}"
+        fi
     fi
 fi
 # A scratch worktree's run for a branch the rebase moved along the stack (below) is ours alone.
