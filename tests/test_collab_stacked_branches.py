@@ -130,6 +130,12 @@ def test_the_repair_of_a_moved_branch_is_told_what_the_rebase_was_replayed_onto(
     assert rebase_onto(repo, {REBASE_ONTO_ENV: "0" * 40}) == main
 
 
+def _stored(repo: Path, summary: str, branch: str) -> None:
+    """An outcome stored on the branch checked out, in a commit of its own named after it."""
+    add_outcome(repo, summary, branch)
+    commit(repo, summary)
+
+
 def _lower_branch_holding_copies_of_main(repo: Path) -> None:
     """`lower`, started from main's record: one commit holding both of main's later outcomes (a
     rebase drops it as already upstream, and lists it rewritten to main's tip), then a copy of
@@ -137,13 +143,11 @@ def _lower_branch_holding_copies_of_main(repo: Path) -> None:
     so that it is replayed. `top` on it, an outcome of its own. main meanwhile restores the
     record, stores another, and forgets it again: its tip is that forget."""
     init_memory(repo, driver=True)
-    add_outcome(repo, "kept record", "main")
-    commit(repo, "record")
+    _stored(repo, "kept record", "main")
     git(repo, "branch", "lower")
     main_commits = {}
     for summary in ("main record", "main record two"):
-        add_outcome(repo, summary, "main")
-        commit(repo, summary)
+        _stored(repo, summary, "main")
         main_commits[summary] = git(repo, "rev-parse", "HEAD").strip()
     run_process("forget", "O-001", cwd=repo, check=True)
     commit(repo, "forget")
@@ -159,8 +163,7 @@ def _lower_branch_holding_copies_of_main(repo: Path) -> None:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-C", forget)
     git(repo, "checkout", "-q", "-b", "top")
-    add_outcome(repo, "top record", "top")
-    commit(repo, "top record")
+    _stored(repo, "top record", "top")
     git(repo, "checkout", "-q", "main")
     add_outcome(repo, "main later", "main")
     run_process("forget", "O-001", cwd=repo, check=True)
@@ -218,22 +221,17 @@ def _lower_branch_with_a_record_made_in_a_merge(repo: Path) -> None:
     change."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "side")
-    add_outcome(repo, "side record", "side")
-    commit(repo, "side record")
+    _stored(repo, "side record", "side")
     git(repo, "checkout", "-q", "-b", "lower", "main")
-    add_outcome(repo, "lower record", "lower")
-    commit(repo, "lower record")
+    _stored(repo, "lower record", "lower")
     assert run_git(repo, "merge", "--no-commit", "side").returncode == 0
     add_outcome(repo, "made in the merge", "lower")
     commit(repo, "merge side")
-    add_outcome(repo, "lower later", "lower")
-    commit(repo, "lower later")
+    _stored(repo, "lower later", "lower")
     git(repo, "checkout", "-q", "-b", "top")
-    add_outcome(repo, "top record", "top")
-    commit(repo, "top record")
+    _stored(repo, "top record", "top")
     git(repo, "checkout", "-q", "main")
-    add_outcome(repo, "main record", "main")
-    commit(repo, "main record")
+    _stored(repo, "main record", "main")
     git(repo, "checkout", "-q", "top")
 
 
