@@ -9,8 +9,6 @@ from support.gitrepos import add_outcome, commit, init_memory, memory_of
 from support.processes import git
 
 from legion_memory.gitops.record_history import (
-    _one_per_copy,
-    _side_moves,
     any_changed,
     commits_changing,
     copy_keys,
@@ -191,39 +189,3 @@ def test_a_squash_stands_for_the_moves_of_the_commits_its_message_names(repo: Pa
     archive, text = memory_of(repo).archive, f"2026-03-02 {ROW_TAIL}"
     assert most_moved(repo, base, ["squash-two", "three"], archive, text) == {"squash-two"}
     assert most_moved(repo, base, ["squash-four", "four"], archive, text) == {"four"}
-
-
-def test_copies_of_one_move_on_two_joined_lines_count_once_and_look_alikes_on_one_line_twice(
-    repo: Path,
-) -> None:
-    """`twice` forgot alpha on one line and picked that forget onto another, then joined them: it
-    moved alpha once. `again` forgot, restored and forgot again within one second, one subject
-    each time: the two forgets are alike by every key a copy keeps, and both are moves."""
-    init_memory(repo, driver=False)
-    add_outcome(repo, "alpha", "feature")
-    commit(repo, "store alpha")
-    base = git(repo, "rev-parse", "HEAD").strip()
-    git(repo, "checkout", "-q", "-b", "twice")
-    forget(memory_of(repo), "O-001")
-    commit(repo, "forget alpha")
-    git(repo, "checkout", "-q", "-b", "line", base)
-    (repo / "notes.txt").write_text("notes\n", encoding="utf-8")
-    commit(repo, "notes")
-    git(repo, "cherry-pick", "twice")
-    git(repo, "checkout", "-q", "twice")
-    git(repo, "merge", "-q", "--no-ff", "-m", "join", "line")
-    git(repo, "checkout", "-q", "-b", "again", base)
-    for move in (forget, restore, forget):
-        move(memory_of(repo), "O-001")
-        git(repo, "commit", "-q", "-am", "change alpha", "--date", "2026-03-02T10:00:00+00:00")
-    memory = memory_of(repo)
-    text = f"2026-03-02 {ROW_TAIL}"
-
-    twice = _side_moves(repo, f"{base}..twice", memory.archive, text)
-    again = _side_moves(repo, f"{base}..again", memory.archive, text)
-
-    assert twice is not None and again is not None
-    assert len(twice) == 2 and len({key for _, key in twice}) == 1
-    assert _one_per_copy(repo, twice) == twice[:1]
-    assert [key.rsplit(" ", 1)[1] for _, key in again] == ["archived", "restored", "archived"]
-    assert _one_per_copy(repo, again) == again

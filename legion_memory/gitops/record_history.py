@@ -133,8 +133,6 @@ def most_moved(
     whole = {side: _side_moves(start, side, archive, row_text) for side in sides}
     if any(moves is None for moves in (*since.values(), *whole.values())):
         return None
-    since = {side: _one_per_copy(start, moves or []) for side, moves in since.items()}
-    whole = {side: _one_per_copy(start, moves or []) for side, moves in whole.items()}
     ranks = {}
     for side in sides:
         moves, others = since[side] or [], [whole[other] or [] for other in sides if other != side]
@@ -144,28 +142,6 @@ def most_moved(
     best = max(ranks.values(), default=(0, 0))
     tied = {side for side, rank in ranks.items() if rank == best}
     return _moved_last(tied, since, best[0]) if best[0] and len(tied) > 1 else tied
-
-
-def _one_per_copy(start: Path, moves: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The moves, copies of one move on two lines of history that a merge joined counted once:
-    each line replayed the same forget, and the side moved the record once (seed 12512 of the
-    collaboration simulation's `--stacked-kinds` counted both, and the branch's earlier state
-    outweighed the upstream's later forget). Moves alike on one line, one after the other (a
-    forget and a forget again within one second), stay two."""
-    kept: list[tuple[str, str]] = []
-    for sha, copy in moves:
-        alike = [earlier for earlier, key in kept if key == copy]
-        if not any(_apart(start, sha, earlier) for earlier in alike):
-            kept.append((sha, copy))
-    return kept
-
-
-def _apart(start: Path, one: str, other: str) -> bool:
-    """Whether neither commit is in the other's history."""
-    return all(
-        run_git(["merge-base", "--is-ancestor", a, b], start) is None
-        for a, b in ((one, other), (other, one))
-    )
 
 
 def _moved_last(
