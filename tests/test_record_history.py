@@ -3,11 +3,13 @@ before it reads any version of the memory (docs/decisions.md#replays-upstream-ho
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from support.gitrepos import add_outcome, commit, init_memory, memory_of
+from support.gitrepos import add_outcome, commit, init_memory, memory_of, text_of
 from support.processes import git
 
+from legion_memory.gitops.folded_commits import FOLDED_NAME
 from legion_memory.gitops.record_history import (
     any_changed,
     commits_changing,
@@ -15,6 +17,7 @@ from legion_memory.gitops.record_history import (
     most_moved,
 )
 from legion_memory.gitops.repository import integration_sources
+from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.forgetting import forget, restore
 
 ROW_TAIL = "| feature | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
@@ -189,3 +192,75 @@ def test_a_squash_stands_for_the_moves_of_the_commits_its_message_names(repo: Pa
     archive, text = memory_of(repo).archive, f"2026-03-02 {ROW_TAIL}"
     assert most_moved(repo, base, ["squash-two", "three"], archive, text) == {"squash-two"}
     assert most_moved(repo, base, ["squash-four", "four"], archive, text) == {"four"}
+
+
+def _moved(repo: Path, move: Callable[[Memory, str], object], at: str, message: str) -> str:
+    """`move` alpha (O-001) in a commit authored `at` (10:0N on the day), and its hash."""
+    move(memory_of(repo), "O-001")
+    git(repo, "commit", "-q", "-am", message, "--date", f"2026-03-02T{at}:00+00:00")
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_a_sides_newest_move_is_the_one_made_last_not_the_one_git_lists_first(
+    repo: Path,
+) -> None:
+    """`one` forgot and restored alpha. `two` holds two copies of each move (picked on two lines
+    it joined), main one copy of each and, after them, a forget of its own that a squash
+    brought (git lists a squash's commits after the side's own). main's forget is the newest
+    move made, and `two` never saw it: main holds the later state, however many copies `two`
+    counts (seed 12512 of the collaboration simulation's `--stacked-kinds`)."""
+    init_memory(repo, driver=False)
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "one")
+    moves = [_moved(repo, forget, "10:01", "forget"), _moved(repo, restore, "10:02", "restore")]
+    for line in ("two", "side", "main"):
+        git(repo, "checkout", "-q", "-B", line, base)
+        (repo / f"{line}.txt").write_text(f"{line}\n", encoding="utf-8")
+        commit(repo, f"notes on {line}")
+        git(repo, "cherry-pick", *moves)
+    git(repo, "checkout", "-q", "two")
+    git(repo, "merge", "-q", "--no-edit", "side")
+    git(repo, "checkout", "-q", "-b", "three", "main")
+    _moved(repo, forget, "10:03", "forget again")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--squash", "three")
+    git(repo, "commit", "-q", "--no-edit")
+    archive, text = memory_of(repo).archive, f"2026-03-02 {ROW_TAIL}"
+    assert alpha_archived(repo)
+    assert most_moved(repo, base, ["main", "two"], archive, text) == {"main"}
+
+
+def test_a_fold_a_squash_names_stands_for_the_moves_it_folded(repo: Path) -> None:
+    """`one` forgot, restored, forgot and restored alpha. `folding` took the first forget, then
+    one commit folding the other three (this clone's `rebase -i` noted it), then forgot alpha
+    again, and main squashed `folding` in. main has seen every move of `one` through the fold
+    its squash names, and made one more (seed 12603 of the collaboration simulation's
+    `--merges-kinds`)."""
+    init_memory(repo, driver=False)
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "one")
+    moves = [
+        _moved(repo, move, f"10:0{minute}", "change alpha")
+        for minute, move in enumerate((forget, restore, forget, restore), start=1)
+    ]
+    git(repo, "checkout", "-q", "-b", "folding", moves[0])
+    git(repo, "checkout", "one", "--", ".planning")
+    folded_messages = [part for _ in moves[1:] for part in ("-m", "change alpha")]
+    git(repo, "commit", "-q", *folded_messages, "--date", "2026-03-02T10:02:00+00:00")
+    fold = git(repo, "rev-parse", "HEAD").strip()
+    (repo / ".git" / FOLDED_NAME).write_text(f"{fold} {' '.join(moves[1:])}\n", encoding="utf-8")
+    _moved(repo, forget, "10:05", "change alpha")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--squash", "folding")
+    git(repo, "commit", "-q", "--no-edit")
+    archive, text = memory_of(repo).archive, f"2026-03-02 {ROW_TAIL}"
+    assert alpha_archived(repo)
+    assert most_moved(repo, base, ["main", "one"], archive, text) == {"main"}
+
+
+def alpha_archived(repo: Path) -> bool:
+    return "alpha" in text_of(repo, "ARCHIVE.md") and "alpha" not in text_of(repo, "OUTCOMES.md")

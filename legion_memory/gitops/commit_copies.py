@@ -56,7 +56,8 @@ def squashes_of(start: Path, revs: str) -> dict[str, list[str]] | None:
         return None
     entries = (entry.partition("\n") for entry in listed.split("\x01") if entry.strip())
     squashes = {sha: squashed_in([message]) for sha, _, message in entries}
-    for new, folded in folded_by(start, revs).items():
+    named = {sha for names in squashes.values() for sha in names}
+    for new, folded in folded_by(start, revs, named).items():
         squashes[new] = [*squashes.get(new, []), *folded]
     return squashes
 

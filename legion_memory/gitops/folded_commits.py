@@ -9,25 +9,27 @@ questions it then stands for the commits it folded, as a squash with git's own m
 A clone that only fetches the squash has no such note.
 """
 
+from collections.abc import Collection
 from pathlib import Path
 
-from legion_memory.gitops.branch import common_git_dir, find_git_dir, run_git
+from legion_memory.gitops.branch import common_git_dir, find_git_dir, read_stripped, run_git
 
 FOLDED_NAME = "legion-memory-folded"
 """In the clone's shared git directory: a line "<new> <old> <old>..." per commit a rebase
 folded others into."""
 
 
-def folded_by(start: Path, revs: str) -> dict[str, list[str]]:
-    """The noted folds whose new commit `revs` (a revision or a range) reaches, each with the
-    commits it folded, a fold of folded commits with theirs too. Git is asked only when this
-    clone noted any."""
+def folded_by(start: Path, revs: str, named: Collection[str] = ()) -> dict[str, list[str]]:
+    """The noted folds whose new commit `revs` (a revision or a range) reaches or is among
+    `named` (the commits a squash in `revs` names: a branch folded, then squashed into main),
+    each with the commits it folded, a fold of folded commits with theirs too. Git is asked only
+    when this clone noted any."""
     noted = _noted(start)
     if not noted:
         return {}
     listed = run_git(["rev-list", revs], start)
     reached = set(listed.split()) if listed else set()
-    return {new: _unfolded(noted, new) for new in noted if new in reached}
+    return {new: _unfolded(noted, new) for new in noted if new in reached or new in named}
 
 
 def _noted(start: Path) -> dict[str, list[str]]:
@@ -38,18 +40,12 @@ def _noted(start: Path) -> dict[str, list[str]]:
     git_dir = find_git_dir(start)
     places = {common_git_dir(git_dir), git_dir.resolve()} if git_dir else set()
     noted: dict[str, list[str]] = {}
-    for line in "".join(_read(place / FOLDED_NAME) for place in sorted(places)).splitlines():
+    read = (read_stripped(place / FOLDED_NAME) or "" for place in sorted(places))
+    for line in "\n".join(read).splitlines():
         shas = [sha for sha in line.split() if len(sha) == 40 and sha.isalnum()]
         if len(shas) > 2:
             noted.setdefault(shas[0], []).extend(shas[1:])
     return noted
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""
 
 
 def _unfolded(noted: dict[str, list[str]], new: str) -> list[str]:

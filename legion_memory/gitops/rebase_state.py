@@ -16,8 +16,7 @@ def rebase_onto(start: Path, env: Mapping[str, str] | None = None) -> str | None
     moved along the stack. The parent of the first commit written is no stand-in: a first
     commit git dropped as already upstream is "rewritten" as the tip it was replayed onto,
     whose parent lies before it."""
-    named = (os.environ if env is None else env).get(REBASE_ONTO_ENV, "").strip()
-    return _named(start, env, "onto") or named or None
+    return _named(start, env, "onto") or _named_by_hook(env, REBASE_ONTO_ENV) or None
 
 
 def rebase_started_from(start: Path, env: Mapping[str, str] | None = None) -> str | None:
@@ -27,13 +26,17 @@ def rebase_started_from(start: Path, env: Mapping[str, str] | None = None) -> st
     named = _named(start, env, "orig-head")
     if named:
         return named
-    moved = (os.environ if env is None else env).get(REBASE_STARTED_ENV, "").strip()
+    moved = _named_by_hook(env, REBASE_STARTED_ENV)
     return moved or run_git(["rev-parse", "-q", "--verify", "ORIG_HEAD^{commit}"], start)
 
 
 def _named(start: Path, env: Mapping[str, str] | None, name: str) -> str | None:
     git_dir = find_git_dir(start, env)
     return state_file(git_dir, name) if git_dir is not None else None
+
+
+def _named_by_hook(env: Mapping[str, str] | None, variable: str) -> str:
+    return (os.environ if env is None else env).get(variable, "").strip()
 
 
 def state_held(git_dir: Path) -> bool:

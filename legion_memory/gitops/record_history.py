@@ -195,10 +195,11 @@ def _held(moves: list[tuple[str, str]], other: list[tuple[str, str]]) -> set[int
 
 
 def _side_moves(start: Path, revs: str, path: Path, row_text: str) -> list[tuple[str, str]] | None:
-    """The moves of `revs`'s commits, a squash (git's own message of `merge --squash`) standing
-    for the commits it names: a squash of a forget and the restore that undid it moves nothing
-    in its own diff, yet its side made both moves, and a copy of that forget arriving from
-    another branch is one of them (docs/decisions.md#archive-moves). None when git cannot say."""
+    """The moves of `revs`'s commits, newest first, a squash (git's own message of `merge
+    --squash`) or a noted fold standing for the commits it names: a squash of a forget and the
+    restore that undid it moves nothing in its own diff, yet its side made both moves, and a
+    copy of that forget arriving from another branch is one of them
+    (docs/decisions.md#archive-moves). None when git cannot say."""
     own = _moves(start, ["--full-history", revs], path, row_text)
     squashes = squashes_of(start, revs)
     if own is None or squashes is None:
@@ -214,7 +215,18 @@ def _side_moves(start: Path, revs: str, path: Path, row_text: str) -> list[tuple
     # A squash's own move is the sum of those it names: counted once, by the commits that made it.
     movers = held | {sha for sha, _ in moved}
     standing_for = {squash for squash, names in squashes.items() if movers.intersection(names)}
-    return [move for move in own if move[0] not in standing_for] + _since(start, revs, moved)
+    moves = [move for move in (*own, *_since(start, revs, moved)) if move[0] not in standing_for]
+    return _newest_first(moves)
+
+
+def _newest_first(moves: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The moves in the order they were made, newest first: by the author's date, which a copy
+    keeps, not by when each commit was written, which is the order git lists them in. A side
+    that replayed a branch's older moves after its own later forget (`pull --rebase`) lists the
+    copies above it, and that forget passed for older than a move the other side holds (seed
+    12512 of the collaboration simulation's `--stacked-kinds`); the commits a squash names come
+    in the squash's order. Moves made in one second keep git's order."""
+    return sorted(moves, key=lambda move: _authored(move[1]), reverse=True)
 
 
 def _since(start: Path, revs: str, moved: list[tuple[str, str]]) -> list[tuple[str, str]]:
