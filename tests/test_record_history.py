@@ -224,11 +224,8 @@ def test_a_sides_newest_move_is_the_one_made_last_not_the_one_git_lists_first(
     git(repo, "merge", "-q", "--no-edit", "side")
     git(repo, "checkout", "-q", "-b", "three", "main")
     _moved(repo, forget, "10:03", "forget again")
-    git(repo, "checkout", "-q", "main")
-    git(repo, "merge", "-q", "--squash", "three")
-    git(repo, "commit", "-q", "--no-edit")
+    _squashed_into_main(repo, "three")
     archive, text = memory_of(repo).archive, f"2026-03-02 {ROW_TAIL}"
-    assert alpha_archived(repo)
     assert most_moved(repo, base, ["main", "two"], archive, text) == {"main"}
 
 
@@ -254,13 +251,16 @@ def test_a_fold_a_squash_names_stands_for_the_moves_it_folded(repo: Path) -> Non
     fold = git(repo, "rev-parse", "HEAD").strip()
     (repo / ".git" / FOLDED_NAME).write_text(f"{fold} {' '.join(moves[1:])}\n", encoding="utf-8")
     _moved(repo, forget, "10:05", "change alpha")
-    git(repo, "checkout", "-q", "main")
-    git(repo, "merge", "-q", "--squash", "folding")
-    git(repo, "commit", "-q", "--no-edit")
+    _squashed_into_main(repo, "folding")
     archive, text = memory_of(repo).archive, f"2026-03-02 {ROW_TAIL}"
-    assert alpha_archived(repo)
     assert most_moved(repo, base, ["main", "one"], archive, text) == {"main"}
 
 
-def alpha_archived(repo: Path) -> bool:
-    return "alpha" in text_of(repo, "ARCHIVE.md") and "alpha" not in text_of(repo, "OUTCOMES.md")
+def _squashed_into_main(repo: Path, branch: str) -> None:
+    """main takes `branch` by `merge --squash`, committed with git's own message; alpha ends
+    archived there."""
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--squash", branch)
+    git(repo, "commit", "-q", "--no-edit")
+    assert "| alpha |" in text_of(repo, "ARCHIVE.md")
+    assert "| alpha |" not in text_of(repo, "OUTCOMES.md")
