@@ -187,7 +187,7 @@ def _held(moves: list[tuple[str, str]], other: list[tuple[str, str]]) -> set[int
     copies = Counter(copy for _, copy in other)
     held = {i for i, (sha, _) in enumerate(moves) if sha in shas}
     copies.subtract(moves[i][1] for i in held)
-    for i in range(len(moves) - 1, -1, -1):  # oldest first: git log lists the newest first
+    for i in range(len(moves) - 1, -1, -1):  # oldest first: `_side_moves` lists the newest first
         if i not in held and copies[moves[i][1]] > 0:
             copies[moves[i][1]] -= 1
             held.add(i)
