@@ -15,7 +15,8 @@ from legion_memory.knowledge.filters import by_agent, has_any_tag
 from legion_memory.markdown.cells import escape
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import GENERAL
-from legion_memory.schema.records import Record, TableRows
+from legion_memory.schema.records import Record
+from legion_memory.schema.table_rows import TableRows
 from legion_memory.wording import count_of
 
 DEFAULT_LIMIT = 20

@@ -55,8 +55,8 @@ def cell_count(text: str) -> int:
     return pipes - opening - closing + 1
 
 
-_CLOSED = ("|\n", "|\r\n", "|")
-_CLOSED_ESCAPED = ("\\|\n", "\\|\r\n", "\\|")
+CLOSED = ("|\n", "|\r\n", "|")
+CLOSED_ESCAPED = ("\\|\n", "\\|\r\n", "\\|")
 
 
 def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
@@ -72,7 +72,7 @@ def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
         return
     pipes = width + 1
     for offset, row in enumerate(rows):
-        if row.endswith(_CLOSED) and row[0] == "|":
+        if row.endswith(CLOSED) and row[0] == "|":
             found = row.count("|")
             # Two pipes or more: the row has a second character.
             if "\\" not in row:
@@ -81,7 +81,7 @@ def rows_to_count(rows: list[str], width: int) -> Iterator[int]:
             elif (
                 found - row.count("\\|") == pipes
                 and row[1] != "|"
-                and not row.endswith(_CLOSED_ESCAPED)
+                and not row.endswith(CLOSED_ESCAPED)
             ):
                 continue
         yield offset

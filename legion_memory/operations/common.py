@@ -11,7 +11,8 @@ from legion_memory.knowledge.filters import ALL_BRANCHES, CURRENT_BRANCH, has_an
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.project import Project
 from legion_memory.schema.kinds import Kind
-from legion_memory.schema.records import Record, TableRows, split_list
+from legion_memory.schema.records import Record, split_list
+from legion_memory.schema.table_rows import TableRows
 from legion_memory.storage import reading, scopes
 from legion_memory.storage.scopes import marked, scoped_json
 

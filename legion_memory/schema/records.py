@@ -8,14 +8,12 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from itertools import compress, repeat
-from operator import contains, itemgetter
+from operator import contains
 
 from legion_memory.errors import ParseError
 from legion_memory.markdown.cells import (
     cell_at,
-    cell_count,
     first_cell,
-    first_ragged,
     line_cells,
     unescape,
 )
@@ -27,7 +25,7 @@ TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typin
 if TYPE_CHECKING:
     import datetime as dt
     from pathlib import Path
-    from typing import Any, Final
+    from typing import Final
 
     from legion_memory.schema.kinds import Kind
 
@@ -136,20 +134,6 @@ class Record:
 
     def extra_keys(self) -> list[str]:
         return [key for key in self.values if key not in self.kind.keys]
-
-
-def _escaped_before(line: str, pieces: list[str], depth: int) -> bool:
-    """Whether a backslash or `<` stands before the rest `line.split("|", depth)` left whole: only
-    there can an escaped pipe move a split or a `<br>` change a cell asked for. An escape in the
-    cells after them (a summary's `\\|`) leaves them as a plain split reads them."""
-    cut = len(line) - len(pieces[-1]) if len(pieces) > depth else len(line)
-    return line.find("\\", 0, cut) >= 0 or line.find("<", 0, cut) >= 0
-
-
-def _escaped_within(line: str, pieces: list[str], depth: int) -> bool:
-    """`_escaped_before` of `line.split("|")`: a backslash or `<` before the `depth`-th pipe."""
-    cut = sum(map(len, pieces[:depth])) + depth if len(pieces) > depth else len(line)
-    return line.find("\\", 0, cut) >= 0 or line.find("<", 0, cut) >= 0
 
 
 def ragged_error(path: Path, table: Table, index: int, cells: int) -> ParseError:
@@ -297,103 +281,3 @@ def _highest_in_bytes(document: Document, table: Table, kind: Kind, data: bytes)
             # Padded to one width, the numbers order as their bytes do: one `int`, not one a row.
             return int(max(map(bytes.rjust, found, repeat(MAX_ID_DIGITS), repeat(b"0"))))
     return max(id_numbers(document, table, kind), default=0)
-
-
-class TableRows:
-    """A table's row lines, read cell by cell on demand: a reader that ranks every row by two or
-    three cells builds the records of the few it keeps only, and holds the lines, not an object
-    per row (docs/decisions.md#lazy-rows). The rows are checked (no ragged row) before they are
-    read; with `unchecked`, the file's path, as `cells` reads them instead, in the same pass
-    (docs/decisions.md#rows-checked-as-read)."""
-
-    __slots__ = ("first_line", "header", "keys", "kind", "lines", "positions", "unchecked")
-
-    def __init__(
-        self, kind: Kind, document: Document, table: Table, unchecked: Path | None = None
-    ) -> None:
-        self.kind = kind
-        self.keys = tuple(column_key(name) for name in table.columns)
-        # A record's values keep the last of repeated columns: so does each key's position.
-        self.positions = {key: position for position, key in enumerate(self.keys)}
-        self.lines = document.lines[table.header + 2 : table.end]
-        self.first_line = table.header + 3
-        self.header = table
-        self.unchecked = unchecked
-
-    def __len__(self) -> int:
-        return len(self.lines)
-
-    def require_sound(self) -> None:
-        """ParseError naming the first row whose cell count is not the header's, if any."""
-        if self.unchecked is None:
-            return
-        found = first_ragged(self.lines, len(self.keys))
-        if found is not None:
-            raise self._ragged(*found)
-        self.unchecked = None
-
-    def _ragged(self, offset: int, cells: int) -> ParseError:
-        assert self.unchecked is not None
-        return ragged_error(self.unchecked, self.header, self.first_line - 1 + offset, cells)
-
-    def record(self, offset: int) -> Record:
-        """The record of row `offset`, exactly as `read_records` reads it (of a checked row)."""
-        values = dict(zip(self.keys, line_cells(self.lines[offset]), strict=False))
-        return Record(self.kind, values, self.first_line + offset)
-
-    def records(self) -> list[Record]:
-        self.require_sound()
-        return [self.record(offset) for offset in range(len(self.lines))]
-
-    def cells(self, *keys: str) -> Iterator[tuple[str, ...]]:
-        """For every row, the values of `keys` (empty for a missing column), as its record has
-        them. A row with nothing escaped (no backslash, no `<br>`) is split only as far as the
-        last cell asked for, by one split in C; any other is read in full."""
-        positions = [self.positions.get(key) for key in keys]
-        present = [p for p in positions if p is not None]
-        if len(present) < 2 or len(present) != len(positions):
-            # One key or a missing column: rare, read in full.
-            self.require_sound()
-            for offset in range(len(self.lines)):
-                record = self.record(offset)
-                yield tuple(record[key] for key in keys)
-            return
-        depth = max(present) + 2
-        # The cells by position, after an opening pipe (1) or without one (0).
-        pick = (itemgetter(*present), itemgetter(*(p + 1 for p in present)))
-        if self.unchecked is not None:
-            yield from self._checked_cells(pick, depth)
-            return
-        for line in self.lines:
-            pieces = line.split("|", depth)
-            if ("\\" in line or "<" in line) and _escaped_before(line, pieces, depth):
-                yield pick[0](line_cells(line))
-                continue
-            opening = not pieces[0] or pieces[0].isspace()
-            yield tuple(map(str.strip, pick[opening](pieces)))
-
-    def _checked_cells(
-        self, pick: tuple[itemgetter[Any], itemgetter[Any]], depth: int
-    ) -> Iterator[tuple[str, ...]]:
-        """`cells` of unchecked rows, each row's cells counted from the same split that reads it:
-        a plain row (an opening pipe first, only blanks after the closing one, no backslash) has
-        the header's cells exactly when it splits into two pieces more; any other is counted as
-        `cell_count` counts it. ParseError at the first ragged row, as checking first would give."""
-        width = len(self.keys)
-        whole = width + 2
-        for offset, line in enumerate(self.lines):
-            pieces = line.split("|")
-            last = pieces[-1]
-            plain = len(pieces) == whole and not pieces[0] and (not last or last.isspace())
-            if not plain or "\\" in line:
-                cells = cell_count(line)
-                if cells != width:
-                    raise self._ragged(offset, cells)
-                if ("\\" in line or "<" in line) and _escaped_within(line, pieces, depth):
-                    yield pick[0](line_cells(line))
-                    continue
-                yield tuple(map(str.strip, pick[not pieces[0] or pieces[0].isspace()](pieces)))
-            elif "<" in line and _escaped_within(line, pieces, depth):
-                yield pick[0](line_cells(line))
-            else:
-                yield tuple(map(str.strip, pick[1](pieces)))

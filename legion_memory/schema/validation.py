@@ -6,6 +6,7 @@ from itertools import compress, count, repeat
 from operator import contains
 from pathlib import Path
 
+from legion_memory.markdown.cells import CLOSED, CLOSED_ESCAPED
 from legion_memory.markdown.document import Document, Table, parse
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, kind_of_filename
 from legion_memory.schema.learn_entries import learn_entries
@@ -227,19 +228,15 @@ def _plainly_a_table(document: Document, table: Table) -> bool:
     lines = document.lines[table.header : table.end]
     if not all(map(str.startswith, lines, repeat("|"))):
         return False
-    if not all(map(str.endswith, lines, repeat(_CLOSED))):
+    if not all(map(str.endswith, lines, repeat(CLOSED))):
         return False
-    if any(map(str.endswith, lines, repeat(_ESCAPED_CLOSE))):
+    if any(map(str.endswith, lines, repeat(CLOSED_ESCAPED))):
         return False
     if any(map(contains, lines, repeat("\\\\"))):
         return False
     # A CR only in a line's CRLF ending (a line ending is its last characters).
     with_cr = compress(lines, map(contains, lines, repeat("\r")))
     return all(line.count("\r") == 1 and line.endswith("\r\n") for line in with_cr)
-
-
-_CLOSED = ("|\n", "|\r\n", "|")
-_ESCAPED_CLOSE = ("\\|\n", "\\|\r\n", "\\|")
 
 
 def _table_text(document: Document, table: Table) -> str:

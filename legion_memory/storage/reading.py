@@ -16,7 +16,6 @@ from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, Kind
 from legion_memory.schema.records import (
     Record,
-    TableRows,
     column_key,
     highest_id_number,
     ragged_error,
@@ -25,6 +24,10 @@ from legion_memory.schema.records import (
 )
 from legion_memory.storage.files import decode, decode_lines, read_data, read_lines
 from legion_memory.storage.files import read_text as read_file_text
+
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from legion_memory.schema.table_rows import TableRows
 
 __all__ = [
     "JOURNAL_NAME",
@@ -258,10 +261,12 @@ def load_records(memory: Memory, kind: Kind) -> list[Record]:
     return [] if document is None else records_of(path, document, kind)
 
 
-def load_rows(memory: Memory, kind: Kind, *, checked: bool = True) -> TableRows | None:
+def load_rows(memory: Memory, kind: Kind, *, checked: bool = True) -> "TableRows | None":
     """The live table of a kind, checked as `load_records` checks it, its rows read on demand;
     None when the file does not exist; ParseError when unreadable. Not `checked`, a ragged row is
     found as the rows are read (`TableRows`), which saves a ranking recall a pass over them."""
+    from legion_memory.schema.table_rows import TableRows  # only now: a store never reads so
+
     path = memory.path(kind)
     document = load(path)
     if document is None:

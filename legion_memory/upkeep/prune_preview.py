@@ -9,7 +9,8 @@ from pathlib import Path
 from legion_memory.markdown.document import Document, strip_ending
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import OUTCOME
-from legion_memory.schema.records import TableRows, records_table
+from legion_memory.schema.records import records_table
+from legion_memory.schema.table_rows import TableRows
 from legion_memory.storage import reading
 from legion_memory.upkeep.prune import HIGH_IMPORTANCE, Criteria, Report, usable_day
 
