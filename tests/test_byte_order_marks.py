@@ -10,6 +10,7 @@ from pathlib import Path
 from support.phases import TODAY, phase_dir, planning_project
 from support.processes import CLI, FIXTURES, read_bytes_of
 
+from legion_memory.project.root import read_project_text
 from legion_memory.project.summary_outcome import SummaryFacts, read_summary_facts
 
 BOM = b"\xef\xbb\xbf"
@@ -100,3 +101,13 @@ STORE_OUTCOME = (
     "--today", TODAY, "store", "outcome", "--phase", "1", "--agent", "a", "--outcome", "success",
     "--summary", "done", "--task-type", "general", "--importance", "2", "--plan",
 )  # fmt: skip
+
+
+def test_a_project_file_reads_as_the_utf8_sig_codec_reads_it(tmp_path: Path) -> None:
+    """The mark goes only where it opens the file; line endings read as universal newlines."""
+    path = tmp_path / "CATALOG.md"
+    for data in (BOM + b"# a\r\nb\xef\xbb\xbf\n", b"# a\rb\n", BOM, b"", BOM + BOM + b"x"):
+        path.write_bytes(data)
+        assert read_project_text(path) == path.read_text(encoding="utf-8-sig")
+    path.write_bytes(BOM + b"# a\r\nb\xef\xbb\xbf\n")
+    assert read_project_text(path) == "# a\nb\ufeff\n"

@@ -15,6 +15,7 @@ from legion_memory.errors import InputError
 from legion_memory.markdown.cells import split_cells, unescape
 from legion_memory.markdown.document import scan_tables, split_lines, strip_ending
 from legion_memory.named_tuple import NamedTuple
+from legion_memory.project.root import read_project_text
 from legion_memory.schema.kinds import GENERAL as GENERAL  # noqa: PLC0414 (re-exported: it was defined here)
 from legion_memory.schema.records import column_key, split_list
 
@@ -143,7 +144,7 @@ def catalog_path(
 def load_catalog(path: Path) -> Catalog | None:
     """Read and parse a catalog; None when it cannot be read (treated like a missing catalog)."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_project_text(path)
     except (OSError, UnicodeDecodeError):
         return None
     return parse_catalog(text, path)

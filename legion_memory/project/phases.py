@@ -14,7 +14,7 @@ from legion_memory.errors import InputError, LegionMemoryError, ParseError
 from legion_memory.markdown.frontmatter import Value, split_front_matter, strings
 from legion_memory.markdown.outline import LazyOutline, Section, heading_text, plain
 from legion_memory.named_tuple import NamedTuple
-from legion_memory.project.root import confine
+from legion_memory.project.root import confine, read_project_text
 
 PHASES_DIR = Path(".planning") / "phases"
 ARCHIVE_DIR = Path(".planning") / "archive"
@@ -251,7 +251,7 @@ def read_planning_file(path: Path) -> str:
     """A planning file's text, without the BOM an editor may have saved it with (else its front
     matter and first heading go unseen); one clear error when it cannot be read."""
     try:
-        return path.read_text(encoding="utf-8-sig")
+        return read_project_text(path)
     except UnicodeDecodeError as exc:
         raise ParseError("file is not valid UTF-8", where=str(path)) from exc
     except OSError as exc:

@@ -74,10 +74,17 @@ class Settings(NamedTuple):
     """What was wrong with settings.json: each setting named here fell back to its default."""
 
 
+def read_project_text(path: Path) -> str:
+    """A project file's text (UTF-8, universal newlines) without the byte order mark an editor
+    may have put first: what the `utf-8-sig` codec reads, without importing its module, which
+    would cost every command that reads settings.json or the catalog."""
+    return path.read_text(encoding="utf-8").removeprefix("\ufeff")
+
+
 def load_settings(root: Path) -> Settings:
     path = root / SETTINGS_FILE
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_project_text(path)
     except FileNotFoundError:
         return Settings()
     except (OSError, UnicodeDecodeError) as exc:
@@ -144,7 +151,7 @@ def current_phase(root: Path) -> int | None:
 
 def _state_text(root: Path) -> str | None:
     try:
-        return (root / STATE_FILE).read_text(encoding="utf-8-sig")
+        return read_project_text(root / STATE_FILE)
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -166,7 +173,7 @@ def milestone_start(root: Path) -> "dt.date | None":
         if current is not None and path.name.startswith(current.group(1) + "-"):
             continue
         try:
-            head = path.read_text(encoding="utf-8-sig")[:_HEAD_CHARS]
+            head = read_project_text(path)[:_HEAD_CHARS]
         except (OSError, UnicodeDecodeError):
             continue
         found = re.search(_COMPLETED_ON, head, re.MULTILINE | re.IGNORECASE)

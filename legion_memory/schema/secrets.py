@@ -219,9 +219,11 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 def _decoded_tokens(text: str) -> Iterator[str]:
     """The text of every token in `text` that is base64 (standard or URL-safe) of UTF-8 text."""
-    import binascii  # a C module; `base64` would add its own imports for one translation
-
     for match in re.finditer(_BASE64, text):
+        # Only now, and a C module: `base64` would add its own imports for one translation, and a
+        # value without a long token (most of them) needs neither.
+        import binascii
+
         token = match[0].rstrip("=")
         if len(token) % 4 == 1:
             continue  # no base64 encoding has this length

@@ -1,8 +1,9 @@
 """The hot commands: what workflows and git hooks run at every step, so cold start is their speed.
 
 Each is a plain action of the Context and the command's options. The typer app calls it with every
-option it parsed; `fast.py` calls the same action with the same keyword arguments without building
-the typer app at all, whose import alone costs more than a hot command may take.
+option it parsed; the lean dispatcher (`dispatcher.py`) calls the same action with the same keyword
+arguments without building the typer app at all, whose import alone costs more than a hot command
+may take.
 """
 
 from __future__ import annotations
