@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support.processes import CLI, probe
+from support.processes import CLI, FIXTURES, probe
 
 from legion_memory.cli.lean.hot_commands import ACTIONS
 
@@ -19,12 +19,13 @@ LEAN_STDLIB = ("urllib", "urllib.parse", "ipaddress", "contextlib", "importlib")
 LEAN_READERS = ("recall outcomes", "briefing", "score agents")
 # What a store does without beside them: JSON (the option spec is a module), dates (today's text
 # is enough), the recall's ranking and helpers, git's repository module (the branch is read by
-# `gitops.branch`), the recall's filters, the options' help, and `binascii` for values in which
-# the secret detector finds no token to decode (docs/decisions.md#what-a-store-imports).
+# `gitops.branch`), the recall's filters, the options' help, `binascii` for values in which
+# the secret detector finds no token to decode, and the `utf-8-sig` codec's module for the
+# catalog and settings.json (docs/decisions.md#what-a-store-imports).
 STORE_SKIPS = (
     "json", "datetime", "heapq", "legion_memory.knowledge.decay",
     "legion_memory.operations.common", "legion_memory.knowledge.filters",
-    "legion_memory.operations.option_help", "binascii",
+    "legion_memory.operations.option_help", "binascii", "encodings.utf_8_sig",
     "legion_memory.gitops.repository",
 )  # fmt: skip
 TODAY = ("--today", "2026-03-10")
@@ -355,3 +356,26 @@ def test_compact_check_reads_plain_planning_files_without_mistune(
     else:
         assert sorted(modules.intersection(HEAVY)) == []
         assert "typing" not in modules  # docs/decisions.md#hot-paths-without-typing
+
+
+def test_a_store_reading_the_catalog_and_settings_decodes_them_without_codec_modules(
+    project: Path,
+) -> None:
+    """settings.json and the catalog are read (a byte order mark dropped by hand): no `utf-8-sig`
+    codec module."""
+    (project / "settings.json").write_text('{"memory": {"prune_threshold": 300}}\n')
+    catalog = FIXTURES / "catalog" / "CATALOG.md"
+    summary = "Stored one outcome | with a pipe"
+    result, modules = probe(
+        *TODAY, "--catalog", str(catalog), *STORE[:4], "--plan", "01-01",
+        "--agent", "engineering-senior-developer", "--outcome", "success", "--summary", summary,
+        cwd=project,
+    )  # fmt: skip
+    row = (
+        "| O-001 | 2026-03-10 | main | 1 | 01-01 | engineering-senior-developer | full-stack "
+        "| success | 3 |  | Stored one outcome \\| with a pipe |\n"
+    )
+    assert (result.code, result.stderr) == (0, "")
+    assert result.stdout == HEADER + "|---" * 11 + "|\n" + row
+    assert {"legion_memory.project.catalog", "json"} <= modules
+    assert "encodings.utf_8_sig" not in modules
