@@ -117,7 +117,7 @@ def rank_rows(rows: TableRows, today: dt.date, limit: int) -> list[Scored]:
     for offset, (padded_date, padded_importance, record_id) in enumerate(cells):
         decay = decays.get(padded_date)
         if decay is None:
-            decay = decays[padded_date] = _stripped_decay(padded_date, today)
+            decay = decays[padded_date] = _unpadded_decay(padded_date, today)
         value = values.get(padded_importance)
         if value is None:
             value = values[padded_importance] = _importance_value(padded_importance)
@@ -139,7 +139,7 @@ def rank_rows(rows: TableRows, today: dt.date, limit: int) -> list[Scored]:
     return [Scored(rows.record(row[3]), *row[4][1:], row[0]) for row in best]
 
 
-def _stripped_decay(padded_date: str, today: dt.date) -> tuple[str, int | None, float]:
+def _unpadded_decay(padded_date: str, today: dt.date) -> tuple[str, int | None, float]:
     date = unpadded(padded_date)
     return (date, *_decay_of(date, today))
 
