@@ -76,15 +76,18 @@ class TableRows:
     def cells(self, *keys: str) -> Iterator[tuple[str, ...]]:
         """For every row, the values of `keys` (empty for a missing column), as its record has
         them."""
-        for padded in self.padded_cells(*keys):
-            yield tuple(map(unpadded, padded))
+        return self._read(keys, True)
 
     def padded_cells(self, *keys: str) -> Iterator[tuple[str, ...]]:
         """`cells`, each value maybe with the blanks around it: through `unpadded`, they are
         `cells`. A caller that looks each value up (a date's weight) unpads only the distinct
-        ones, which on a long history costs a third of stripping every one. A row with nothing
-        escaped (no backslash, no `<br>`) is split only as far as the last cell asked for, by one
-        split in C; any other is read in full."""
+        ones, which on a long history costs a third of stripping every one."""
+        return self._read(keys, False)
+
+    def _read(self, keys: tuple[str, ...], strip: bool) -> Iterator[tuple[str, ...]]:
+        """`cells` (`strip`) or `padded_cells`. A row with nothing escaped (no backslash, no
+        `<br>`) is split only as far as the last cell asked for, by one split in C; any other is
+        read in full."""
         positions = [self.positions.get(key) for key in keys]
         present = [p for p in positions if p is not None]
         if len(present) < 2 or len(present) != len(positions):
@@ -98,24 +101,25 @@ class TableRows:
         # The cells by position, after an opening pipe (1) or without one (0).
         pick = (itemgetter(*present), itemgetter(*(p + 1 for p in present)))
         if self.unchecked is not None:
-            yield from self._checked_cells(pick, depth)
+            yield from self._checked_cells(pick, depth, strip)
             return
         for line in self.lines:
             pieces = line.split("|", depth)
             if ("\\" in line or "<" in line) and _escaped_before(line, pieces, depth):
                 yield pick[0](line_cells(line))
                 continue
-            yield pick[not pieces[0] or pieces[0].isspace()](pieces)
+            found = pick[not pieces[0] or pieces[0].isspace()](pieces)
+            yield tuple(map(str.strip, found)) if strip else found
 
     def _checked_cells(
-        self, pick: tuple[itemgetter[Any], itemgetter[Any]], depth: int
+        self, pick: tuple[itemgetter[Any], itemgetter[Any]], depth: int, strip: bool
     ) -> Iterator[tuple[str, ...]]:
-        """`padded_cells` of unchecked rows, each row counted in the same pass that reads it. A
-        row that has the header's cells in the plainest way (as `rows_to_count` tells it: a pipe
-        at each edge of the line, the closing one not escaped, one pipe more than the header's
-        cells once escaped ones are taken away) is split only as far as `padded_cells` splits
-        it; any other is counted as `cell_count` counts it and read in full. ParseError at the
-        first ragged row, as checking first would give."""
+        """`_read` of unchecked rows, each row counted in the same pass that reads it. A row that
+        has the header's cells in the plainest way (as `rows_to_count` tells it: a pipe at each
+        edge of the line, the closing one not escaped, one pipe more than the header's cells
+        once escaped ones are taken away) is split only as far as `_read` splits it; any other
+        is counted as `cell_count` counts it and read in full. ParseError at the first ragged
+        row, as checking first would give."""
         width = len(self.keys)
         pipes = width + 1
         for offset, line in enumerate(self.lines):
@@ -137,6 +141,8 @@ class TableRows:
             pieces = line.split("|", depth)
             if (escaped or "<" in line) and _escaped_before(line, pieces, depth):
                 yield pick[0](line_cells(line))
+            elif strip:
+                yield tuple(map(str.strip, pick[1](pieces)))
             else:
                 yield pick[1](pieces)
 
