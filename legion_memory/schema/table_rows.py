@@ -81,7 +81,7 @@ class TableRows:
     def padded_cells(self, *keys: str) -> Iterator[tuple[str, ...]]:
         """`cells`, each value maybe with the blanks around it: through `unpadded`, they are
         `cells`. A caller that looks each value up (a date's weight) unpads only the distinct
-        ones, which on a long history costs a third of stripping every one."""
+        ones: stripping every value was a third of reading three cells of 100,000 rows."""
         return self._read(keys, False)
 
     def _read(self, keys: tuple[str, ...], strip: bool) -> Iterator[tuple[str, ...]]:
