@@ -8,6 +8,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -307,3 +308,30 @@ def test_a_file_read_as_lines_parses_as_its_whole_text(tmp_path_factory: Any, da
         found = str(lines)
     event("not UTF-8" if isinstance(expected, str) else "read")
     assert found == expected
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_a_row_without_edge_pipes_ranks_by_the_date_that_ends_it(ending: str) -> None:
+    """The last cell of a row with no closing pipe ends where the line does: its date is read
+    without the line's ending, as its record reads it."""
+    names = [name for name in SPEC if name != "Date"] + ["Date"]
+    cells = ["O-007" if name == "ID" else "4" if name == "Importance" else "" for name in names]
+    text = "".join(
+        line + ending
+        for line in [
+            "## Records",
+            "",
+            "| " + " | ".join(names) + " |",
+            "|" + "---|" * len(names),
+            " | ".join([*cells[:-1], "2026-03-10"]),
+        ]
+    )
+    document = parse(text)
+    table = records_table(document, OUTCOME)
+    assert table is not None
+    rows, records = TableRows(OUTCOME, document, table), records_of(PATH, document, OUTCOME)
+    assert [
+        (s.record["id"], s.days_old, s.recency_weight, s.decay_score)
+        for s in rank_rows(rows, TODAY, 5)
+    ] == [("O-007", 0, 1.0, 4.0)]
+    assert rank_rows(rows, TODAY, 5) == rank(records, TODAY, limit=5)

@@ -15,6 +15,7 @@ from legion_memory.markdown.cells import (
     first_ragged,
     line_cells,
 )
+from legion_memory.markdown.document import strip_ending
 from legion_memory.schema.records import Record, column_key, ragged_error
 
 TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
@@ -103,7 +104,9 @@ class TableRows:
         if self.unchecked is not None:
             yield from self._checked_cells(pick, depth, strip)
             return
-        for line in self.lines:
+        for raw in self.lines:
+            # A row with no closing pipe: its last cell would hold the line's ending, unstripped.
+            line = raw if strip or raw.endswith(CLOSED) else strip_ending(raw)
             pieces = line.split("|", depth)
             if ("\\" in line or "<" in line) and _escaped_before(line, pieces, depth):
                 yield pick[0](line_cells(line))
@@ -156,7 +159,8 @@ def _escaped_before(line: str, pieces: list[str], depth: int) -> bool:
 
 
 def unpadded(value: str) -> str:
-    """A value of `TableRows.padded_cells` as its record has it. The text between two pipes of a
-    line holds no line break, and a value read in full is stripped already: one with a line
-    break is a `<br>` read in full, which may stand at its edge and must stay."""
+    """A value of `TableRows.padded_cells` as its record has it. A value split from a line holds
+    no line break (the line's ending is cut before a row with no closing pipe is split), and a
+    value read in full is stripped already: one with a line break is a `<br>` read in full,
+    which may stand at its edge and must stay."""
     return value if "\n" in value else value.strip()
