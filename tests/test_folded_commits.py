@@ -1,5 +1,6 @@
 """What this clone's rebases folded, as the post-rewrite hook noted it: a fold stands for its
-commits only in the revisions that reach it, and a fold of folds for all of theirs."""
+commits only in the revisions that reach it (or in a fold they reach), and a fold of folds for
+all of theirs."""
 
 from __future__ import annotations
 
@@ -35,7 +36,12 @@ def test_a_fold_reached_stands_for_its_commits_and_those_they_folded(repo: Path)
         second: [old[0], old[1]],
         third: [second, old[2], old[0], old[1]],
     }
-    assert folded_by(repo, f"{second}..{third}") == {third: [second, old[2], old[0], old[1]]}
+    # `second` is not in the range, but the fold there folded it: it stands for its own.
+    assert folded_by(repo, f"{second}..{third}") == {
+        second: [old[0], old[1]],
+        third: [second, old[2], old[0], old[1]],
+    }
+    assert folded_by(repo, f"{first}..{second}") == {second: [old[0], old[1]]}
     assert squashes_of(repo, first) == {}
 
 
@@ -74,5 +80,5 @@ def test_a_fold_noted_in_any_worktree_stands_for_its_commits_in_every_one(repo: 
     assert not own.exists()
     earlier = ["e" * 40, "f" * 40]
     own.write_text(f"{folded[0]} {' '.join(earlier)}\n", encoding="utf-8")
-    assert folded_by(linked, "HEAD") == {fold: [*folded, *earlier]}
+    assert folded_by(linked, "HEAD") == {fold: [*folded, *earlier], folded[0]: earlier}
     assert folded_by(repo, "feature") == {fold: folded}

@@ -256,6 +256,44 @@ def test_a_fold_a_squash_names_stands_for_the_moves_it_folded(repo: Path) -> Non
     assert most_moved(repo, base, ["main", "one"], archive, text) == {"main"}
 
 
+def test_a_fold_folded_again_stands_for_the_moves_it_folded(repo: Path) -> None:
+    """`one`'s rebase folded a forget of alpha and a store of beta into one commit, and `one`
+    restored alpha since. main holds a copy of that fold (picked after a commit of its own), and
+    main's own rebase folded
+    the fold into another commit. Each fold is noted; the fold inside main's stands for the
+    forget it folded as main's does: counted apart, main's one forget passed for three, and
+    outweighed `one`'s later restore (seed 12714 of the collaboration simulation's
+    `--stacked-kinds`, step 272: a `merge --squash` of the branch left the record archived)."""
+    init_memory(repo, driver=False)
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "scratch")
+    forgot = _moved(repo, forget, "10:01", "change alpha")
+    add_outcome(repo, "beta", "feature")
+    git(repo, "commit", "-q", "-am", "store beta", "--date", "2026-03-02T10:02:00+00:00")
+    stored = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "one", base)
+    git(repo, "checkout", "scratch", "--", ".planning")
+    fold_messages = ("-m", "store beta", "-m", "change alpha")
+    git(repo, "commit", "-q", *fold_messages, "--date", "2026-03-02T10:02:00+00:00")
+    fold = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("notes\n", encoding="utf-8")
+    commit(repo, "notes")
+    git(repo, "cherry-pick", fold)
+    add_outcome(repo, "gamma", "feature")
+    git(repo, "commit", "-q", "-am", "store gamma", "--date", "2026-03-02T10:03:00+00:00")
+    refold = git(repo, "rev-parse", "HEAD").strip()
+    (repo / ".git" / FOLDED_NAME).write_text(
+        f"{fold} {forgot} {stored}\n{refold} {stored} {fold}\n", encoding="utf-8"
+    )
+    git(repo, "checkout", "-q", "one")
+    _moved(repo, restore, "10:10", "change alpha")
+    archive, text = memory_of(repo).archive, f"2026-03-02 {ROW_TAIL}"
+    assert most_moved(repo, base, ["main", "one"], archive, text) == {"one"}
+
+
 def _squashed_into_main(repo: Path, branch: str) -> None:
     """main takes `branch` by `merge --squash`, committed with git's own message; alpha ends
     archived there."""
