@@ -31,14 +31,10 @@ def folded_by(start: Path, revs: str, named: Collection[str] = ()) -> dict[str, 
         return {}
     listed = run_git(["rev-list", revs], start)
     reached = set(listed.split()) if listed else set()
-    found: dict[str, list[str]] = {}
-    waiting = [new for new in noted if new in reached or new in named]
-    while waiting:
-        new = waiting.pop()
-        if new not in found:
-            found[new] = _unfolded(noted, new)
-            waiting += (sha for sha in found[new] if sha in noted)
-    return found
+    found = {new: _unfolded(noted, new) for new in noted if new in reached or new in named}
+    # `_unfolded` is transitive: every fold inside a fold found is in that fold's list.
+    inner = {sha for folded in found.values() for sha in folded if sha in noted}
+    return found | {sha: _unfolded(noted, sha) for sha in inner - found.keys()}
 
 
 def _noted(start: Path) -> dict[str, list[str]]:
