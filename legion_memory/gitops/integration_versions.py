@@ -57,3 +57,32 @@ def left_out_by_rebase(start: Path, sides: Sides, path: Path, row_text: str) -> 
         return False
     commits = set(commits_since_changing(start, sides.base, sides.ours, path, row_text) or ())
     return bool(commits) and not commits & set(sides.replayed)
+
+
+class BranchMerge(NamedTuple):
+    """A merge commit of the branch a rebase replayed, with its parents and its subject."""
+
+    commit: str
+    parents: tuple[str, ...]
+    subject: str
+
+
+def branch_merges(start: Path, sides: Sides) -> list[BranchMerge] | None:
+    """The merge commits of a rebase's branch that its upstream does not hold, newest first:
+    a rebase that flattens merges drops each, and `--rebase-merges` merges its parents again,
+    so either way what a merge commit changed beyond its parents is lost. None when git cannot
+    say, or for a pick."""
+    if not sides.replayed:
+        return None
+    args = ["rev-list", "--merges", "--parents", "--format=%s", sides.ours, f"^{sides.theirs}"]
+    listed = run_git(args, start)
+    if listed is None:
+        return None
+    merges: list[BranchMerge] = []
+    lines = iter(listed.splitlines())
+    for header in lines:  # "commit <merge> <parent>...", then its subject
+        words = header.split()
+        if words[:1] != ["commit"] or len(words) < 4:
+            return None
+        merges.append(BranchMerge(words[1], tuple(words[2:]), next(lines, "")))
+    return merges

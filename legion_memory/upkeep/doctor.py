@@ -40,6 +40,7 @@ from legion_memory.upkeep.conflict_markers import (
 from legion_memory.upkeep.finding import Finding
 from legion_memory.upkeep.later_state import later_states
 from legion_memory.upkeep.lost_records import find_lost, repair_lost
+from legion_memory.upkeep.merge_changes import find_merge_changes, repair_merge_changes
 from legion_memory.upkeep.renumbering import (
     Plan,
     Texts,
@@ -333,5 +334,6 @@ CHECKS: tuple[Check, ...] = (
     Check("duplicate IDs", find_duplicates, repair_duplicates),
     Check("merged references", find_merged_references, repair_merged_references),
     Check("replayed changes", find_replayed, repair_replayed),
+    Check("changes of a merge a rebase dropped", find_merge_changes, repair_merge_changes),
     Check("states a merge took unweighed", find_undone, repair_undone),
 )

@@ -229,9 +229,15 @@ def _questions(path: Path, companions: list[str], theirs: _Theirs) -> HistoryQue
 
 def _in_series(later: LaterVersion, path: Path, theirs: _Theirs) -> LaterVersion:
     """In a replay of one commit of a series (a rebase step, a pick of several, a patch of a
-    `git am` series), the series' end says too which version is later."""
+    `git am` series), the series' end says too which version is later, and so do the merges
+    of either side that replaced the other's version themselves."""
     replayed = theirs.picked or theirs.replayed
-    return later_in_series(later, Path.cwd(), path, replayed) if replayed else later
+    if not replayed:
+        return later
+    from legion_memory.gitops.merge_own_changes import later_by_own_merges
+
+    in_series = later_in_series(later, Path.cwd(), path, replayed)
+    return later_by_own_merges(in_series, Path.cwd(), path, ours_rev(os.environ), replayed)
 
 
 def _kept_later(path: Path, theirs: _Theirs) -> KeptLater | None:

@@ -1,0 +1,58 @@
+"""Versions of a row that a merge commit replaced itself, beyond what any of its parents held.
+
+The history of a record's versions is asked of git's pickaxe, which leaves merges out: a merge's
+changes are the commits it merges. But a merge commit can change a file itself (an update made
+during `merge --no-commit`, or one a `rebase -i` folded into a merge), and a rebase that drops
+the merge then replays the branch's later commits onto the version from before it: ours holds
+that older version, theirs a later one, and base the merge's own (docs/decisions.md#merge-changes).
+"""
+
+from pathlib import Path
+
+from legion_memory.gitops.record_history import LaterVersion, parting
+from legion_memory.gitops.repository import files_of_commits, run_git
+
+
+def replaced_by_own_merge(start: Path, base: str, side: str, path: Path, row_text: str) -> bool:
+    """Whether one of `side`'s merges since `base` replaced `row_text` (a row after its ID,
+    `schema.identity.history_text`) in `path` itself: the merge holds it fewer times than each
+    of its parents. One `git rev-list`, and one `git cat-file --batch` when there are merges."""
+    listed = run_git(["rev-list", "--merges", "--parents", f"{base}..{side}"], start)
+    merges = [line.split() for line in (listed or "").splitlines()]
+    revs = [rev for merge in merges for rev in merge]
+    if not revs:
+        return False
+    found = files_of_commits(start, path.parent, revs, [path.name], keep_empty=True)
+    if len(found) != len(revs):
+        return False
+    counts = iter([(files[path.name] or "").count(row_text) for files in found])
+    for merge in merges:
+        held, *parents = (next(counts) for _ in merge)
+        if all(held < parent for parent in parents):
+            return True
+    return False
+
+
+def later_by_own_merges(
+    later: LaterVersion, start: Path, path: Path, ours: str, replayed: str
+) -> LaterVersion:
+    """`later`, and where it cannot say, in a replay of one commit (a rebase step, a pick of
+    several, a patch of a series): the side one of whose merges since the sides parted replaced
+    the other side's version itself saw that version and changed it since, when only one did.
+    Asked only where a conflict would be left."""
+
+    def found(ours_text: str, theirs_text: str) -> str | None:
+        said = later(ours_text, theirs_text)
+        if said is not None or not (ours_text and theirs_text):
+            return said
+        base = parting(start, [ours, replayed])
+        if base is None:
+            return None
+        replaced = {
+            "ours": replaced_by_own_merge(start, base, ours, path, theirs_text),
+            "theirs": replaced_by_own_merge(start, base, replayed, path, ours_text),
+        }
+        sides = [side for side, did in replaced.items() if did]
+        return sides[0] if len(sides) == 1 else None
+
+    return found

@@ -1,0 +1,205 @@
+"""What a merge commit changed beyond its parents, set back after a rebase that lost it.
+
+A rebase replays a branch's commits and drops its merges (or, with `--rebase-merges`, merges
+their parents again), and with them whatever a merge commit changed itself: an error's fix
+updated in a `merge --no-commit`, or an update that a `rebase -i` folded into a merge. Git
+documents that loss for any file. A record such a merge changed, that the branch's tip still
+holds in the merge's version, and that the rebase and its upstream both hold as a parent of
+the merge did (the upstream never changed it), is set to the merge's version: a merge of the
+upstream and the branch would keep the branch's version (docs/decisions.md#merge-changes).
+"""
+
+import functools
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from legion_memory.gitops.integration_versions import (
+    BranchMerge,
+    branch_merges,
+    integration_just_done,
+)
+from legion_memory.gitops.repository import files_of_commits
+from legion_memory.gitops.row_merge import edit_cell, fit
+from legion_memory.markdown.cells import cell_at
+from legion_memory.markdown.document import parse, render, strip_ending
+from legion_memory.schema.kinds import KINDS
+from legion_memory.storage import reading, writing
+from legion_memory.storage.reading import Memory
+from legion_memory.upkeep.finding import Finding
+from legion_memory.upkeep.renumbering import Texts, memory_files, occurrences
+from legion_memory.upkeep.replayed_changes import Key, State, states
+
+
+class Lost(NamedTuple):
+    """A record the rebase left as it was before a merge of the branch changed it."""
+
+    key: Key
+    id: str
+    """Its ID now."""
+    made: State
+    """The record as the merge made it."""
+    subject: str
+    """The merge commit's subject."""
+
+
+class Merged(NamedTuple):
+    """A merge commit's records, and its parents' records."""
+
+    merge: BranchMerge
+    made: dict[Key, State]
+    parents: tuple[dict[Key, State], ...]
+
+
+def lost_changes(
+    merges: Sequence[Merged],
+    before: Mapping[Key, State],
+    onto: Mapping[Key, State],
+    now: Mapping[Key, State],
+) -> list[Lost]:
+    """PURE: the records that `merges` (newest first) changed beyond every parent, that the
+    branch's tip (`before`) holds as the merge made them, and that the rebase's result (`now`)
+    and its upstream (`onto`, which may lack it) hold as a parent did. Only changes of a
+    record's cells: one a merge moved to or from the archive is weighed by its moves."""
+    found: dict[Key, Lost] = {}
+    for merged in merges:
+        for key, made in merged.made.items():
+            held = {_content(parent.get(key)) for parent in merged.parents}
+            current = now.get(key)
+            if (
+                key in found
+                or current is None
+                or current.archived != made.archived
+                or None in held
+                or _content(made) in held
+                or _content(before.get(key)) != _content(made)
+                or _content(current) not in held
+                or (key in onto and _content(onto[key]) not in held)
+            ):
+                continue
+            found[key] = Lost(key, current.id, made, merged.merge.subject)
+    return list(found.values())
+
+
+def _content(state: State | None) -> tuple[bool, tuple[str, ...]] | None:
+    return None if state is None else (state.archived, state.body)
+
+
+def restored_texts(
+    memory: Memory, texts: Texts, lost: Sequence[Lost]
+) -> tuple[dict[Path, str], list[Lost]]:
+    """PURE: the changed files' texts, each lost record's row given the merge's cells (its ID
+    and Source as they are now: a renumbering since is no loss), and the records whose rows
+    that changed (laid out in the current columns, a version may differ only in others)."""
+    changed: dict[Path, str] = {}
+    done: list[Lost] = []
+    for item in lost:
+        current = {**texts, **changed}
+        for row in occurrences(memory, current, KINDS[item.key[0]]):
+            if row["id"] != item.id or (row.path == memory.archive) != item.made.archived:
+                continue
+            line = _with_kept_cells(row.raw, row.columns, item.made)
+            if line != row.raw:
+                document = parse(current[row.path] or "")
+                lines = [*document.lines[: row.index], line, *document.lines[row.index + 1 :]]
+                changed[row.path] = render(document._replace(lines=lines))
+                done.append(item)
+            break
+    return changed, done
+
+
+def _with_kept_cells(raw: str, columns: tuple[str, ...], made: State) -> str:
+    """The merge's row laid out in the current row's columns, with the current ID and Source."""
+    ending = raw[len(strip_ending(raw)) :]
+    line = fit(strip_ending(made.raw), made.columns, columns) + ending
+    for index, key in enumerate(columns):
+        if key in ("id", "source"):
+            kept = _cell(raw, index)
+            line = edit_cell(line, index, functools.partial(_padded, value=kept))
+    return line
+
+
+def _padded(text: str, value: str) -> str:
+    """`value` in place of a cell's text, its padding kept."""
+    if not text.strip():
+        return f" {value} " if value else text
+    return text.replace(text.strip(), value, 1)
+
+
+def _cell(raw: str, index: int) -> str:
+    """Cell `index` of a row line as written (escaped), '' when the row is shorter."""
+    try:
+        return cell_at(strip_ending(raw), index)
+    except IndexError:
+        return ""
+
+
+def find_merge_changes(memory: Memory) -> list[Finding]:
+    versions = _versions(memory)
+    lost = _lost(memory, versions, _current(memory)) if versions else []
+    return [
+        Finding(_where(memory, item), f"{item.id} {_LOST_BY} (--fix {_SET_TO} {_made_by(item)})")
+        for item in lost
+    ]
+
+
+def repair_merge_changes(memory: Memory) -> list[str]:
+    versions = _versions(memory)
+    if versions is None or not _lost(memory, versions, _current(memory)):
+        return []  # the usual case: nothing is written, no lock is taken
+    done: list[str] = []
+
+    def mutate(current: Mapping[Path, str | None]) -> Mapping[Path, str]:
+        changed, made = restored_texts(memory, current, _lost(memory, versions, current))
+        done.extend(f"{_where(memory, i)}: {i.id} {_SET_TO} {_made_by(i)}" for i in made)
+        return changed
+
+    writing.transact(memory, memory_files(memory), mutate)
+    return done
+
+
+_LOST_BY = "is as it was before a merge of the branch changed it, which the rebase dropped"
+_SET_TO = "set to the version"
+
+
+def _made_by(item: Lost) -> str:
+    return f'the merge "{item.subject}" made, which the rebase dropped'
+
+
+class _Versions(NamedTuple):
+    merges: list[Merged]
+    before: dict[Key, State]
+    onto: dict[Key, State]
+
+
+def _versions(memory: Memory) -> _Versions | None:
+    """The records of the branch's tip before the rebase, of its upstream, and of each merge of
+    the branch the upstream does not hold and its parents (one `git cat-file --batch`); None
+    after anything but a rebase of a branch with merges, or when git cannot say."""
+    sides = integration_just_done(memory.directory)
+    merges = branch_merges(memory.directory, sides) if sides is not None else None
+    if sides is None or not merges:
+        return None
+    revs = [sides.ours, sides.theirs, *(rev for m in merges for rev in (m.commit, *m.parents))]
+    paths = {path.name: path for path in memory_files(memory)}
+    found = files_of_commits(memory.directory, memory.directory, revs, list(paths), keep_empty=True)
+    if len(found) != len(revs):
+        return None
+    read = iter([states(memory, {paths[n]: t for n, t in files.items()}) for files in found])
+    before, onto = next(read), next(read)
+    merged = [Merged(m, next(read), tuple(next(read) for _ in m.parents)) for m in merges]
+    return _Versions(merged, before, onto)
+
+
+def _lost(memory: Memory, versions: _Versions, texts: Texts) -> list[Lost]:
+    """The records found whose rows the merge's version changes."""
+    found = lost_changes(versions.merges, versions.before, versions.onto, states(memory, texts))
+    return restored_texts(memory, texts, found)[1] if found else []
+
+
+def _current(memory: Memory) -> Texts:
+    return {path: reading.read_text(path) for path in memory_files(memory)}
+
+
+def _where(memory: Memory, item: Lost) -> str:
+    return str(memory.archive if item.made.archived else memory.path(KINDS[item.key[0]]))

@@ -1,0 +1,185 @@
+"""Real-git reproductions of a rebase that flattens merges: git replays the branch's commits
+and drops every merge, with whatever the merge commit itself changed. A record the merge
+changed, and nothing since, is set back to the branch's version unless the upstream changed
+it too (docs/decisions.md#merge-changes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.gitrepos import (
+    add_error,
+    add_outcome,
+    assert_healthy,
+    commit,
+    init_memory,
+    memory_of,
+    rows,
+    run_git,
+)
+from support.processes import git
+
+from legion_memory.schema.kinds import ERROR_FIX
+from legion_memory.storage import writing
+
+pytestmark = pytest.mark.slow
+
+ERROR_COLUMNS = ("id", "date", "branch", "error_signature", "fix", "agent", "resolved", "tags")
+REPAIRED = "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)"
+
+
+def _subjects(repo: Path) -> list[str]:
+    return git(repo, "log", "--format=%s").splitlines()
+
+
+def _fix(repo: Path, error: str, fix: str) -> None:
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": fix, "resolved": "true"})
+
+
+def _merge_side_fixing(repo: Path, error: str, fix: str) -> None:
+    """main merges `side` (one outcome) and updates the error's fix in the merge commit
+    itself, as `merge --no-commit` then a change, or a `rebase -i` folding into a merge, do."""
+    merged = run_git(repo, "merge", "-q", "--no-ff", "--no-commit", "side")
+    assert merged.returncode == 0, merged.stderr
+    _fix(repo, error, fix)
+    commit(repo, "merge side, fixing the error")
+
+
+def _error_side_and_upstream(repo: Path) -> str:
+    """main stores an error (fix `retry`); `side` stores an outcome; `upstream`, from main,
+    another. main checked out."""
+    init_memory(repo, driver=True)
+    error = add_error(repo, "disk full", "main")
+    commit(repo, "store the error")
+    git(repo, "checkout", "-q", "-b", "side")
+    add_outcome(repo, "side record", "side")
+    commit(repo, "side outcome")
+    git(repo, "checkout", "-q", "-b", "upstream", "main")
+    add_outcome(repo, "upstream record", "upstream")
+    commit(repo, "upstream outcome")
+    git(repo, "checkout", "-q", "main")
+    return error
+
+
+def test_a_fix_made_in_a_merge_commit_survives_a_rebase_that_drops_the_merge(
+    repo: Path,
+) -> None:
+    """Seed 9302 of the simulation's --uncommitted-kinds, step 259: the rebase replayed the
+    side's outcome alone, and the error was back at `retry`."""
+    error = _error_side_and_upstream(repo)
+    _merge_side_fixing(repo, error, "fix1")
+
+    rebased = run_git(repo, "rebase", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert (
+        'E-001 set to the version the merge "merge side, fixing the error" made, '
+        "which the rebase dropped" in rebased.stderr
+    )
+    assert rows(repo, "errors") == [("E-001", "main", "fix1")]
+    assert rows(repo) == [
+        ("O-001", "upstream", "upstream record"),
+        ("O-002", "side", "side record"),
+    ]
+    assert _subjects(repo)[:4] == [REPAIRED, "side outcome", "upstream outcome", "store the error"]
+    assert_healthy(repo)
+
+
+def test_a_record_the_upstream_changed_too_is_left_as_the_upstream_holds_it(repo: Path) -> None:
+    """Both changed the fix: the upstream in a commit, the branch in its merge. Which is right
+    is a person's to judge; the rebase's result, the upstream's, stands."""
+    error = _error_side_and_upstream(repo)
+    git(repo, "checkout", "-q", "upstream")
+    _fix(repo, error, "fix2")
+    commit(repo, "upstream fix")
+    git(repo, "checkout", "-q", "main")
+    _merge_side_fixing(repo, error, "fix1")
+
+    rebased = run_git(repo, "rebase", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "which the rebase dropped" not in rebased.stderr
+    assert rows(repo, "errors") == [("E-001", "main", "fix2")]
+    assert _subjects(repo)[:2] == ["side outcome", "upstream fix"]
+    assert_healthy(repo)
+
+
+def test_a_record_the_branch_set_back_after_the_merge_stays_as_it_left_it(repo: Path) -> None:
+    """A commit after the merge set the fix back to `retry`: the branch's last word is not the
+    merge's version (git drops that commit, which changes nothing once the merge is gone)."""
+    error = _error_side_and_upstream(repo)
+    _merge_side_fixing(repo, error, "fix1")
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": "retry", "resolved": "false"})
+    commit(repo, "fix undone")
+
+    rebased = run_git(repo, "rebase", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "which the rebase dropped" not in rebased.stderr
+    assert rows(repo, "errors") == [("E-001", "main", "retry")]
+    assert _subjects(repo)[:3] == ["side outcome", "upstream outcome", "store the error"]
+    assert_healthy(repo)
+
+
+def test_a_merge_made_again_by_a_rebase_that_keeps_merges_gets_its_change_back(
+    repo: Path,
+) -> None:
+    """`--rebase-merges` merges the merge's parents again, as git documents, without what the
+    merge commit changed itself."""
+    error = _error_side_and_upstream(repo)
+    _merge_side_fixing(repo, error, "fix1")
+
+    rebased = run_git(repo, "rebase", "--rebase-merges", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "which the rebase dropped" in rebased.stderr
+    assert rows(repo, "errors") == [("E-001", "main", "fix1")]
+    assert _subjects(repo)[:2] == [REPAIRED, "merge side, fixing the error"]
+    assert_healthy(repo)
+
+
+def test_a_fix_changed_again_after_the_merge_replays_onto_the_older_version_as_the_later(
+    repo: Path,
+) -> None:
+    """A commit after the merge fixed the error again (fix1 to fix3). Replayed without the
+    merge, onto `retry`, the step's base is the merge's fix1: by base alone both sides changed
+    it. The branch's merge itself replaced `retry`, so the branch saw it, and fix3 is later."""
+    error = _error_side_and_upstream(repo)
+    _merge_side_fixing(repo, error, "fix1")
+    _fix(repo, error, "fix3")
+    commit(repo, "fix again")
+
+    rebased = run_git(repo, "rebase", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "which the rebase dropped" not in rebased.stderr
+    assert rows(repo, "errors") == [("E-001", "main", "fix3")]
+    assert _subjects(repo)[:3] == ["fix again", "side outcome", "upstream outcome"]
+    assert_healthy(repo)
+
+
+def test_only_a_merge_that_replaced_the_version_itself_is_said_to_have_replaced_it(
+    repo: Path,
+) -> None:
+    """A merge that brings a branch's fix replaced nothing itself: the branch's commit did."""
+    from legion_memory.gitops.merge_own_changes import replaced_by_own_merge
+    from legion_memory.schema.identity import history_text
+
+    error = _error_side_and_upstream(repo)
+    start = git(repo, "rev-parse", "HEAD").strip()
+    path = memory_of(repo).path(ERROR_FIX)
+    retry = history_text(path.read_text(encoding="utf-8").splitlines()[-1], ERROR_COLUMNS)
+    git(repo, "checkout", "-q", "-b", "fixer", "side")
+    _fix(repo, error, "fix2")
+    commit(repo, "fixer's fix")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "--no-edit", "fixer")
+    plain = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "reset", "-q", "--hard", start)
+    _merge_side_fixing(repo, error, "fix1")
+    own = git(repo, "rev-parse", "HEAD").strip()
+
+    assert retry == "| 2026-03-02 | main | disk full | retry | coder | false | git |"
+    assert not replaced_by_own_merge(repo, start, plain, path, retry)
+    assert replaced_by_own_merge(repo, start, own, path, retry)
