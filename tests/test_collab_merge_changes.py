@@ -105,23 +105,6 @@ def test_a_record_the_upstream_changed_too_is_left_as_the_upstream_holds_it(repo
     assert_healthy(repo)
 
 
-def test_a_record_the_branch_set_back_after_the_merge_stays_as_it_left_it(repo: Path) -> None:
-    """A commit after the merge set the fix back to `retry`: the branch's last word is not the
-    merge's version (git drops that commit, which changes nothing once the merge is gone)."""
-    error = _error_side_and_upstream(repo)
-    _merge_side_fixing(repo, error, "fix1")
-    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": "retry", "resolved": "false"})
-    commit(repo, "fix undone")
-
-    rebased = run_git(repo, "rebase", "upstream")
-
-    assert rebased.returncode == 0, rebased.stderr
-    assert "which the rebase dropped" not in rebased.stderr
-    assert rows(repo, "errors") == [("E-001", "main", "retry")]
-    assert _subjects(repo)[:3] == ["side outcome", "upstream outcome", "store the error"]
-    assert_healthy(repo)
-
-
 def test_a_merge_made_again_by_a_rebase_that_keeps_merges_gets_its_change_back(
     repo: Path,
 ) -> None:
@@ -139,23 +122,33 @@ def test_a_merge_made_again_by_a_rebase_that_keeps_merges_gets_its_change_back(
     assert_healthy(repo)
 
 
-def test_a_fix_changed_again_after_the_merge_replays_onto_the_older_version_as_the_later(
-    repo: Path,
+@pytest.mark.parametrize(
+    ("fix", "resolved", "subjects"),
+    [
+        # Set back: git drops that commit, which changes nothing once the merge is gone.
+        ("retry", "false", ["side outcome", "upstream outcome", "store the error"]),
+        # Fixed again: replayed onto `retry`, the step's base is the merge's fix1, so by base
+        # alone both sides changed it; the branch's merge itself replaced `retry`, so the
+        # branch saw it, and fix3 is the later version.
+        ("fix3", "true", ["fix again", "side outcome", "upstream outcome"]),
+    ],
+)
+def test_a_record_changed_again_after_the_merge_keeps_the_branch_s_last_version(
+    repo: Path, fix: str, resolved: str, subjects: list[str]
 ) -> None:
-    """A commit after the merge fixed the error again (fix1 to fix3). Replayed without the
-    merge, onto `retry`, the step's base is the merge's fix1: by base alone both sides changed
-    it. The branch's merge itself replaced `retry`, so the branch saw it, and fix3 is later."""
+    """A commit after the merge changed the fix again: the branch's last word, which the
+    rebase replays, is not the merge's version."""
     error = _error_side_and_upstream(repo)
     _merge_side_fixing(repo, error, "fix1")
-    _fix(repo, error, "fix3")
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": fix, "resolved": resolved})
     commit(repo, "fix again")
 
     rebased = run_git(repo, "rebase", "upstream")
 
     assert rebased.returncode == 0, rebased.stderr
     assert "which the rebase dropped" not in rebased.stderr
-    assert rows(repo, "errors") == [("E-001", "main", "fix3")]
-    assert _subjects(repo)[:3] == ["fix again", "side outcome", "upstream outcome"]
+    assert rows(repo, "errors") == [("E-001", "main", fix)]
+    assert _subjects(repo)[:3] == subjects
     assert_healthy(repo)
 
 
