@@ -15,18 +15,33 @@ from support.gitrepos import (
     commit,
     init_memory,
     memory_of,
+    outcome_row,
     rows,
     run_git,
+    text_of,
 )
 from support.processes import git
 
 from legion_memory.schema.kinds import ERROR_FIX
 from legion_memory.storage import writing
+from legion_memory.upkeep.forgetting import forget
 
 pytestmark = pytest.mark.slow
 
 ERROR_COLUMNS = ("id", "date", "branch", "error_signature", "fix", "agent", "resolved", "tags")
+OUTCOMES_HEADER = (
+    "| ID | Date | Branch | Phase | Plan | Agent | Task Type | Outcome | Importance | Tags "
+    "| Summary |\n"
+    "|----|------|--------|-------|------|-------|-----------|---------|------------|------"
+    "|---------|\n"
+)
+ALPHA = outcome_row(2, "alpha", "main", date="2026-03-02")
 REPAIRED = "Repair .planning/memory after post-rewrite (legion-memory doctor --fix)"
+
+
+def _table_lines(text: str) -> str:
+    """The lines of its tables, headers included."""
+    return "".join(line for line in text.splitlines(keepends=True) if line.startswith("|"))
 
 
 def _subjects(repo: Path) -> list[str]:
@@ -119,6 +134,33 @@ def test_a_merge_made_again_by_a_rebase_that_keeps_merges_gets_its_change_back(
     assert "which the rebase dropped" in rebased.stderr
     assert rows(repo, "errors") == [("E-001", "main", "fix1")]
     assert _subjects(repo)[:2] == [REPAIRED, "merge side, fixing the error"]
+    assert_healthy(repo)
+
+
+def test_a_record_forgotten_in_a_merge_commit_stays_archived_after_a_rebase_that_drops_it(
+    repo: Path,
+) -> None:
+    """The merge forgot alpha itself: replayed without it, alpha was live again."""
+    _error_side_and_upstream(repo)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    assert run_git(repo, "merge", "-q", "--no-ff", "--no-commit", "side").returncode == 0
+    forget(memory_of(repo), "O-001")
+    commit(repo, "merge side, forgetting alpha")
+
+    rebased = run_git(repo, "rebase", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert (
+        'O-002 archived again, as the merge "merge side, forgetting alpha" left it, '
+        "which the rebase dropped" in rebased.stderr
+    )
+    assert rows(repo) == [
+        ("O-001", "upstream", "upstream record"),
+        ("O-003", "side", "side record"),
+    ]
+    assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER + ALPHA
+    assert _subjects(repo)[:3] == [REPAIRED, "side outcome", "store alpha"]
     assert_healthy(repo)
 
 

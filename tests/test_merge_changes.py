@@ -57,6 +57,11 @@ def test_a_fix_the_merge_made_itself_and_the_rebase_lost_is_found(memory: Memory
     assert _lost(memory, FIX1, (RETRY, RETRY), FIX1, RETRY, RETRY) == [("E-001", "fix1")]
 
 
+def test_a_parent_that_never_held_the_record_does_not_count(memory: Memory) -> None:
+    """The merged branch parted before the record was stored."""
+    assert _lost(memory, FIX1, (RETRY, ""), FIX1, "", RETRY) == [("E-001", "fix1")]
+
+
 def test_the_record_is_found_under_the_id_it_has_now(memory: Memory) -> None:
     now = error_row(4, "disk full", "retry")
     assert _lost(memory, FIX1, (RETRY, RETRY), FIX1, "", now) == [("E-004", "fix1")]
@@ -66,7 +71,7 @@ def test_the_record_is_found_under_the_id_it_has_now(memory: Memory) -> None:
     ("merged", "parents", "before", "onto", "now", "why"),
     [
         (FIX1, (RETRY, FIX1), FIX1, RETRY, RETRY, "a parent made fix1: the merge took it"),
-        (FIX1, (RETRY, ""), FIX1, RETRY, RETRY, "a parent lacks it: stored in the merge"),
+        (FIX1, ("", ""), FIX1, "", RETRY, "no parent holds it: stored in the merge"),
         (FIX1, (RETRY, RETRY), FIX2, RETRY, RETRY, "the branch changed it again since"),
         (FIX1, (RETRY, RETRY), FIX1, FIX2, FIX2, "the upstream changed it too"),
         (FIX1, (RETRY, RETRY), FIX1, RETRY, FIX1, "the rebase kept the merge's version"),
@@ -85,16 +90,23 @@ def test_a_record_is_not_found_when(
     assert _lost(memory, merged, parents, before, onto, now) == [], why
 
 
-def test_a_record_archived_now_but_live_in_the_merge_is_left_to_its_moves(
+def test_a_record_the_merge_archived_and_the_rebase_left_live_is_found_moved(
     memory: Memory,
 ) -> None:
-    merged, held = _errors(memory, FIX1), _errors(memory, RETRY)
-    archived = _archived_error(memory, RETRY)
+    archived, live = _archived_error(memory, RETRY), _errors(memory, RETRY)
     assert [(state.id, state.archived) for state in archived.values()] == [("E-001", True)]
 
-    found = lost_changes([Merged(MERGE, merged, (held, held))], merged, held, archived)
+    found = lost_changes([Merged(MERGE, archived, (live, live))], archived, live, live)
 
-    assert found == []
+    assert [(item.id, item.archived_now, item.made.archived) for item in found] == [
+        ("E-001", False, True)
+    ]
+
+
+def test_a_record_moved_and_changed_by_the_merge_is_left_to_a_person(memory: Memory) -> None:
+    archived, live = _archived_error(memory, FIX1), _errors(memory, RETRY)
+
+    assert lost_changes([Merged(MERGE, archived, (live, live))], archived, live, live) == []
 
 
 def test_the_row_takes_the_merge_s_cells_and_keeps_its_id_source_padding_and_ending(
@@ -106,7 +118,7 @@ def test_the_row_takes_the_merge_s_cells_and_keeps_its_id_source_padding_and_end
     key = next(iter(made))
     texts = {memory.path(PATTERN): PATTERN.template() + now_row}
 
-    lost = [Lost(key, "P-003", made[key], "merge side")]
+    lost = [Lost(key, "P-003", False, made[key], "merge side")]
     changed, done = restored_texts(memory, texts, lost)
 
     assert done == lost
@@ -125,7 +137,7 @@ def test_a_row_in_other_columns_is_laid_out_in_the_current_ones(memory: Memory) 
     key = next(iter(made))
     texts = {memory.path(ERROR_FIX): ERROR_FIX.template() + RETRY}
 
-    changed, _ = restored_texts(memory, texts, [Lost(key, "E-001", made[key], "merge side")])
+    changed, _ = restored_texts(memory, texts, [Lost(key, "E-001", False, made[key], "merge side")])
 
     fixed = "| E-001 | 2026-03-01 |  | disk full | fix1 | coder | true | git |\n"
     assert changed == {memory.path(ERROR_FIX): ERROR_FIX.template() + fixed}
@@ -145,4 +157,7 @@ def test_a_version_that_differs_only_in_columns_the_table_lacks_changes_nothing(
     key = next(iter(made))
     texts = {memory.path(ERROR_FIX): ERROR_FIX.template() + RETRY}
 
-    assert restored_texts(memory, texts, [Lost(key, "E-001", made[key], "merge")]) == ({}, [])
+    assert restored_texts(memory, texts, [Lost(key, "E-001", False, made[key], "merge")]) == (
+        {},
+        [],
+    )

@@ -2,7 +2,8 @@
 
 A rebase replays a branch's commits and drops its merges (or, with `--rebase-merges`, merges
 their parents again), and with them whatever a merge commit changed itself: an error's fix
-updated in a `merge --no-commit`, or an update that a `rebase -i` folded into a merge. Git
+updated or a record forgotten in a `merge --no-commit`, or an update that a `rebase -i` folded
+into a merge. Git
 documents that loss for any file. A record such a merge changed, that the branch's tip still
 holds in the merge's version, and that the rebase and its upstream both hold as a parent of
 the merge did (the upstream never changed it), is set to the merge's version: a merge of the
@@ -14,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from legion_memory.errors import LegionMemoryError
 from legion_memory.gitops.integration_versions import (
     BranchMerge,
     branch_merges,
@@ -27,6 +29,7 @@ from legion_memory.schema.kinds import KINDS
 from legion_memory.storage import reading, writing
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.finding import Finding
+from legion_memory.upkeep.forgetting import forget, restore
 from legion_memory.upkeep.renumbering import Texts, memory_files, occurrences
 from legion_memory.upkeep.replayed_changes import Key, State, states
 
@@ -37,6 +40,7 @@ class Lost(NamedTuple):
     key: Key
     id: str
     """Its ID now."""
+    archived_now: bool
     made: State
     """The record as the merge made it."""
     subject: str
@@ -57,27 +61,28 @@ def lost_changes(
     onto: Mapping[Key, State],
     now: Mapping[Key, State],
 ) -> list[Lost]:
-    """PURE: the records that `merges` (newest first) changed beyond every parent, that the
+    """PURE: the records that `merges` (newest first) changed beyond every parent holding them
+    (none: stored in the merge itself, a dropped record `lost_records` puts back), that the
     branch's tip (`before`) holds as the merge made them, and that the rebase's result (`now`)
-    and its upstream (`onto`, which may lack it) hold as a parent did. Only changes of a
-    record's cells: one a merge moved to or from the archive is weighed by its moves."""
+    and its upstream (`onto`, which may lack it) hold as a parent did: changed in its cells, or
+    moved to or from the archive (not both)."""
     found: dict[Key, Lost] = {}
     for merged in merges:
         for key, made in merged.made.items():
-            held = {_content(parent.get(key)) for parent in merged.parents}
+            held = {_content(parent[key]) for parent in merged.parents if key in parent}
             current = now.get(key)
             if (
                 key in found
                 or current is None
-                or current.archived != made.archived
-                or None in held
+                or (current.archived != made.archived and current.body != made.body)
+                or not held
                 or _content(made) in held
                 or _content(before.get(key)) != _content(made)
                 or _content(current) not in held
                 or (key in onto and _content(onto[key]) not in held)
             ):
                 continue
-            found[key] = Lost(key, current.id, made, merged.merge.subject)
+            found[key] = Lost(key, current.id, current.archived, made, merged.merge.subject)
     return list(found.values())
 
 
@@ -93,7 +98,7 @@ def restored_texts(
     that changed (laid out in the current columns, a version may differ only in others)."""
     changed: dict[Path, str] = {}
     done: list[Lost] = []
-    for item in lost:
+    for item in (item for item in lost if item.archived_now == item.made.archived):
         current = {**texts, **changed}
         for row in occurrences(memory, current, KINDS[item.key[0]]):
             if row["id"] != item.id or (row.path == memory.archive) != item.made.archived:
@@ -137,33 +142,44 @@ def _cell(raw: str, index: int) -> str:
 def find_merge_changes(memory: Memory) -> list[Finding]:
     versions = _versions(memory)
     lost = _lost(memory, versions, _current(memory)) if versions else []
-    return [
-        Finding(_where(memory, item), f"{item.id} {_LOST_BY} (--fix {_SET_TO} {_made_by(item)})")
-        for item in lost
-    ]
+    return [Finding(_where(memory, i), f"{i.id} {_LOST_BY} (--fix: {_undone(i)})") for i in lost]
 
 
 def repair_merge_changes(memory: Memory) -> list[str]:
+    """Each record's row given the merge's cells (one transaction), then each record the merge
+    archived or restored moved again as `forget` and `restore` move it."""
     versions = _versions(memory)
-    if versions is None or not _lost(memory, versions, _current(memory)):
-        return []  # the usual case: nothing is written, no lock is taken
+    if versions is None:
+        return []  # the usual case: no rebase, or no merge on the branch
+    lost = _lost(memory, versions, _current(memory))
     done: list[str] = []
 
     def mutate(current: Mapping[Path, str | None]) -> Mapping[Path, str]:
         changed, made = restored_texts(memory, current, _lost(memory, versions, current))
-        done.extend(f"{_where(memory, i)}: {i.id} {_SET_TO} {_made_by(i)}" for i in made)
+        done.extend(f"{_where(memory, item)}: {item.id} {_undone(item)}" for item in made)
         return changed
 
-    writing.transact(memory, memory_files(memory), mutate)
+    if any(item.archived_now == item.made.archived for item in lost):
+        writing.transact(memory, memory_files(memory), mutate)
+    for item in (item for item in lost if item.archived_now != item.made.archived):
+        try:
+            (forget if item.made.archived else restore)(memory, item.id)
+        except LegionMemoryError:
+            continue  # left as found; its finding remains
+        done.append(f"{_where(memory, item)}: {item.id} {_undone(item)}")
     return done
 
 
 _LOST_BY = "is as it was before a merge of the branch changed it, which the rebase dropped"
-_SET_TO = "set to the version"
 
 
-def _made_by(item: Lost) -> str:
-    return f'the merge "{item.subject}" made, which the rebase dropped'
+def _undone(item: Lost) -> str:
+    """What setting the record back does, and why."""
+    merge = f'the merge "{item.subject}"'
+    if item.archived_now == item.made.archived:
+        return f"set to the version {merge} made, which the rebase dropped"
+    moved = "archived" if item.made.archived else "restored"
+    return f"{moved} again, as {merge} left it, which the rebase dropped"
 
 
 class _Versions(NamedTuple):
@@ -192,9 +208,10 @@ def _versions(memory: Memory) -> _Versions | None:
 
 
 def _lost(memory: Memory, versions: _Versions, texts: Texts) -> list[Lost]:
-    """The records found whose rows the merge's version changes."""
+    """The records found that a move sets back, or whose rows the merge's cells change."""
     found = lost_changes(versions.merges, versions.before, versions.onto, states(memory, texts))
-    return restored_texts(memory, texts, found)[1] if found else []
+    moved = [item for item in found if item.archived_now != item.made.archived]
+    return [*restored_texts(memory, texts, found)[1], *moved] if found else []
 
 
 def _current(memory: Memory) -> Texts:
@@ -202,4 +219,4 @@ def _current(memory: Memory) -> Texts:
 
 
 def _where(memory: Memory, item: Lost) -> str:
-    return str(memory.archive if item.made.archived else memory.path(KINDS[item.key[0]]))
+    return str(memory.archive if item.archived_now else memory.path(KINDS[item.key[0]]))
