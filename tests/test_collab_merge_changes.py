@@ -137,6 +137,25 @@ def test_a_merge_made_again_by_a_rebase_that_keeps_merges_gets_its_change_back(
     assert_healthy(repo)
 
 
+def test_a_merge_left_out_of_a_rebase_that_keeps_merges_takes_its_change_with_it(
+    repo: Path,
+) -> None:
+    """The merge's line deleted from `--rebase-merges`' todo list: dropped on purpose."""
+    error = _error_side_and_upstream(repo)
+    _merge_side_fixing(repo, error, "fix1")
+    drop = "sequence.editor=sed -i -e '/^merge /d'"
+
+    rebased = run_git(repo, "-c", drop, "rebase", "-i", "--rebase-merges", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "which the rebase dropped" not in rebased.stderr
+    assert "put back" not in rebased.stderr
+    assert rows(repo, "errors") == [("E-001", "main", "retry")]
+    assert rows(repo) == [("O-001", "upstream", "upstream record")]
+    assert _subjects(repo)[:2] == ["upstream outcome", "store the error"]
+    assert_healthy(repo)
+
+
 def test_a_record_forgotten_in_a_merge_commit_stays_archived_after_a_rebase_that_drops_it(
     repo: Path,
 ) -> None:

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.gitops.hook_env import PICKED_ENV, REWRITTEN_ENV
-from legion_memory.gitops.rebase_state import rebase_started_from
+from legion_memory.gitops.hook_env import PICKED_ENV, REPLAYED_AS_ENV, REWRITTEN_ENV
+from legion_memory.gitops.rebase_state import merges_remade, rebase_started_from
 from legion_memory.gitops.record_history import commits_since_changing
 from legion_memory.gitops.repository import replay_of_rebase, run_git
 
@@ -24,6 +24,7 @@ class Sides(NamedTuple):
     ours_name: str
     theirs_name: str
     replayed: tuple[str, ...] = ()  # a rebase's: the commits of ours it replayed
+    replayed_as: tuple[str, ...] = ()  # and what it wrote for each, in the same order
 
 
 def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> Sides | None:
@@ -45,18 +46,39 @@ def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> 
     if base is None:
         return None
     replayed = tuple(env.get(REWRITTEN_ENV, "").split())
-    return Sides(base, before, onto, "the branch before the rebase", "the upstream", replayed)
+    written = tuple(env.get(REPLAYED_AS_ENV, "").split())
+    named = ("the branch before the rebase", "the upstream")
+    return Sides(base, before, onto, *named, replayed, written)
 
 
 def left_out_by_rebase(start: Path, sides: Sides, path: Path, row_text: str) -> bool:
     """Whether a rebase left out on purpose the commits of the branch that stored `row_text`
     (`schema.identity.history_text`) in the file `path`: every branch commit that changed how
-    often the file holds it is one the rebase did not replay (a `drop`, or `--onto` past it).
+    often the file holds it is one the rebase did not replay (a `drop`, or `--onto` past it), or
+    replayed where HEAD does not reach it (a merge's line deleted from the todo list of a rebase
+    that keeps merges: the merged branch's commits are replayed, and merged nowhere).
     False for a pick, or when git finds no such commit (a row a merge commit made)."""
     if not sides.replayed or not row_text:
         return False
     commits = set(commits_since_changing(start, sides.base, sides.ours, path, row_text) or ())
-    return bool(commits) and not commits & set(sides.replayed)
+    return bool(commits) and not commits & _replayed_into_head(start, sides, commits)
+
+
+def _replayed_into_head(start: Path, sides: Sides, commits: set[str]) -> set[str]:
+    """Of `commits`, those the rebase replayed whose copy HEAD reaches: the tip it was replayed
+    onto stands for a commit git dropped as already upstream. One `git rev-list`, only when a
+    replayed commit is asked of."""
+    if len(sides.replayed_as) != len(sides.replayed):  # no copies named: every one counts
+        return commits & set(sides.replayed)
+    copies = zip(sides.replayed, sides.replayed_as, strict=True)
+    asked = [(old, new) for old, new in copies if old in commits]
+    if not asked:
+        return set()
+    reached = run_git(["rev-list", "HEAD", f"^{sides.theirs}"], start)
+    if reached is None:
+        return {old for old, _ in asked}
+    held = {*reached.split(), sides.theirs}
+    return {old for old, new in asked if new in held}
 
 
 class BranchMerge(NamedTuple):
@@ -67,11 +89,14 @@ class BranchMerge(NamedTuple):
     subject: str
 
 
-def branch_merges(start: Path, sides: Sides) -> list[BranchMerge] | None:
+def branch_merges(
+    start: Path, sides: Sides, env: Mapping[str, str] | None = None
+) -> list[BranchMerge] | None:
     """The merge commits of a rebase's branch that its upstream does not hold, newest first:
     a rebase that flattens merges drops each, and `--rebase-merges` merges its parents again,
-    so either way what a merge commit changed beyond its parents is lost. None when git cannot
-    say, or for a pick."""
+    so either way what a merge commit changed beyond its parents is lost. A merge that a
+    rebase keeping merges did not make again was left out on purpose (its line deleted from
+    the todo list), and is not one. None when git cannot say, or for a pick."""
     if not sides.replayed:
         return None
     args = ["rev-list", "--merges", "--parents", "--format=%s", sides.ours, f"^{sides.theirs}"]
@@ -85,4 +110,7 @@ def branch_merges(start: Path, sides: Sides) -> list[BranchMerge] | None:
         if words[:1] != ["commit"] or len(words) < 4:
             return None
         merges.append(BranchMerge(words[1], tuple(words[2:]), next(lines, "")))
-    return merges
+    remade = merges_remade(start, env)
+    if remade is None:
+        return merges
+    return [merge for merge in merges if any(merge.commit.startswith(m) for m in remade)]

@@ -61,3 +61,21 @@ def dropped_as_upstream(start: Path, onto: str, started: str) -> set[str]:
         ["rev-list", "--cherry-mark", "--right-only", "--no-merges", f"{onto}...{started}"], start
     )
     return {line[1:] for line in (listed or "").split() if line.startswith("=")}
+
+
+def merges_remade(start: Path, env: Mapping[str, str] | None = None) -> tuple[str, ...] | None:
+    """The merges a rebase that keeps merges (`--rebase-merges`) made again, as its done list
+    names them (`merge -C <commit>`, the commit as written there, perhaps abbreviated); None
+    for a rebase that flattens merges (its list holds no `label`), or no rebase's state."""
+    git_dir = find_git_dir(start, env)
+    done = state_file(git_dir, "done") if git_dir is not None else None
+    if done is None:
+        return None
+    lines = [line.split() for line in done.splitlines()]
+    if not any(words[:1] in (["label"], ["l"]) for words in lines):
+        return None
+    return tuple(
+        words[2]
+        for words in lines
+        if len(words) > 2 and words[0] in ("merge", "m") and words[1] in ("-C", "-c")
+    )
