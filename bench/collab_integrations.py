@@ -45,6 +45,9 @@ UNCOMMITTED_INTEGRATIONS = (*MERGES_KEPT_INTEGRATIONS, "cherry-pick --no-commit"
 # Drawn too under --stacked-kinds: a branch rebased with the branches stacked under it
 # (`rebase --update-refs`), which git moves after the post-rewrite hook.
 STACKED_INTEGRATIONS = (*UNCOMMITTED_INTEGRATIONS, "rebase --update-refs")
+# Drawn too under --merge-change-kinds: a record of main's own changed inside a merge
+# (`merge --no-commit`, the change, then the commit): the merge commit's own change.
+MERGE_CHANGE_INTEGRATIONS = (*STACKED_INTEGRATIONS, "merge --no-commit with a change")
 PULLS = ("pull", "pull --rebase", "pull --rebase=merges")
 # The kinds that take in a branch as its commits main lacks, merges left out (`--no-merges`).
 WHOLE_BRANCH_PICKS = ("cherry-pick range", "cherry-pick --no-commit", "am")
@@ -63,6 +66,8 @@ Stashing = Callable[[Clone, str, Model], None]
 # What starts a stack: on the clone, a branch started from the one named, with a record stored on
 # it; its name, or "" when the clone may start no more branches.
 Stacking = Callable[[Clone, str], str]
+# What changes a record of the branch's own without committing: the change's truth, {} for none.
+Changing = Callable[[Clone], Model | None]
 
 
 class Integrator:
@@ -74,16 +79,18 @@ class Integrator:
         tally: Tally,
         stashing: Stashing | None = None,
         stacking: Stacking | None = None,
+        changing: Changing | None = None,
     ) -> None:
         """`deltas`: by commit, the truth of the records it changed, as the local work made it;
         `stashing` runs the stash kinds; `stacking` starts a stack where a stacked rebase finds
-        none."""
+        none; `changing` makes the change of a merge with a change of its own."""
         self.rng = rng
         self.kinds = kinds
         self.deltas = deltas
         self.tally = tally
         self.stashing = stashing
         self.stacking = stacking
+        self.changing = changing
         self.origin: Model = {}  # the truth of the origin's main, as last pushed
         self.moved: list[str] = []  # the branches the last integration moved besides its own
 
@@ -150,8 +157,8 @@ class Integrator:
             self.merge_squash(clone, other)
         elif kind == "octopus" and len(branches) >= 2:
             self.octopus(clone, branches)
-        elif kind == "merge --no-commit":
-            self.merge_no_commit(clone, other)
+        elif kind.startswith("merge --no-commit"):
+            self.merge_no_commit(clone, other, kind)
         elif kind == "cherry-pick change":
             self.cherry_pick_change(clone)
         elif kind == "cherry-pick --no-commit":
@@ -178,15 +185,23 @@ class Integrator:
             clone, "octopus", ["merge", "-q", "--no-edit", *pair], [clone.models[b] for b in pair]
         )
 
-    def merge_no_commit(self, clone: Clone, other: str) -> None:
+    def merge_no_commit(self, clone: Clone, other: str, kind: str) -> None:
+        """The merge stopped before its commit, then committed; with a change, one of main's own
+        records changed first, which the merge commit holds as its own."""
         merged = self.run(
             clone,
-            "merge --no-commit",
+            kind,
             ["merge", "-q", "--no-commit", "--no-ff", other],
             [clone.models[other]],
         )
-        if merged and (clone.path / ".git" / "MERGE_HEAD").exists():
-            clone.must("commit", "-q", "--no-edit")
+        if not merged or not (clone.path / ".git" / "MERGE_HEAD").exists():
+            return
+        change = self.changing(clone) if self.changing and kind.endswith("change") else None
+        if change:
+            clone.must("add", "-A")
+        clone.must("commit", "-q", "--no-edit")
+        if change:
+            clone.models[clone.branch] = join(clone.models[clone.branch], change)
 
     def pull(self, clone: Clone, kind: str) -> None:
         flag = kind.split()[1] if " " in kind else "--no-rebase"

@@ -2,7 +2,8 @@
 
 Two clones of one origin, each with its own feature branches, store outcomes, patterns citing
 outcomes and error fixes, update fixes, forget and restore their own records, and integrate by
-merge, `--no-ff`, `merge --no-commit` then commit, rebase, `pull --rebase`, `pull`, push,
+merge, `--no-ff`, `merge --no-commit` then commit (with a change of a record made inside the
+merge too), rebase, `pull --rebase`, `pull`, push,
 cherry-pick (one commit, a store or a change of a record the branch holds, or a branch's every
 commit with the hooks' repairs among them), `format-patch` then `am -3`, a branch squashed into
 one commit as it is rebased (`rebase -i`), a branch rebased with the branches stacked under it
@@ -41,6 +42,7 @@ from bench.collab_clone import Clone, SteadyClock, clone_origin, environment
 from bench.collab_integrations import (
     ALL_INTEGRATIONS,
     INTEGRATIONS,
+    MERGE_CHANGE_INTEGRATIONS,
     MERGES_KEPT_INTEGRATIONS,
     MORE_INTEGRATIONS,
     PATCH_INTEGRATIONS,
@@ -61,6 +63,7 @@ __all__ = [
     "ALL_INTEGRATIONS",
     "INTEGRATIONS",
     "MERGES_KEPT_INTEGRATIONS",
+    "MERGE_CHANGE_INTEGRATIONS",
     "MORE_INTEGRATIONS",
     "PATCH_INTEGRATIONS",
     "REWRITE_INTEGRATIONS",
@@ -96,7 +99,13 @@ class Simulation:
         self.work = LocalWork(self.rng, deltas)
         stasher = Stasher(self.rng, self.work, self.tally)
         self.integrator = Integrator(
-            self.rng, kinds, deltas, self.tally, stasher.integrate, self.work.stack_on
+            self.rng,
+            kinds,
+            deltas,
+            self.tally,
+            stasher.integrate,
+            self.work.stack_on,
+            self.work.write_change,
         )
         self.examples: list[str] = []
         self.bad_steps = 0
@@ -265,6 +274,11 @@ KIND_FLAGS = (
         "--uncommitted-kinds, and rebase a branch with those stacked under it "
         "(rebase --update-refs)",
     ),
+    (
+        "--merge-change-kinds",
+        "--stacked-kinds, and change a record of main's own inside a merge (merge --no-commit, "
+        "the change, then the commit)",
+    ),
 )
 
 
@@ -287,6 +301,8 @@ def parse_options(argv: list[str] | None) -> argparse.Namespace:
 
 
 def kinds_of(options: argparse.Namespace) -> tuple[str, ...]:
+    if options.merge_change_kinds:
+        return MERGE_CHANGE_INTEGRATIONS
     if options.stacked_kinds:
         return STACKED_INTEGRATIONS
     if options.uncommitted_kinds:

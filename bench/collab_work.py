@@ -82,29 +82,38 @@ class LocalWork:
         return token, truth
 
     def change_own(self, clone: Clone) -> None:
-        """Update, forget or restore one of this branch's own records."""
+        """Update, forget or restore one of this branch's own records, in a commit of its own;
+        a branch with none stores one."""
+        change = self.write_change(clone)
+        if change is None:
+            return self.store(clone)
+        if change:
+            self.commit(clone, change, f"change {next(iter(change))}")
+        return None
+
+    def write_change(self, clone: Clone) -> Model | None:
+        """One of this branch's own records updated, forgotten or restored, not committed: its
+        truth ({} when the record is already wrong, which the check reports); None when the
+        branch has no record of its own."""
         owner = f"{clone.name}:{clone.branch}"
         model = clone.models[clone.branch]
         own = [t for t, v in model.items() if v.owner == owner]
         if not own:
-            return self.store(clone)
+            return None
         token = self.rng.choice(own)
         truth = model[token]
         row = next((r for r in rows_of(clone.memory)[truth.kind] if r.token == token), None)
         if row is None or row.archived != truth.archived:
-            return None  # already wrong: the check reports it
+            return {}
         if truth.archived:
             restore(clone.memory, row.id)
-            new = changed(truth, archived=False)
-        elif truth.kind == ERROR_FIX.name and self.rng.random() < 0.6:
+            return {token: changed(truth, archived=False)}
+        if truth.kind == ERROR_FIX.name and self.rng.random() < 0.6:
             fix = f"fix{truth.clock + 1}"
             writing.update(clone.memory, ERROR_FIX, row.id, {"fix": fix, "resolved": "true"})
-            new = changed(truth, fix=fix)
-        else:
-            forget(clone.memory, row.id)
-            new = changed(truth, archived=True)
-        self.commit(clone, {token: new}, f"change {token}")
-        return None
+            return {token: changed(truth, fix=fix)}
+        forget(clone.memory, row.id)
+        return {token: changed(truth, archived=True)}
 
     def stack_on(self, clone: Clone, base: str) -> str:
         """A branch started from `base` with a record stored on it: the top of a stack. With its
