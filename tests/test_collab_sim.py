@@ -250,3 +250,36 @@ def test_a_branch_whose_commits_main_lacks_hold_a_merge_is_merged_not_picked(
         "cherry-pick range of a branch holding a merge, merged": 1,
         "merge": 1,
     }
+
+
+def test_a_change_made_inside_a_merge_is_the_merge_commit_s_own_and_the_truth_s(
+    tmp_path: Path,
+) -> None:
+    """`merge --no-commit with a change` (--merge-change-kinds): main's own error is updated
+    before the merge is committed, so the merge commit holds a version neither parent holds."""
+    code = Path(__file__).resolve().parent.parent
+    origin = tmp_path / "origin.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
+    clone = clone_origin("A", origin, tmp_path / "A", environment(tmp_path, code), first=True)
+    work = LocalWork(random.Random(3), {})
+    token, truth = work.write_store(clone, kind="errors")
+    work.commit(clone, {token: truth}, f"store {token}")
+    clone.must("checkout", "-q", "-b", "side")
+    clone.models["side"] = dict(clone.models["main"])
+    work.store(clone)
+    clone.checkout("main")
+    tally = Tally()
+    integrator = Integrator(random.Random(1), (), {}, tally, changing=work.write_change)
+
+    integrator.onto_main(clone, "merge --no-commit with a change", ["side"], "side")
+
+    verdict = check(clone.memory, clone.models["main"])
+    assert (dict(verdict.counts), verdict.examples) == ({}, [])
+    assert dict(tally.integrations) == {"merge --no-commit with a change": 1}
+    assert clone.models["main"][token].clock == 1
+    memory = ("ERRORS.md", "ARCHIVE.md")
+    versions = {
+        rev: [clone.git("show", f"{rev}:.planning/memory/{name}").stdout for name in memory]
+        for rev in ("HEAD", "HEAD^1", "HEAD^2")
+    }
+    assert versions["HEAD"] not in (versions["HEAD^1"], versions["HEAD^2"])
