@@ -27,6 +27,14 @@ class Sides(NamedTuple):
     replayed_as: tuple[str, ...] = ()  # and what it wrote for each, in the same order
 
 
+class BranchMerge(NamedTuple):
+    """A merge commit of the branch a rebase replayed, with its parents and its subject."""
+
+    commit: str
+    parents: tuple[str, ...]
+    subject: str
+
+
 def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> Sides | None:
     """A pick just committed: its parent, HEAD^ and the picked commit; a rebase just done: the
     branch as it was, the commit it was replayed onto, and their merge base. None
@@ -65,9 +73,11 @@ def left_out_by_rebase(start: Path, sides: Sides, path: Path, row_text: str) -> 
 
 
 def _replayed_into_head(start: Path, sides: Sides, commits: set[str]) -> set[str]:
-    """Of `commits`, those the rebase replayed whose copy HEAD reaches: the tip it was replayed
-    onto stands for a commit git dropped as already upstream. One `git rev-list`, only when a
-    replayed commit is asked of."""
+    """Of `commits`, those the rebase replayed whose copy HEAD reaches (the tip it was replayed
+    onto stands for a commit git dropped as already upstream), or every one replayed when no
+    merge of the branch was left out of the rebase's todo list: a merge git gave up on
+    (`rebase --continue` past an octopus merge its strategy could not make) is not the user's
+    choice. One `git rev-list`, only when a replayed commit is asked of."""
     if len(sides.replayed_as) != len(sides.replayed):  # no copies named: every one counts
         return commits & set(sides.replayed)
     copies = zip(sides.replayed, sides.replayed_as, strict=True)
@@ -78,15 +88,23 @@ def _replayed_into_head(start: Path, sides: Sides, commits: set[str]) -> set[str
     if reached is None:
         return {old for old, _ in asked}
     held = {*reached.split(), sides.theirs}
+    if all(new in held for _, new in asked) or not _merge_left_out(start, sides):
+        return {old for old, _ in asked}
     return {old for old, new in asked if new in held}
 
 
-class BranchMerge(NamedTuple):
-    """A merge commit of the branch a rebase replayed, with its parents and its subject."""
+def _merge_left_out(start: Path, sides: Sides) -> bool:
+    """Whether a rebase that keeps merges left a merge of the branch out of its todo list (its
+    line deleted): its done list names every merge it made again or tried to."""
+    remade = merges_remade(start)
+    merges = _merges_of(start, sides)
+    if remade is None or merges is None:
+        return False
+    return any(not _named(merge, remade) for merge in merges)
 
-    commit: str
-    parents: tuple[str, ...]
-    subject: str
+
+def _named(merge: BranchMerge, names: tuple[str, ...]) -> bool:
+    return any(merge.commit.startswith(name) for name in names)
 
 
 def branch_merges(
@@ -97,6 +115,15 @@ def branch_merges(
     so either way what a merge commit changed beyond its parents is lost. A merge that a
     rebase keeping merges did not make again was left out on purpose (its line deleted from
     the todo list), and is not one. None when git cannot say, or for a pick."""
+    merges = _merges_of(start, sides)
+    remade = merges_remade(start, env)
+    if merges is None or remade is None:
+        return merges
+    return [merge for merge in merges if _named(merge, remade)]
+
+
+def _merges_of(start: Path, sides: Sides) -> list[BranchMerge] | None:
+    """Every merge commit of a rebase's branch that its upstream does not hold, newest first."""
     if not sides.replayed:
         return None
     args = ["rev-list", "--merges", "--parents", "--format=%s", sides.ours, f"^{sides.theirs}"]
@@ -110,7 +137,4 @@ def branch_merges(
         if words[:1] != ["commit"] or len(words) < 4:
             return None
         merges.append(BranchMerge(words[1], tuple(words[2:]), next(lines, "")))
-    remade = merges_remade(start, env)
-    if remade is None:
-        return merges
-    return [merge for merge in merges if any(merge.commit.startswith(m) for m in remade)]
+    return merges
