@@ -3,11 +3,11 @@
 A rebase replays a branch's commits and drops its merges (or, with `--rebase-merges`, merges
 their parents again), and with them whatever a merge commit changed itself: an error's fix
 updated or a record forgotten in a `merge --no-commit`, or an update that a `rebase -i` folded
-into a merge. Git
-documents that loss for any file. A record such a merge changed, that the branch's tip still
-holds in the merge's version, and that the rebase and its upstream both hold as a parent of
-the merge did (the upstream never changed it), is set to the merge's version: a merge of the
-upstream and the branch would keep the branch's version (docs/decisions.md#merge-changes).
+into a merge. Git documents that loss for any file. A record such a merge changed, that the
+branch's tip still holds in the merge's version, and that the rebase and its upstream both hold
+as a parent of the merge did (the upstream never changed it), is set to the merge's version: a
+merge of the upstream and the branch would keep the branch's version
+(docs/decisions.md#merge-changes).
 """
 
 import functools
