@@ -101,6 +101,36 @@ def test_a_fix_made_in_a_merge_commit_survives_a_rebase_that_drops_the_merge(
     assert_healthy(repo)
 
 
+def test_a_fix_the_branch_changed_before_its_merge_changed_it_again_survives_too(
+    repo: Path,
+) -> None:
+    """The branch fixed the error (fix1), then started `side`, and its merge of side made fix2;
+    the upstream still holds `retry`, as where they parted, which neither parent of the merge
+    holds (seed 14007 of the simulation's --merge-change-kinds, step 205)."""
+    init_memory(repo, driver=True)
+    error = add_error(repo, "disk full", "main")
+    commit(repo, "store the error")
+    git(repo, "checkout", "-q", "-b", "upstream")
+    add_outcome(repo, "upstream record", "upstream")
+    commit(repo, "upstream outcome")
+    git(repo, "checkout", "-q", "main")
+    _fix(repo, error, "fix1")
+    commit(repo, "fix1")
+    git(repo, "checkout", "-q", "-b", "side")
+    add_outcome(repo, "side record", "side")
+    commit(repo, "side outcome")
+    git(repo, "checkout", "-q", "main")
+    _merge_side_fixing(repo, error, "fix2")
+
+    rebased = run_git(repo, "rebase", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "which the rebase dropped" in rebased.stderr
+    assert rows(repo, "errors") == [("E-001", "main", "fix2")]
+    assert _subjects(repo)[:4] == [REPAIRED, "side outcome", "fix1", "upstream outcome"]
+    assert_healthy(repo)
+
+
 def test_a_record_the_upstream_changed_too_is_left_as_the_upstream_holds_it(repo: Path) -> None:
     """Both changed the fix: the upstream in a commit, the branch in its merge. Which is right
     is a person's to judge; the rebase's result, the upstream's, stands."""

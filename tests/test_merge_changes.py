@@ -16,7 +16,13 @@ from legion_memory.schema.kinds import (
     archive_template,
 )
 from legion_memory.storage.reading import Memory
-from legion_memory.upkeep.merge_changes import Lost, Merged, lost_changes, restored_texts
+from legion_memory.upkeep.merge_changes import (
+    Lost,
+    Merged,
+    SideRecords,
+    lost_changes,
+    restored_texts,
+)
 from legion_memory.upkeep.replayed_changes import Key, State, states
 
 MERGE = BranchMerge("m", ("p1", "p2"), "merge side")
@@ -37,14 +43,20 @@ def memory(tmp_path: Path) -> Memory:
 
 
 def _lost(
-    memory: Memory, merged: str, parents: tuple[str, str], before: str, onto: str, now: str
+    memory: Memory,
+    merged: str,
+    parents: tuple[str, str],
+    before: str,
+    onto: str,
+    now: str,
+    base: str = "",
 ) -> list[tuple[str, str]]:
     """(ID now, the merge's Fix) of each record found, each version one error row or ''."""
-    version = {row: _errors(memory, row) if row else {} for row in (merged, *parents, before)}
+    rows = (merged, *parents, before, onto, base)
+    version = {row: _errors(memory, row) if row else {} for row in rows}
     found = lost_changes(
         [Merged(MERGE, version[merged], tuple(version[p] for p in parents))],
-        version[before],
-        _errors(memory, onto) if onto else {},
+        SideRecords(version[before], version[onto], version[base]),
         _errors(memory, now),
     )
     return [(item.id, item.made.body[3]) for item in found]
@@ -60,6 +72,15 @@ def test_a_fix_the_merge_made_itself_and_the_rebase_lost_is_found(memory: Memory
 def test_a_parent_that_never_held_the_record_does_not_count(memory: Memory) -> None:
     """The merged branch parted before the record was stored."""
     assert _lost(memory, FIX1, (RETRY, ""), FIX1, "", RETRY) == [("E-001", "fix1")]
+
+
+def test_an_upstream_holding_the_version_the_sides_parted_at_changed_nothing(
+    memory: Memory,
+) -> None:
+    """The branch fixed the error (retry to fix1) before its merge made fix2; the upstream still
+    holds `retry`, as where they parted (seed 14007 of --merge-change-kinds, step 205)."""
+    found = _lost(memory, FIX2, (FIX1, FIX1), FIX2, RETRY, FIX1, base=RETRY)
+    assert found == [("E-001", "fix2")]
 
 
 def test_the_record_is_found_under_the_id_it_has_now(memory: Memory) -> None:
@@ -87,7 +108,14 @@ def test_a_record_is_not_found_when(
     now: str,
     why: str,
 ) -> None:
-    assert _lost(memory, merged, parents, before, onto, now) == [], why
+    assert _lost(memory, merged, parents, before, onto, now, base=RETRY) == [], why
+
+
+def test_an_upstream_that_changed_the_record_since_the_sides_parted_keeps_its_change(
+    memory: Memory,
+) -> None:
+    """They parted at fix1; the upstream set it back to `retry` since."""
+    assert _lost(memory, FIX2, (FIX1, FIX1), FIX2, RETRY, FIX1, base=FIX1) == []
 
 
 def test_a_record_the_merge_archived_and_the_rebase_left_live_is_found_moved(
@@ -96,7 +124,8 @@ def test_a_record_the_merge_archived_and_the_rebase_left_live_is_found_moved(
     archived, live = _archived_error(memory, RETRY), _errors(memory, RETRY)
     assert [(state.id, state.archived) for state in archived.values()] == [("E-001", True)]
 
-    found = lost_changes([Merged(MERGE, archived, (live, live))], archived, live, live)
+    sides = SideRecords(archived, live, live)
+    found = lost_changes([Merged(MERGE, archived, (live, live))], sides, live)
 
     assert [(item.id, item.archived_now, item.made.archived) for item in found] == [
         ("E-001", False, True)
@@ -106,7 +135,8 @@ def test_a_record_the_merge_archived_and_the_rebase_left_live_is_found_moved(
 def test_a_record_moved_and_changed_by_the_merge_is_left_to_a_person(memory: Memory) -> None:
     archived, live = _archived_error(memory, FIX1), _errors(memory, RETRY)
 
-    assert lost_changes([Merged(MERGE, archived, (live, live))], archived, live, live) == []
+    sides = SideRecords(archived, live, live)
+    assert lost_changes([Merged(MERGE, archived, (live, live))], sides, live) == []
 
 
 def test_the_row_takes_the_merge_s_cells_and_keeps_its_id_source_padding_and_ending(

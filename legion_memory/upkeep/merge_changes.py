@@ -47,6 +47,19 @@ class Lost(NamedTuple):
     """The merge commit's subject."""
 
 
+Content = tuple[bool, tuple[str, ...]] | None
+"""A record's state, IDs aside: archived or not, and its cells but ID and Source."""
+
+
+class SideRecords(NamedTuple):
+    """The records of the rebase's sides: the branch's tip before it, its upstream, and where
+    they parted."""
+
+    before: Mapping[Key, State]
+    onto: Mapping[Key, State]
+    base: Mapping[Key, State]
+
+
 class Merged(NamedTuple):
     """A merge commit's records, and its parents' records."""
 
@@ -56,16 +69,14 @@ class Merged(NamedTuple):
 
 
 def lost_changes(
-    merges: Sequence[Merged],
-    before: Mapping[Key, State],
-    onto: Mapping[Key, State],
-    now: Mapping[Key, State],
+    merges: Sequence[Merged], sides: SideRecords, now: Mapping[Key, State]
 ) -> list[Lost]:
     """PURE: the records that `merges` (newest first) changed beyond every parent holding them
     (none: stored in the merge itself, a dropped record `lost_records` puts back), that the
-    branch's tip (`before`) holds as the merge made them, and that the rebase's result (`now`)
-    and its upstream (`onto`, which may lack it) hold as a parent did: changed in its cells, or
-    moved to or from the archive (not both)."""
+    branch's tip before the rebase holds as the merge made them, that the rebase's result
+    (`now`) holds as a parent did, and that the upstream did not change since the sides parted
+    (or holds as a parent did): changed in its cells, or moved to or from the archive (not
+    both)."""
     found: dict[Key, Lost] = {}
     for merged in merges:
         for key, made in merged.made.items():
@@ -77,17 +88,26 @@ def lost_changes(
                 or (current.archived != made.archived and current.body != made.body)
                 or not held
                 or _content(made) in held
-                or _content(before.get(key)) != _content(made)
+                or _content(sides.before.get(key)) != _content(made)
                 or _content(current) not in held
-                or (key in onto and _content(onto[key]) not in held)
+                or _changed_upstream(sides, key, held)
             ):
                 continue
             found[key] = Lost(key, current.id, current.archived, made, merged.merge.subject)
     return list(found.values())
 
 
-def _content(state: State | None) -> tuple[bool, tuple[str, ...]] | None:
+def _content(state: State | None) -> Content:
     return None if state is None else (state.archived, state.body)
+
+
+def _changed_upstream(sides: SideRecords, key: Key, held: set[Content]) -> bool:
+    """Whether the upstream holds the record otherwise than where the sides parted and than a
+    parent of the merge did: a change of its own, which the rebase's result stands for."""
+    if key not in sides.onto:
+        return False
+    upstream = _content(sides.onto[key])
+    return upstream not in held and upstream != _content(sides.base.get(key))
 
 
 def restored_texts(
@@ -184,8 +204,7 @@ def _undone(item: Lost) -> str:
 
 class _Versions(NamedTuple):
     merges: list[Merged]
-    before: dict[Key, State]
-    onto: dict[Key, State]
+    sides: SideRecords
 
 
 def _versions(memory: Memory) -> _Versions | None:
@@ -196,20 +215,21 @@ def _versions(memory: Memory) -> _Versions | None:
     merges = branch_merges(memory.directory, sides) if sides is not None else None
     if sides is None or not merges:
         return None
-    revs = [sides.ours, sides.theirs, *(rev for m in merges for rev in (m.commit, *m.parents))]
+    ends = [sides.ours, sides.theirs, sides.base]
+    revs = [*ends, *(rev for m in merges for rev in (m.commit, *m.parents))]
     paths = {path.name: path for path in memory_files(memory)}
     found = files_of_commits(memory.directory, memory.directory, revs, list(paths), keep_empty=True)
     if len(found) != len(revs):
         return None
     read = iter([states(memory, {paths[n]: t for n, t in files.items()}) for files in found])
-    before, onto = next(read), next(read)
+    read_sides = SideRecords(next(read), next(read), next(read))
     merged = [Merged(m, next(read), tuple(next(read) for _ in m.parents)) for m in merges]
-    return _Versions(merged, before, onto)
+    return _Versions(merged, read_sides)
 
 
 def _lost(memory: Memory, versions: _Versions, texts: Texts) -> list[Lost]:
     """The records found that a move sets back, or whose rows the merge's cells change."""
-    found = lost_changes(versions.merges, versions.before, versions.onto, states(memory, texts))
+    found = lost_changes(versions.merges, versions.sides, states(memory, texts))
     moved = [item for item in found if item.archived_now != item.made.archived]
     return [*restored_texts(memory, texts, found)[1], *moved] if found else []
 
