@@ -22,6 +22,7 @@ from bench.collab_resolution import Tally
 from bench.collab_sim import (
     ALL_INTEGRATIONS,
     INTEGRATIONS,
+    MERGE_CHANGE_INTEGRATIONS,
     MERGES_KEPT_INTEGRATIONS,
     MORE_INTEGRATIONS,
     PATCH_INTEGRATIONS,
@@ -136,10 +137,16 @@ STEADY_SEEDS = (
     (7004, REWRITE_INTEGRATIONS),
     (9001, UNCOMMITTED_INTEGRATIONS),
 )
-# Two hundred and sixty rounds: a `pull --rebase` that dropped a merge into which a `rebase -i` had
-# folded an error fix's update, leaving the fix as it was before (9302 of `--uncommitted-kinds`,
-# step 259; docs/decisions.md#merge-changes).
-LONGER_STEADY_SEEDS = ((9302, 260, UNCOMMITTED_INTEGRATIONS),)
+# Longer runs of rebases dropping what a merge commit changed itself
+# (docs/decisions.md#merge-changes): a `pull --rebase` that dropped a merge into which a `rebase
+# -i` had folded an error fix's update, leaving the fix as it was before (9302 of
+# `--uncommitted-kinds`, step 259); a fix a merge changed again after the branch had changed it
+# before starting the branch merged, the upstream still holding the first version (14007 of
+# `--merge-change-kinds`, step 205).
+LONGER_STEADY_SEEDS = (
+    (9302, 260, UNCOMMITTED_INTEGRATIONS),
+    (14007, 210, MERGE_CHANGE_INTEGRATIONS),
+)
 
 
 @pytest.mark.slow
