@@ -61,18 +61,23 @@ def _merge_side_fixing(repo: Path, error: str, fix: str) -> None:
     commit(repo, "merge side, fixing the error")
 
 
-def _error_side_and_upstream(repo: Path) -> str:
-    """main stores an error (fix `retry`); `side` stores an outcome; `upstream`, from main,
-    another. main checked out."""
+def _error_side_and_upstream(repo: Path, fixed_first: str = "") -> str:
+    """main stores an error (fix `retry`); `upstream`, from main, stores an outcome; main fixes
+    the error to `fixed_first` when given; `side`, from main, stores an outcome. main checked
+    out."""
     init_memory(repo, driver=True)
     error = add_error(repo, "disk full", "main")
     commit(repo, "store the error")
+    git(repo, "checkout", "-q", "-b", "upstream")
+    add_outcome(repo, "upstream record", "upstream")
+    commit(repo, "upstream outcome")
+    git(repo, "checkout", "-q", "main")
+    if fixed_first:
+        _fix(repo, error, fixed_first)
+        commit(repo, fixed_first)
     git(repo, "checkout", "-q", "-b", "side")
     add_outcome(repo, "side record", "side")
     commit(repo, "side outcome")
-    git(repo, "checkout", "-q", "-b", "upstream", "main")
-    add_outcome(repo, "upstream record", "upstream")
-    commit(repo, "upstream outcome")
     git(repo, "checkout", "-q", "main")
     return error
 
@@ -107,19 +112,7 @@ def test_a_fix_the_branch_changed_before_its_merge_changed_it_again_survives_too
     """The branch fixed the error (fix1), then started `side`, and its merge of side made fix2;
     the upstream still holds `retry`, as where they parted, which neither parent of the merge
     holds (seed 14007 of the simulation's --merge-change-kinds, step 205)."""
-    init_memory(repo, driver=True)
-    error = add_error(repo, "disk full", "main")
-    commit(repo, "store the error")
-    git(repo, "checkout", "-q", "-b", "upstream")
-    add_outcome(repo, "upstream record", "upstream")
-    commit(repo, "upstream outcome")
-    git(repo, "checkout", "-q", "main")
-    _fix(repo, error, "fix1")
-    commit(repo, "fix1")
-    git(repo, "checkout", "-q", "-b", "side")
-    add_outcome(repo, "side record", "side")
-    commit(repo, "side outcome")
-    git(repo, "checkout", "-q", "main")
+    error = _error_side_and_upstream(repo, fixed_first="fix1")
     _merge_side_fixing(repo, error, "fix2")
 
     rebased = run_git(repo, "rebase", "upstream")
