@@ -9,7 +9,7 @@ that older version, theirs a later one, and base the merge's own (docs/decisions
 
 from pathlib import Path
 
-from legion_memory.gitops.record_history import LaterVersion, parting
+from legion_memory.gitops.record_history import LaterVersion, later_in_series, parting
 from legion_memory.gitops.repository import files_of_commits, run_git
 
 
@@ -56,3 +56,13 @@ def later_by_own_merges(
         return sides[0] if len(sides) == 1 else None
 
     return found
+
+
+def later_in_replay(
+    later: LaterVersion, start: Path, path: Path, ours: str, replayed: str
+) -> LaterVersion:
+    """`later` for a replay of one commit of a series (a rebase step, a pick of several, a
+    patch of a `git am` series): the series' end says too which version is later, and so do the
+    merges of either side that replaced the other's version themselves."""
+    in_series = later_in_series(later, start, path, replayed)
+    return later_by_own_merges(in_series, start, path, ours, replayed)

@@ -34,6 +34,15 @@ def unmergeable(text: str) -> str | None:
     return _ragged(text)
 
 
+def refusal(texts: Sequence[str]) -> str | None:
+    """Why one of base, ours and theirs cannot be merged by rows, naming it, or None."""
+    for side, text in zip(("base", "ours", "theirs"), texts, strict=True):
+        why = unmergeable(text)
+        if why:
+            return f"{side} {why}"
+    return None
+
+
 def _holds_surrogates(text: str) -> bool:
     """Whether the text holds a byte that was not UTF-8 (decoded as a lone surrogate)."""
     if text.isascii():

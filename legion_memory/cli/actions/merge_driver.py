@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 from legion_memory.cli.context import Context
@@ -20,13 +20,12 @@ from legion_memory.gitops.archived_versions import ArchivedAs, archived_in, stor
 from legion_memory.gitops.companions import companion_names, taken_ids, theirs_commits
 from legion_memory.gitops.file_merge import MergeResult, describe, merge, merge_around
 from legion_memory.gitops.hook_env import MAIL_AHEAD_ENV
-from legion_memory.gitops.merge_safety import unmergeable, whole_conflict
+from legion_memory.gitops.merge_safety import refusal, unmergeable, whole_conflict
 from legion_memory.gitops.record_history import (
     KeptLater,
     LaterVersion,
     VersionSeen,
     kept_later_in_merge,
-    later_in_series,
     later_version,
     version_seen_in_merge,
 )
@@ -62,7 +61,7 @@ def run_merge_driver(base: str, ours: str, theirs: str, marker_size: int, path: 
             return done
     texts = [files.read_version(Path(name)) for name in (base, ours, theirs)]
     texts[0] = _virtual_base(texts[0])
-    refused = _refusal(texts)
+    refused = refusal(texts)
     if refused:
         return _fail_safe(texts, Path(ours), marker_size, f"{shown}: {refused}")
     try:
@@ -144,7 +143,7 @@ def _merged_around_stable_rows(paths: list[Path], marker_size: int, shown: str) 
     files must be merged instead (no run, a side to refuse, rows the run would interact with)."""
     try:
         split = split_versions(paths, _SOURCE)
-        if split is None or _refusal(split.texts):
+        if split is None or refusal(split.texts):
             return None
         incoming = _theirs(str(paths[2]), shown)
         companions = _ours_companions(Path(shown))
@@ -228,16 +227,13 @@ def _questions(path: Path, companions: list[str], theirs: _Theirs) -> HistoryQue
 
 
 def _in_series(later: LaterVersion, path: Path, theirs: _Theirs) -> LaterVersion:
-    """In a replay of one commit of a series (a rebase step, a pick of several, a patch of a
-    `git am` series), the series' end says too which version is later, and so do the merges
-    of either side that replaced the other's version themselves."""
+    """`later`, and in a replay of one commit of a series what the series says too."""
     replayed = theirs.picked or theirs.replayed
     if not replayed:
         return later
-    from legion_memory.gitops.merge_own_changes import later_by_own_merges
+    from legion_memory.gitops.merge_own_changes import later_in_replay
 
-    in_series = later_in_series(later, Path.cwd(), path, replayed)
-    return later_by_own_merges(in_series, Path.cwd(), path, ours_rev(os.environ), replayed)
+    return later_in_replay(later, Path.cwd(), path, ours_rev(os.environ), replayed)
 
 
 def _kept_later(path: Path, theirs: _Theirs) -> KeptLater | None:
@@ -345,14 +341,6 @@ def _virtual_base(base: str) -> str:
     from legion_memory.upkeep.conflict_markers import resolve_conflicts
 
     return resolve_conflicts(base)
-
-
-def _refusal(texts: Sequence[str]) -> str | None:
-    for side, text in zip(("base", "ours", "theirs"), texts, strict=True):
-        why = unmergeable(text)
-        if why:
-            return f"{side} {why}"
-    return None
 
 
 def _fail_safe(texts: list[str], ours: Path, marker_size: int, why: str) -> int:
