@@ -22,7 +22,8 @@ clock too, and the run repeats exactly.
 
     python -m bench.collab_sim --seeds 20 [--rounds 30]
         [--more-kinds | --all-kinds | --stash-kinds | --patch-kinds | --rewrite-kinds
-         | --merges-kinds | --uncommitted-kinds | --stacked-kinds] [--steady-clock]
+         | --merges-kinds | --uncommitted-kinds | --stacked-kinds | --merge-change-kinds]
+        [--steady-clock]
         [--code /path/to/checkout]
 """
 
