@@ -12,16 +12,27 @@ _HEADS = "refs/heads/"
 
 
 def run_git(args: list[str], cwd: Path) -> str | None:
-    """Run git with an argument list (never a shell string); stdout stripped, None on failure."""
+    """Run git with an argument list (never a shell string); stdout stripped, None on failure.
+    A question whose answer cannot change is asked once a process (`settled_answers`)."""
     import subprocess  # hot paths read the branch from files and never get here
 
+    from legion_memory.gitops import settled_answers
+
+    key = settled_answers.settled_key(args, cwd)
+    known = settled_answers.answer(key) if key is not None else None
+    if known is not None:
+        return known
     try:
         done = subprocess.run(
             ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=30
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout.strip() if done.returncode == 0 else None
+    if done.returncode != 0:
+        return None
+    if key is not None:
+        settled_answers.keep(key, done.stdout.strip())
+    return done.stdout.strip()
 
 
 def find_git_dir(start: Path, env: Mapping[str, str] | None = None) -> Path | None:
