@@ -1,6 +1,7 @@
 """Git's answers that cannot change while a process runs are asked once: a question that only
-reads and names commits by their full names, or where a directory's work tree starts. The rest
-(anything naming a reference, a failure) is asked every time."""
+reads and names commits by their full names, where a directory's work tree starts, a file at a
+commit named by its full name. The rest (anything naming a reference, a failure) is asked every
+time."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from support.processes import git
 
 from legion_memory.gitops.branch import run_git
+from legion_memory.gitops.cat_file import blob_texts
 from legion_memory.gitops.settled_answers import settled_key
 
 A = "a" * 40
@@ -77,3 +79,15 @@ def test_a_failed_answer_is_asked_again(tmp_path: Path, monkeypatch: pytest.Monk
     assert run_git(["rev-parse", "--show-toplevel"], outside) is None
     git(outside, "init", "-q")
     assert run_git(["rev-parse", "--show-toplevel"], outside) == str(outside.resolve())
+
+
+def test_a_file_at_a_full_commit_name_is_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    second, first = _commits(tmp_path)
+    asked = [f"{first}:one", f"{second}:two", f"{first}:two"]
+    assert blob_texts(tmp_path, asked) == ["one", "two", None]
+    monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))
+    assert blob_texts(tmp_path, asked[:2]) == ["one", "two"]
+    assert blob_texts(tmp_path, asked) is None  # the missing one was asked of git again
+    assert blob_texts(tmp_path, ["HEAD:one"]) is None

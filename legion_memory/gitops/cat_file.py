@@ -38,7 +38,25 @@ def blob_text(found: GitObject | None) -> str | None:
 
 def blob_texts(start: Path, asked: Sequence[str]) -> list[str | None] | None:
     """The text of each object name asked (`HEAD^:path`, a blob's hash), None for one git has
-    not; None for all when git cannot be run. One `git cat-file --batch`."""
+    not; None for all when git cannot be run. One `git cat-file --batch` for the names not read
+    before in this process (`settled_answers`: a file at a commit named by its full name)."""
+    from legion_memory.gitops import settled_answers
+
+    keys = [settled_answers.text_key(name, start) for name in asked]
+    known = [settled_answers.text(key) if key else None for key in keys]
+    missing = [name for name, held in zip(asked, known, strict=True) if held is None]
+    read = _read_batch(start, missing) if missing else []
+    if read is None:
+        return None
+    fresh = iter(read)
+    texts = [held if held is not None else next(fresh) for held in known]
+    for key, held, found in zip(keys, known, texts, strict=True):
+        if key is not None and held is None and found is not None:
+            settled_answers.keep_text(key, found)
+    return texts
+
+
+def _read_batch(start: Path, asked: Sequence[str]) -> list[str | None] | None:
     import subprocess
 
     try:

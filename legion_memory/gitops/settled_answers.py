@@ -4,8 +4,9 @@ One doctor run after a rebase asks git the same questions from several checks (w
 sides parted, the branch's merges, which commits changed a file): each a few milliseconds of
 process start, a third of the hook's cost. A question is settled when it only reads, and names
 commits only by their full names (`merge-base A B`, `rev-list A ^B`, `log --no-walk A -- path`),
-or asks where the work tree of a directory starts. Only answers git gave with success are kept:
-an object not fetched yet, or a directory not yet in a repository, is asked again.
+or asks where the work tree of a directory starts; and a file's text at a commit named by its
+full name (`<commit>:<path>`, read by `git cat-file --batch`). Only answers git gave with success
+are kept: an object not fetched yet, or a directory not yet in a repository, is asked again.
 """
 
 import os
@@ -30,8 +31,10 @@ _MOVING = (
     "--bisect",
 )
 _LIMIT = 256
+_TEXT_LIMIT = 64 * 1024 * 1024  # characters of files' texts kept at most
 
 _answers: dict[tuple[str, ...], str] = {}
+_texts: dict[tuple[str, ...], str] = {}
 
 
 def settled_key(args: list[str], cwd: Path) -> tuple[str, ...] | None:
@@ -64,3 +67,19 @@ def keep(key: tuple[str, ...], text: str) -> None:
     if len(_answers) >= _LIMIT:
         _answers.clear()
     _answers[key] = text
+
+
+def text_key(name: str, cwd: Path) -> tuple[str, ...] | None:
+    """What identifies `<commit>:<path>` when the commit is named by its full name, else None."""
+    commit, colon, _ = name.partition(":")
+    return _where(cwd, ["cat-file", name]) if colon and is_object_name(commit) else None
+
+
+def text(key: tuple[str, ...]) -> str | None:
+    return _texts.get(key)
+
+
+def keep_text(key: tuple[str, ...], held: str) -> None:
+    if sum(map(len, _texts.values())) + len(held) > _TEXT_LIMIT:
+        _texts.clear()
+    _texts[key] = held
