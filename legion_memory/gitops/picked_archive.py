@@ -7,16 +7,19 @@ the picked commit's parent); a file one side left as base had it is taken whole 
 So the archive's merge may leave a side's archived row out only when the keeping side's live
 file reaches the result: when git does not take the other side's live file whole instead.
 Otherwise the record would be in neither file; the row stays, and the hook after the last pick
-(or doctor) weighs the record held twice.
+(or doctor) weighs the record held twice. For the same reason an archived row the pick removed
+stays when the commit only dropped a copy of a record it holds live, and ours holds it only
+there (docs/decisions.md#dropped-copies).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from legion_memory.gitops.archived_versions import ArchivedAs
 from legion_memory.gitops.branch import run_git
 from legion_memory.gitops.repository import files_of_commits
 
+Dropped = Callable[[str], bool]
 Blobs = tuple[str, str, str] | None
 """A live file's blobs at the pick's base, ours and theirs; None when git cannot say."""
 
@@ -46,6 +49,29 @@ def live_in_pick(archive: Path, live_names: Sequence[str], picked: str) -> Archi
         return _reaches_result(side, blobs[held[0]])
 
     return live_as
+
+
+def copy_dropped_in_pick(archive: Path, live_names: Sequence[str], picked: str) -> Dropped:
+    """(an archived row's text the picked commit removed) -> whether the pick dropped only a
+    copy of a record held twice: the commit and its parent hold the record live in that very
+    version, and ours's live files (the work tree) hold it nowhere. Applied, the removal would
+    leave ours the record in no file (docs/decisions.md#dropped-copies). Read at the first ask."""
+    texts: list[list[str]] = []
+
+    def copy_dropped(text: str) -> bool:
+        if not texts:
+            names = [f"{picked}^", picked]
+            found = files_of_commits(Path.cwd(), archive.parent, names, live_names, keep_empty=True)
+            sides = [[by_name.get(name) or "" for name in live_names] for by_name in found]
+            texts.extend([*sides, _ours(archive, live_names)] if len(sides) == 2 else [[], [], []])
+        parent, commit, ours = texts
+        return _holds(parent, text) and _holds(commit, text) and not _holds(ours, text)
+
+    return copy_dropped
+
+
+def _holds(files: list[str], text: str) -> bool:
+    return any(text in live for live in files)
 
 
 def _ours(archive: Path, names: Sequence[str]) -> list[str]:

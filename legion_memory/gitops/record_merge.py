@@ -194,7 +194,8 @@ class _TableMerge:
         # version (docs/decisions.md#archived-version): gone, unless ours restored it after
         # that forget (docs/decisions.md#archive-moves).
         if own_values(mine) == own_values(old) or self.archived_as(mine, "ours", "theirs"):
-            return [self.fit(mine, "ours")] if self.kept_later(mine, "ours") else []
+            kept = self.kept_later(mine, "ours") or self.copy_dropped(mine)
+            return [self.fit(mine, "ours")] if kept else []
         if self.ledger.replayed_seen():  # a removal ours had and changed the record since
             return [self.fit(mine, "ours")]
         if self.seen_by(mine, "ours", "theirs"):  # theirs had ours's update, then removed it
@@ -242,6 +243,12 @@ class _TableMerge:
         moved `row` (`of` that version's, by default `side`'s) after the other side did."""
         text = self.row_text(row, of or side)
         return bool(text) and self.ledger.kept_later(text, side)
+
+    def copy_dropped(self, row: Row) -> bool:
+        """Whether theirs, removing ours's row, dropped only a copy of a record it holds live,
+        which ours holds only here (docs/decisions.md#dropped-copies)."""
+        text = self.row_text(row, "ours")
+        return bool(text) and self.ledger.copy_dropped(text)
 
     def archived_as(self, row: Row, side: str, archiver: str) -> bool:
         """Whether `archiver` removed `side`'s changed row by archiving that very version."""

@@ -161,6 +161,10 @@ class HistoryQuestions(NamedTuple):
     # ARCHIVE.md does not hold it) rather than restored it, asked of a record ours's archive
     # holds (`gitops.archived_versions`); None: never.
     stored_anew: Callable[[str], bool] | None = None
+    # (archived row text theirs removed) -> whether the commit picked dropped only a copy: it
+    # and its parent hold the record live in that version, and ours holds it in no live file
+    # (`gitops.picked_archive`, docs/decisions.md#dropped-copies); None: never.
+    copy_dropped: Callable[[str], bool] | None = None
 
 
 NO_QUESTIONS = HistoryQuestions()
@@ -185,7 +189,8 @@ class Ledger:
         self.kept_later = questions.kept_later or _never
         self.later_version = questions.later_version or _untold
         self.version_seen = questions.version_seen or _never
-        self.stored_anew = questions.stored_anew or _no_store
+        self.stored_anew = questions.stored_anew or _never_of_text
+        self.copy_dropped = questions.copy_dropped or _never_of_text
         # A pick (rebase, cherry-pick, revert): ours's new rows keep their IDs
         # (docs/decisions.md#merge-renumbering).
         self.keep_ours = keep_ours
@@ -239,7 +244,7 @@ def _untold(ours: str, theirs: str) -> str | None:
     return None
 
 
-def _no_store(text: str) -> bool:
+def _never_of_text(text: str) -> bool:
     return False
 
 

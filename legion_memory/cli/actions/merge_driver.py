@@ -215,14 +215,17 @@ def _questions(path: Path, companions: list[str], theirs: _Theirs) -> HistoryQue
     where the history can answer it (a file whose versions share a stable run is never
     ARCHIVE.md, so `live_as` is None there)."""
     seen = _version_seen(path, theirs)
+    picked_archive = theirs.picked and path.name.upper() == ARCHIVE_FILENAME.upper()
+    live_as, copy_dropped = _picked_archive(path, theirs) if picked_archive else (None, None)
     return HistoryQuestions(
         kept_later=_kept_later(path, theirs),
         later_version=_in_series(later_version(seen), path, theirs) if seen else None,
         version_seen=seen,
         archived_as=_archived_as(path, companions, theirs.one()),
-        live_as=_live_as(path, theirs),
+        live_as=live_as,
         replayed_seen=_replayed_seen(path, theirs),
         stored_anew=_stored_anew(path, theirs),
+        copy_dropped=copy_dropped,
     )
 
 
@@ -276,16 +279,19 @@ def _stored_anew(path: Path, theirs: _Theirs) -> Callable[[str], bool] | None:
     return stored_anew(lambda: run_git(["show", f"{replayed}^:{archive}"], Path.cwd()))
 
 
-def _live_as(path: Path, theirs: _Theirs) -> ArchivedAs | None:
-    """For ARCHIVE.md in one pick of a sequence (after which no hook may run: the last pick
-    repairs, and a sequence can end in skipped picks): whether a side holds a record live,
-    restored after the forget the other side's archived row is (docs/decisions.md#archive-moves).
-    In a merge the hooks weigh such a record, seeing what git took whole."""
-    if theirs.picked is None or path.name.upper() != ARCHIVE_FILENAME.upper():
-        return None
-    from legion_memory.gitops.picked_archive import live_in_pick
+def _picked_archive(path: Path, theirs: _Theirs) -> tuple[ArchivedAs, Callable[[str], bool]]:
+    """For ARCHIVE.md in a pick (after which no hook may run: the last pick of a sequence
+    repairs, and one can end in skipped picks): whether a side holds a record live, restored
+    after the forget the other side's archived row is (docs/decisions.md#archive-moves), and
+    whether the pick dropped only a copy of a record (docs/decisions.md#dropped-copies). In a
+    merge the hooks weigh such a record, seeing what git took whole."""
+    from legion_memory.gitops import picked_archive
 
-    return live_in_pick(path, companion_names(path.name), theirs.picked)
+    names, picked = companion_names(path.name), theirs.picked or ""
+    return (
+        picked_archive.live_in_pick(path, names, picked),
+        picked_archive.copy_dropped_in_pick(path, names, picked),
+    )
 
 
 def _replayed_seen(path: Path, theirs: _Theirs) -> Callable[[], bool] | None:
