@@ -12,13 +12,13 @@ repository holds the commit the patch was mailed from, that commit's memory is t
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from legion_memory.gitops.branch import find_git_dir, run_git
 from legion_memory.gitops.cat_file import blob_texts
 from legion_memory.gitops.hook_env import APPLIED_ENV, MAIL_AHEAD_ENV
-from legion_memory.gitops.repository import files_of_commits
+from legion_memory.gitops.repository import Replay, files_of_commits
 from legion_memory.gitops.running_git import commit_holding
 
 # The first line `git format-patch` writes: the commit mailed, and a fixed date.
@@ -161,6 +161,30 @@ def last_mailed(git_dir: Path) -> str | None:
         return None
     found = _FROM_COMMIT.match(_mail(applying, last) or "")
     return found.group(1) if found else None
+
+
+def replay_of_patches(start: Path, env: Mapping[str, str] | None = None) -> Replay | None:
+    """The series of patches the post-applypatch hook names, as a replay, when the repository
+    holds every commit its mails were mailed from: the commits it wrote since the series started
+    and those mailed, as a pick of them would be (docs/decisions.md#replays-upstream-holds).
+    None outside that hook, or when a mail names no commit the repository holds."""
+    env = os.environ if env is None else env
+    git_dir = find_git_dir(start)
+    if not env.get(APPLIED_ENV) or git_dir is None:
+        return None
+    applying = git_dir / "rebase-apply"
+    try:
+        last = int((applying / "last").read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return None
+    found = [_FROM_COMMIT.match(_mail(applying, number) or "") for number in range(1, last + 1)]
+    mailed = [match.group(1) for match in found if match]
+    held = run_git(["rev-parse", *(f"{c}^{{commit}}" for c in mailed)], start)
+    onto = _before_series(start)
+    written = run_git(["rev-list", "--reverse", "--no-merges", f"{onto}..HEAD"], start)
+    if len(mailed) != last or held is None or not written:
+        return None
+    return Replay(onto, tuple(written.split()), tuple(mailed))
 
 
 def _ours(start: Path, *, committed: bool) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from legion_memory.errors import LegionMemoryError
+from legion_memory.gitops.applied_patch import replay_of_patches
 from legion_memory.gitops.commit_copies import copies_in_history, upstream_commits
 from legion_memory.gitops.record_history import (
     any_changed,
@@ -72,7 +73,7 @@ def _stale_replays(memory: Memory) -> list[Stale]:
     """Records a rebase or pick just done left archived or live only by replaying changes its
     upstream had already made and since undone; nothing outside the hooks that name them."""
     rebase = replay_of_rebase(memory.directory)
-    replay = rebase or replay_of_picks(memory.directory)
+    replay = rebase or replay_of_picks(memory.directory) or replay_of_patches(memory.directory)
     # A record changes between live and archived only by a commit that changes ARCHIVE.md.
     if replay is None or not any_changed(memory.directory, replay.picked, memory.archive):
         return []
