@@ -871,7 +871,8 @@ def test_a_mailed_forget_applying_as_text_over_main_s_restore_is_undone_by_the_r
     """As above, but the patch applies as text (main's files are as the branch's base had them):
     git replays the forget whole, no record is held twice, and the series' repair weighs the
     branch's history against main's, which restored alpha after its copy of that forget (seed
-    8065 of the collaboration simulation's `--merges-kinds`)."""
+    8065 of the collaboration simulation's `--merges-kinds`): a replay of a forget main made and
+    undid, weighed as a pick's (docs/decisions.md#replays-upstream-holds)."""
     _feature_forgets_alpha_main_picks_and_restores_it(repo)
     commit(repo, "restore alpha")
     restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
@@ -880,7 +881,7 @@ def test_a_mailed_forget_applying_as_text_over_main_s_restore_is_undone_by_the_r
     applied = run_git(repo, "am", "-3", *map(str, sorted((tmp_path / "mail").iterdir())))
 
     assert applied.returncode == 0, applied.stderr
-    assert "O-001 made live again, its later state" in applied.stderr
+    assert "O-001 made live again, as the upstream holds it" in applied.stderr
     assert _subjects(repo, 2) == [
         "Repair .planning/memory after post-applypatch (legion-memory doctor --fix)",
         "forget alpha",
