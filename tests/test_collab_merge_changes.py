@@ -236,6 +236,36 @@ def test_a_record_changed_again_after_the_merge_keeps_the_branch_s_last_version(
     assert_healthy(repo)
 
 
+def test_a_fix_changed_after_merging_a_branch_older_than_the_error_keeps_its_last_version(
+    repo: Path,
+) -> None:
+    """`side` parted before the error was stored, so the merge's parents are main (`retry`) and
+    a branch that holds no version of it; the merge made fix1 and a later commit fix2. Replayed
+    onto `retry`, that commit's base is fix1: the merge replaced `retry` itself, so fix2 is the
+    later version (seed 15007 of the simulation's --merge-change-kinds, step 205, a `pull
+    --rebase` that stopped, and `doctor --fix` kept `retry`)."""
+    init_memory(repo, driver=True)
+    git(repo, "branch", "upstream")
+    git(repo, "checkout", "-q", "-b", "side")
+    add_outcome(repo, "side record", "side")
+    commit(repo, "side outcome")
+    git(repo, "checkout", "-q", "main")
+    error = add_error(repo, "disk full", "main")
+    commit(repo, "store the error")
+    _merge_side_fixing(repo, error, "fix1")
+    _fix(repo, error, "fix2")
+    commit(repo, "fix again")
+
+    rebased = run_git(repo, "rebase", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert "conflict" not in rebased.stderr
+    assert rows(repo, "errors") == [("E-001", "main", "fix2")]
+    assert rows(repo) == [("O-001", "side", "side record")]
+    assert _subjects(repo)[:4] == ["fix again", "side outcome", "store the error", "memory"]
+    assert_healthy(repo)
+
+
 def test_only_a_merge_that_replaced_the_version_itself_is_said_to_have_replaced_it(
     repo: Path,
 ) -> None:
