@@ -179,10 +179,12 @@ def replay_of_patches(start: Path, env: Mapping[str, str] | None = None) -> Repl
         return None
     found = [_FROM_COMMIT.match(_mail(applying, number) or "") for number in range(1, last + 1)]
     mailed = [match.group(1) for match in found if match]
+    if len(mailed) != last:  # a mail that names no commit: nothing to ask git
+        return None
     held = run_git(["rev-parse", *(f"{c}^{{commit}}" for c in mailed)], start)
     onto = _before_series(start)
     written = run_git(["rev-list", "--reverse", "--no-merges", f"{onto}..HEAD"], start)
-    if len(mailed) != last or held is None or not written:
+    if held is None or not written:
         return None
     return Replay(onto, tuple(written.split()), tuple(mailed))
 
