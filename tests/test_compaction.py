@@ -48,6 +48,38 @@ def test_compact_writes_the_golden_file_and_touches_nothing_else(
     assert after == before
 
 
+@pytest.mark.parametrize(
+    ("phase", "where"),
+    [
+        (".planning/phases/05-export-api/", "project"),  # as a shell completes it
+        ("05-export-api/", "phases"),
+        ("./05-export-api", "phases"),
+    ],
+)
+def test_a_phase_named_by_its_directory_s_path_is_that_phase(
+    cli: CLI, project: Path, phase: str, where: str
+) -> None:
+    cwd = project if where == "project" else project / ".planning" / "phases"
+    result = cli("--root", str(project), "--today", TODAY, "compact", phase, cwd=cwd)
+    assert (result.code, result.stderr) == (0, "")
+    assert compacted(project, 5).read_text(encoding="utf-8") == _golden(5)
+
+
+@pytest.mark.parametrize("phase", ["../05-export-api", "/tmp/05-export-api/", "x/05-export-api"])
+def test_a_path_that_is_not_one_of_the_project_s_phase_directories_is_refused(
+    cli: CLI, project: Path, phase: str
+) -> None:
+    before = read_bytes_of(project)
+    result = cli("--root", str(project), "--today", TODAY, "compact", phase, cwd=project)
+    assert (result.code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: {project / '.planning' / 'phases'}: {phase} is not one of the project's phase"
+        " directories (give a directory under .planning/phases/ or .planning/archive/, or its"
+        " number)\n"
+    )
+    assert read_bytes_of(project) == before
+
+
 def test_compact_reports_what_it_wrote(cli: CLI, project: Path) -> None:
     result = cli("--root", str(project), "--today", TODAY, "compact", "3")
     assert result.stdout == (

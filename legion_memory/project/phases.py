@@ -23,6 +23,8 @@ PLAN = "PLAN"
 
 _PHASE_ARGUMENT = re.compile(r"^\d{1,4}$")
 _PHASE_NAME_ARGUMENT = re.compile(r"^(?:(v\d+(?:\.\d+)*)/)?(\d{1,4}(?:-[\w.]+(?:-[\w.]+)*)?)$")
+# A path a shell completes: `.planning/phases/06-name/`; its last part names a phase directory.
+_PHASE_PATH = re.compile(r"^(?:.*/)?(\d{1,4}-[\w.]+(?:-[\w.]+)*)/*$")
 _MILESTONE_PART = re.compile(r"(v\d+(?:\.\d+)*)", re.IGNORECASE)
 _ARCHIVE_DEPTH = 4
 _PHASE_DIR = re.compile(r"^(\d+)-(\S+)$")
@@ -42,14 +44,18 @@ def phase_number(text: str) -> int:
 
 def phase_selector(text: str) -> tuple[str | None, str]:
     """A PHASE argument: `6`, a directory name `06-name`, or `v1.0/6` for a milestone's phase,
-    as (milestone or None, number or name); nothing like `../x` can name a directory."""
+    as (milestone or None, number or name); or the path of a phase directory, which
+    `find_phase` takes only when it is one of the project's (`..` names nothing else)."""
     match = _PHASE_NAME_ARGUMENT.match(text.strip())
-    if match is None:
+    if match is not None:
+        return match.group(1), match.group(2)
+    path = _PHASE_PATH.match(text.strip())
+    if path is None:
         raise InputError(
             f"PHASE '{text}' is not a phase",
             hint="give a number (6), a directory name (06-name) or MILESTONE/N (v1.0/6)",
         )
-    return match.group(1), match.group(2)
+    return None, path.group(1)
 
 
 class PlanFiles(NamedTuple):
@@ -160,6 +166,8 @@ class PhaseNotFound(LegionMemoryError):
 
 def _chosen(root: Path, selector: str) -> PhaseDirectory:
     milestone, name = phase_selector(selector)
+    if not _PHASE_NAME_ARGUMENT.match(selector.strip()):
+        return _at_path(root, selector.strip())
     candidates = [
         found
         for found in phase_directories(root)
@@ -183,6 +191,19 @@ def _chosen(root: Path, selector: str) -> PhaseDirectory:
         f"phase {selector} has several directories: {names}",
         hint="name one: its directory name, or MILESTONE/N for an archived one",
     )
+
+
+def _at_path(root: Path, given: str) -> PhaseDirectory:
+    """The project's phase directory at a path, from the working directory or the root."""
+    places = {Path(given).resolve(), (root / given).resolve()}
+    found = [each for each in phase_directories(root) if each.directory.resolve() in places]
+    if not found:
+        raise PhaseNotFound(
+            f"{given} is not one of the project's phase directories",
+            where=str(root / PHASES_DIR),
+            hint="give a directory under .planning/phases/ or .planning/archive/, or its number",
+        )
+    return found[0]
 
 
 def _plans(directory: Path, number: int) -> tuple[PlanFiles, ...]:

@@ -21,7 +21,9 @@ def compact(
     ctx: typer.Context,
     phase: Annotated[
         str | None,
-        typer.Argument(metavar="PHASE", help="Phase number, directory name, or MILESTONE/N."),
+        typer.Argument(
+            metavar="PHASE", help="Phase number, directory name or path, or MILESTONE/N."
+        ),
     ] = None,
     check: Annotated[
         bool, typer.Option("--check", help="Check an existing COMPACTED.md instead.")
@@ -46,7 +48,9 @@ def phase_context(
     ctx: typer.Context,
     phase: Annotated[
         str,
-        typer.Argument(metavar="PHASE", help="Phase number, directory name, or MILESTONE/N."),
+        typer.Argument(
+            metavar="PHASE", help="Phase number, directory name or path, or MILESTONE/N."
+        ),
     ],
 ) -> None:
     """A phase's COMPACTED.md when present, else its SUMMARY files in plan order."""
@@ -58,7 +62,7 @@ def detect_edits(
     phase: Annotated[
         str,
         typer.Option(
-            "--phase", metavar="PHASE", help="Phase number, directory name, or MILESTONE/N."
+            "--phase", metavar="PHASE", help="Phase number, directory name or path, or MILESTONE/N."
         ),
     ],
     record: Annotated[
