@@ -142,10 +142,14 @@ STEADY_SEEDS = (
 # -i` had folded an error fix's update, leaving the fix as it was before (9302 of
 # `--uncommitted-kinds`, step 259); a fix a merge changed again after the branch had changed it
 # before starting the branch merged, the upstream still holding the first version (14007 of
+# `--merge-change-kinds`, step 205); a `pull --rebase` flattening main's merge of a branch that
+# parted before an error was stored, the merge fixing it and a later commit fixing it again: the
+# replay of that commit stopped, and the repair kept the fix from before the merge (15007 of
 # `--merge-change-kinds`, step 205).
 LONGER_STEADY_SEEDS = (
     (9302, 260, UNCOMMITTED_INTEGRATIONS),
     (14007, 210, MERGE_CHANGE_INTEGRATIONS),
+    (15007, 210, MERGE_CHANGE_INTEGRATIONS),
 )
 
 
