@@ -111,6 +111,8 @@ def test_a_number_names_the_current_directory_and_a_milestone_names_an_archived_
     assert cli("compact", "--check", "v1.0/03-planning", cwd=project).code == 0
     context = cli("phase-context", "v1.0/3", cwd=project)
     assert context.stdout == text
+    by_path = cli("phase-context", ".planning/archive/v1.0/phases/03-planning/", cwd=project)
+    assert (by_path.code, by_path.stdout) == (0, text)  # not 03-skills, which has that number
 
 
 def test_a_phase_complete_in_its_milestone_roadmap_needs_no_force(cli: CLI, project: Path) -> None:
