@@ -212,3 +212,56 @@ def test_a_branch_started_before_a_fold_replays_the_forget_it_folded_and_the_rec
     ]
     assert text_of(repo, "ARCHIVE.md") == on_main["ARCHIVE.md"]
     assert_healthy(repo)
+
+
+def _continue_past_emptied_squashes(repo: Path) -> None:
+    """`git reset HEAD^` each time git stops at a squash that would leave its commit empty, as
+    git advises, then continue: the next squash amends whatever HEAD is then."""
+    for _ in range(3):
+        stopped = run_git(repo, "-c", "core.editor=true", "rebase", "--continue")
+        if stopped.returncode == 0:
+            return
+        assert "would make\nit empty" in stopped.stderr, stopped.stderr
+        git(repo, "reset", "-q", "HEAD^")
+    raise AssertionError("the rebase did not end")
+
+
+def test_squashes_reset_down_to_the_upstream_s_commits_note_no_fold_of_them(repo: Path) -> None:
+    """feature forgets an outcome, restores it and forgets it again; main picks the forget and
+    the restore. Squashed as it is rebased, the restore empties the squash (`git reset HEAD^`),
+    the next squash then amends main's pick of the restore and empties it too (`git reset HEAD^`
+    again): the branch ends at main's pick of the forget, the outcome archived. Git names that
+    commit as the one the squash made of feature's three; noted as their fold, it stood for the
+    branch's moves, and the rebase's repair made the outcome live again (seed 16003 of the
+    simulation's `--merge-change-kinds`, wall clock, step 110)."""
+    init_memory(repo, driver=True)
+    kept = add_outcome(repo, "kept outcome", "main")
+    commit(repo, "store")
+    git(repo, "checkout", "-q", "-b", "feature")
+    moves = []
+    for move, message in ((forget, "forget"), (restore, "restore"), (forget, "forget again")):
+        move(memory_of(repo), kept)
+        commit(repo, message)
+        moves.append(git(repo, "rev-parse", "HEAD").strip())
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main's own outcome", "main", date="2026-03-03")
+    commit(repo, "main's own work")
+    for picked in moves[:2]:
+        assert run_git(repo, "cherry-pick", picked).returncode == 0
+    picked_forget = git(repo, "rev-parse", "HEAD^").strip()
+    git(repo, "checkout", "-q", "feature")
+
+    squashed = run_git(
+        repo,
+        *("-c", f"sequence.editor={SQUASH_TODO}", "-c", "core.editor=true"),
+        *("rebase", "-q", "-i", "main"),
+    )
+    assert "would make\nit empty" in squashed.stderr, squashed.stderr
+    git(repo, "reset", "-q", "HEAD^")
+    _continue_past_emptied_squashes(repo)
+
+    assert git(repo, "rev-parse", "HEAD").strip() == picked_forget
+    assert not (repo / ".git" / FOLDED_NAME).exists()
+    assert rows(repo) == [("O-002", "main", "main's own outcome")]
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)

@@ -117,6 +117,15 @@ if [ "{name}" = post-rewrite ]; then
         # where every worktree reads it.
         folded=$(printf '%s\n' "$rewritten" | awk '{{ olds[$2] = olds[$2] " " $1; n[$2]++ }}
             END {{ for (new in n) if (n[new] > 1) print new olds[new] }}')
+        # Git names the commit a squash ended in even when the rebase did not write it: a squash
+        # emptied, `git reset HEAD^` as git advises, then the next squash amends the upstream's
+        # commit, and emptied again, its parent. The upstream's own commits folded nothing.
+        onto=$(cat "$git_dir/rebase-merge/onto" 2>/dev/null)
+        if [ -n "$folded" ] && [ -n "$onto" ]; then
+            folded=$(printf '%s\n' "$folded" | while read -r new olds; do
+                git merge-base --is-ancestor "$new" "$onto" 2>/dev/null || echo "$new $olds"
+            done)
+        fi
         if [ -n "$folded" ]; then
             shared=$(git rev-parse --git-common-dir 2>/dev/null) && [ -n "$shared" ] || shared=$git_dir
             printf '%s\n' "$folded" >> "$shared/{folded}"
