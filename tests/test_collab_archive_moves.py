@@ -962,3 +962,38 @@ def test_a_series_main_picked_and_partly_undid_is_repaired_once_it_ends(
         "| O-002 | 2026-03-02 | feature | 1 | 01-01 | coder | workflow | success | 2 | git | beta |"
     ]
     assert_healthy(repo)
+
+
+def test_a_record_restored_inside_a_merge_commit_stays_restored(repo: Path) -> None:
+    """main forgets alpha; feature sets an error's fix and sets it back (its ERRORS.md ends as
+    base had it, so git takes main's whole and the hook weighs every record the sides hold in
+    different states). main merges feature with `--no-commit` and restores alpha before the
+    commit: the merge commit's own change, which the driver never saw. Weighed as a record git
+    took whole from the side with the earlier state, alpha was forgotten again (seed 16004 of
+    the simulation's `--merge-change-kinds`, wall clock, step 134). Neither of alpha's files
+    ended on main as base had them, so git took neither whole: the restore stands."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    error = add_error(repo, "disk full", "main")
+    commit(repo, "store")
+    git(repo, "checkout", "-q", "-b", "feature")
+    fix_error(repo, error, "free space")
+    writing.update(memory_of(repo), ERROR_FIX, error, {"fix": "retry", "resolved": "false"})
+    commit(repo, "set the fix back")
+    git(repo, "checkout", "-q", "main")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    merged = run_git(repo, "merge", "-q", "--no-commit", "--no-ff", "feature")
+    assert merged.returncode == 0, merged.stderr
+    restore(memory_of(repo), "O-001")
+    git(repo, "add", "-A")
+
+    committed = run_git(repo, "commit", "-q", "--no-edit")
+
+    assert committed.returncode == 0, committed.stderr
+    assert "its later state" not in committed.stderr
+    assert rows(repo) == [("O-001", "main", "alpha")]
+    assert _archive_rows(repo) == []
+    assert _subjects(repo, 1) == ["Merge branch 'feature'"]
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)

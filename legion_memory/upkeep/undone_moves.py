@@ -67,34 +67,83 @@ def _message(item: Undone) -> str:
     return f"{item.record_id} is {now} by a merge of its earlier state (--fix makes it {then})"
 
 
+class _Held(NamedTuple):
+    record_id: str
+    where: Path
+    archived: bool
+    text: str
+
+
 def _undone(memory: Memory) -> list[Undone]:
     paths = {path.name: path for path in memory_files(memory)}
-    named = tuple(os.environ.get(RECHECK_ENV, "").split())
+    merged = tuple(os.environ.get(RECHECK_ENV, "").split())
     # A patch `git am` applied as text replays the branch's move whole, with no merge to weigh
     # it: its sides are ours and the commit it was mailed from (seed 8065 of `--merges-kinds`).
-    named = named or tuple(sides_of_applied_patch(memory.directory, list(paths)))
+    named = merged or tuple(sides_of_applied_patch(memory.directory, list(paths)))
     rebase = () if named else _rebase_sides(memory.directory)
     named = named or rebase
     if not named:
         return []
     parents = named if len(named) >= 2 else _PARENTS
     base = parting(memory.directory, list(parents))
-    found = files_of_commits(
-        memory.directory, memory.directory, parents, list(paths), keep_empty=True
-    )
-    if base is None or len(found) != len(parents):
+    revs = [*parents, base] if base else []
+    found = files_of_commits(memory.directory, memory.directory, revs, list(paths), keep_empty=True)
+    if base is None or len(found) != len(revs):
         return []
-    sides = [_states(memory, {paths[n]: text for n, text in files.items()}) for files in found]
+    *at_parents, at_base = found
+    sides = [_states(memory, {paths[n]: text for n, text in files.items()}) for files in at_parents]
     now = _states(memory, {path: reading.read_text(path) for path in paths.values()})
-    undone = []
-    for key, held_by in _disagreeing(dict(zip(parents, sides, strict=True))).items():
-        later = _later(memory, base, held_by)
-        held = now.get(key)
-        if later is not None and held is not None and held.archived != later:
-            undone.append(Undone(held.record_id, held.where, held.archived))
+    # Only a merge takes files whole (a patch or a rebase replays moves as text), and an octopus
+    # merge does so against each step's base, which is not the base of all its parents.
+    whole = _TakenWhole(memory, at_base, dict(zip(parents, at_parents, strict=True)))
+    two_sided = merged and len(parents) == 2
+    undone = _left_earlier(
+        memory, base, dict(zip(parents, sides, strict=True)), now, whole if two_sided else None
+    )
     if rebase:
         undone += _left_by_a_dropped_move(memory, base, rebase, sides, now)
     return undone
+
+
+def _left_earlier(
+    memory: Memory,
+    base: str,
+    sides: Mapping[str, Mapping[tuple[str, Identity], _Held]],
+    now: Mapping[tuple[str, Identity], _Held],
+    taken_whole: "_TakenWhole | None",
+) -> list[Undone]:
+    """Records the result holds in the earlier of the states the sides hold them in."""
+    undone = []
+    for key, held_by in _disagreeing(sides).items():
+        later = _later(memory, base, held_by)
+        held = now.get(key)
+        if later is None or held is None or held.archived == later:
+            continue
+        later_sides = [side for side, copy in held_by.items() if copy.archived == later]
+        if taken_whole is None or taken_whole(key[0], later_sides):
+            undone.append(Undone(held.record_id, held.where, held.archived))
+    return undone
+
+
+class _TakenWhole(NamedTuple):
+    """Whether git can have taken a record's state whole from a side that holds the earlier one:
+    it does so with a file only when the other side, the one with the later state, ended it as
+    the merge base had it. Where neither of the record's files did (its kind's and ARCHIVE.md),
+    the driver merged both and weighed the record itself, and a state it did not choose is the
+    merge commit's own change (a restore made before committing a `merge --no-commit`), which
+    stands."""
+
+    memory: Memory
+    at_base: Mapping[str, str | None]
+    by_side: Mapping[str, Mapping[str, str | None]]
+
+    def __call__(self, kind: str, later_sides: list[str]) -> bool:
+        names = [self.memory.path(KINDS[kind]).name, self.memory.archive.name]
+        return any(
+            self.by_side[side].get(name) == self.at_base.get(name)
+            for side in later_sides
+            for name in names
+        )
 
 
 def _rebase_sides(directory: Path) -> tuple[str, ...]:
@@ -107,13 +156,6 @@ def _rebase_sides(directory: Path) -> tuple[str, ...]:
         return ()
     onto, started = rebase_onto(directory), rebase_started_from(directory)
     return (onto, started) if onto and started else ()
-
-
-class _Held(NamedTuple):
-    record_id: str
-    where: Path
-    archived: bool
-    text: str
 
 
 def _states(memory: Memory, texts: Texts) -> dict[tuple[str, Identity], _Held]:
