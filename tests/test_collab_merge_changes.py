@@ -24,7 +24,7 @@ from support.processes import git
 
 from legion_memory.schema.kinds import ERROR_FIX
 from legion_memory.storage import writing
-from legion_memory.upkeep.forgetting import forget
+from legion_memory.upkeep.forgetting import forget, restore
 
 pytestmark = pytest.mark.slow
 
@@ -290,3 +290,38 @@ def test_only_a_merge_that_replaced_the_version_itself_is_said_to_have_replaced_
     assert retry == "| 2026-03-02 | main | disk full | retry | coder | false | git |"
     assert not replaced_by_own_merge(repo, start, plain, path, retry)
     assert replaced_by_own_merge(repo, start, own, path, retry)
+
+
+def test_a_record_restored_in_a_merge_commit_stays_live_after_a_rebase_that_drops_it(
+    repo: Path,
+) -> None:
+    """main forgot alpha after `side` started, and restored it in its merge of side: the merge
+    holds alpha as side does, and as where the two parted, yet the merge undid main's forget
+    itself, which a merge of the two would have kept. Replayed without the merge, alpha was
+    archived again (seed 16004 of the simulation's --merge-change-kinds, wall clock, step 148,
+    a `pull --rebase` after the merge of step 134)."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    git(repo, "branch", "upstream")
+    git(repo, "checkout", "-q", "-b", "side")
+    add_outcome(repo, "side record", "side")
+    commit(repo, "side outcome")
+    git(repo, "checkout", "-q", "main")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    assert run_git(repo, "merge", "-q", "--no-ff", "--no-commit", "side").returncode == 0
+    restore(memory_of(repo), "O-001")
+    commit(repo, "merge side, restoring alpha")
+
+    rebased = run_git(repo, "rebase", "upstream")
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert (
+        'O-001 restored again, as the merge "merge side, restoring alpha" left it, '
+        "which the rebase dropped" in rebased.stderr
+    )
+    assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "side", "side record")]
+    assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER
+    assert _subjects(repo)[:4] == [REPAIRED, "side outcome", "forget alpha", "store alpha"]
+    assert_healthy(repo)

@@ -191,3 +191,29 @@ def test_a_version_that_differs_only_in_columns_the_table_lacks_changes_nothing(
         {},
         [],
     )
+
+
+def test_a_merge_that_undid_a_parent_s_change_made_that_version_itself(memory: Memory) -> None:
+    """The parents parted at `retry`; the first fixed it (fix1), the second left it, and the
+    merge set it back: its version is the second parent's, yet a merge of the two keeps fix1."""
+    merged = lost_changes(
+        [Merged(MERGE, _errors(memory, RETRY), (_errors(memory, FIX1), _errors(memory, RETRY)))],
+        SideRecords(_errors(memory, RETRY), {}, {}),
+        _errors(memory, FIX1),
+    )
+    assert [(item.id, item.made.body[3]) for item in merged] == []  # the parted records unknown
+    parted = Merged(
+        MERGE,
+        _errors(memory, RETRY),
+        (_errors(memory, FIX1), _errors(memory, RETRY)),
+        _errors(memory, RETRY),
+    )
+    found = lost_changes(
+        [parted], SideRecords(_errors(memory, RETRY), {}, {}), _errors(memory, FIX1)
+    )
+    assert [(item.id, item.made.body[3]) for item in found] == [("E-001", "retry")]
+    took = parted._replace(made=_errors(memory, FIX1))  # the merge kept the first's change
+    assert (
+        lost_changes([took], SideRecords(_errors(memory, FIX1), {}, {}), _errors(memory, RETRY))
+        == []
+    )

@@ -22,6 +22,7 @@ from legion_memory.gitops.integration_versions import (
     branch_merges,
     integration_just_done,
 )
+from legion_memory.gitops.record_history import parting
 from legion_memory.gitops.repository import files_of_commits
 from legion_memory.gitops.row_merge import edit_cell, fit
 from legion_memory.markdown.cells import cell_at
@@ -62,11 +63,12 @@ class SideRecords(NamedTuple):
 
 
 class Merged(NamedTuple):
-    """A merge commit's records, and its parents' records."""
+    """A merge commit's records, its parents' records, and theirs where the parents parted."""
 
     merge: BranchMerge
     made: dict[Key, State]
     parents: tuple[dict[Key, State], ...]
+    parted: Mapping[Key, State] = {}
 
 
 def lost_changes(
@@ -88,7 +90,7 @@ def lost_changes(
                 or current is None
                 or (current.archived != made.archived and current.body != made.body)
                 or not held
-                or _content(made) in held
+                or not _made_itself(merged, key, held)
                 or _content(sides.before.get(key)) != _content(made)
                 or _content(current) not in held
                 or _changed_upstream(sides, key, held)
@@ -96,6 +98,16 @@ def lost_changes(
                 continue
             found[key] = Lost(key, current.id, current.archived, made, merged.merge.subject)
     return list(found.values())
+
+
+def _made_itself(merged: Merged, key: Key, held: set[Content]) -> bool:
+    """Whether the merge's version of a record is its own: no parent holding it holds it so, or
+    it is the version where the parents parted though a parent changed it since (the merge
+    undid that change, which a merge of the two would have kept: a restore made before
+    committing a `merge --no-commit` of a branch older than the forget)."""
+    made = _content(merged.made[key])
+    parted = _content(merged.parted.get(key))
+    return made not in held or (made == parted and any(other != parted for other in held))
 
 
 def _content(state: State | None) -> Content:
@@ -217,14 +229,18 @@ def _versions(memory: Memory) -> _Versions | None:
     if sides is None or not merges:
         return None
     ends = (sides.ours, sides.theirs, sides.base)
-    revs = (*ends, *(rev for m in merges for rev in (m.commit, *m.parents)))
+    parted = [parting(memory.directory, m.parents) or m.commit for m in merges]
+    pairs = zip(merges, parted, strict=True)
+    revs = (*ends, *(rev for m, at in pairs for rev in (m.commit, *m.parents, at)))
     named = all(map(_FULL_NAME.fullmatch, revs))
     records = (_records_named if named else _records_of_commits)(memory, revs)
     if records is None:
         return None
     read = iter(records)
     read_sides = SideRecords(next(read), next(read), next(read))
-    merged = [Merged(m, next(read), tuple(next(read) for _ in m.parents)) for m in merges]
+    merged = [
+        Merged(m, next(read), tuple(next(read) for _ in m.parents), next(read)) for m in merges
+    ]
     return _Versions(merged, read_sides)
 
 
