@@ -5,6 +5,7 @@ it too (docs/decisions.md#merge-changes)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -55,10 +56,30 @@ def _fix(repo: Path, error: str, fix: str) -> None:
 def _merge_side_fixing(repo: Path, error: str, fix: str) -> None:
     """main merges `side` (one outcome) and updates the error's fix in the merge commit
     itself, as `merge --no-commit` then a change, or a `rebase -i` folding into a merge, do."""
+    _merge_side_changing(repo, lambda: _fix(repo, error, fix), "merge side, fixing the error")
+
+
+def _merge_side_changing(repo: Path, change: Callable[[], object], message: str) -> None:
+    """main merges `side` with `--no-commit`, makes `change`, and commits the merge."""
     merged = run_git(repo, "merge", "-q", "--no-ff", "--no-commit", "side")
     assert merged.returncode == 0, merged.stderr
-    _fix(repo, error, fix)
-    commit(repo, "merge side, fixing the error")
+    change()
+    commit(repo, message)
+
+
+def _upstream_and_side_from_here(repo: Path) -> None:
+    """`upstream` at main's tip, and `side` from there storing one outcome; main checked out."""
+    git(repo, "branch", "upstream")
+    git(repo, "checkout", "-q", "-b", "side")
+    add_outcome(repo, "side record", "side")
+    commit(repo, "side outcome")
+    git(repo, "checkout", "-q", "main")
+
+
+def _rebased_onto_upstream_saying(repo: Path, line: str) -> None:
+    rebased = run_git(repo, "rebase", "upstream")
+    assert rebased.returncode == 0, rebased.stderr
+    assert line in rebased.stderr
 
 
 def _error_side_and_upstream(repo: Path, fixed_first: str = "") -> str:
@@ -186,16 +207,14 @@ def test_a_record_forgotten_in_a_merge_commit_stays_archived_after_a_rebase_that
     _error_side_and_upstream(repo)
     add_outcome(repo, "alpha", "main")
     commit(repo, "store alpha")
-    assert run_git(repo, "merge", "-q", "--no-ff", "--no-commit", "side").returncode == 0
-    forget(memory_of(repo), "O-001")
-    commit(repo, "merge side, forgetting alpha")
+    _merge_side_changing(
+        repo, lambda: forget(memory_of(repo), "O-001"), "merge side, forgetting alpha"
+    )
 
-    rebased = run_git(repo, "rebase", "upstream")
-
-    assert rebased.returncode == 0, rebased.stderr
-    assert (
+    _rebased_onto_upstream_saying(
+        repo,
         'O-002 archived again, as the merge "merge side, forgetting alpha" left it, '
-        "which the rebase dropped" in rebased.stderr
+        "which the rebase dropped",
     )
     assert rows(repo) == [
         ("O-001", "upstream", "upstream record"),
@@ -245,11 +264,7 @@ def test_a_fix_changed_after_merging_a_branch_older_than_the_error_keeps_its_las
     later version (seed 15007 of the simulation's --merge-change-kinds, step 205, a `pull
     --rebase` that stopped, and `doctor --fix` kept `retry`)."""
     init_memory(repo, driver=True)
-    git(repo, "branch", "upstream")
-    git(repo, "checkout", "-q", "-b", "side")
-    add_outcome(repo, "side record", "side")
-    commit(repo, "side outcome")
-    git(repo, "checkout", "-q", "main")
+    _upstream_and_side_from_here(repo)
     error = add_error(repo, "disk full", "main")
     commit(repo, "store the error")
     _merge_side_fixing(repo, error, "fix1")
@@ -303,23 +318,17 @@ def test_a_record_restored_in_a_merge_commit_stays_live_after_a_rebase_that_drop
     init_memory(repo, driver=True)
     add_outcome(repo, "alpha", "main")
     commit(repo, "store alpha")
-    git(repo, "branch", "upstream")
-    git(repo, "checkout", "-q", "-b", "side")
-    add_outcome(repo, "side record", "side")
-    commit(repo, "side outcome")
-    git(repo, "checkout", "-q", "main")
+    _upstream_and_side_from_here(repo)
     forget(memory_of(repo), "O-001")
     commit(repo, "forget alpha")
-    assert run_git(repo, "merge", "-q", "--no-ff", "--no-commit", "side").returncode == 0
-    restore(memory_of(repo), "O-001")
-    commit(repo, "merge side, restoring alpha")
+    _merge_side_changing(
+        repo, lambda: restore(memory_of(repo), "O-001"), "merge side, restoring alpha"
+    )
 
-    rebased = run_git(repo, "rebase", "upstream")
-
-    assert rebased.returncode == 0, rebased.stderr
-    assert (
+    _rebased_onto_upstream_saying(
+        repo,
         'O-001 restored again, as the merge "merge side, restoring alpha" left it, '
-        "which the rebase dropped" in rebased.stderr
+        "which the rebase dropped",
     )
     assert rows(repo) == [("O-001", "main", "alpha"), ("O-002", "side", "side record")]
     assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER
