@@ -120,8 +120,9 @@ if [ "{name}" = post-rewrite ]; then
         # Git names the commit a squash ended in even when the rebase did not write it: a squash
         # emptied, `git reset HEAD^` as git advises, then the next squash amends the upstream's
         # commit, and emptied again, its parent. The upstream's own commits folded nothing.
-        onto=$(cat "$git_dir/rebase-merge/onto" 2>/dev/null)
-        if [ -n "$folded" ] && [ -n "$onto" ]; then
+        onto=""
+        [ -z "$folded" ] || onto=$(cat "$git_dir/rebase-merge/onto" 2>/dev/null)
+        if [ -n "$onto" ]; then
             folded=$(printf '%s\n' "$folded" | while read -r new olds; do
                 git merge-base --is-ancestor "$new" "$onto" 2>/dev/null || echo "$new $olds"
             done)

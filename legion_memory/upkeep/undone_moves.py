@@ -86,17 +86,18 @@ def _undone(memory: Memory) -> list[Undone]:
         return []
     parents = named if len(named) >= 2 else _PARENTS
     base = parting(memory.directory, list(parents))
-    revs = [*parents, base] if base else []
+    # Only a merge takes files whole (a patch or a rebase replays moves as text), and an octopus
+    # merge does so against each step's base, which is not the base of all its parents: only
+    # a two-sided merge's base is read, to tell a whole take from the merge commit's own change.
+    two_sided = bool(merged) and len(parents) == 2
+    revs = [*parents, *([base] if two_sided else [])] if base else []
     found = files_of_commits(memory.directory, memory.directory, revs, list(paths), keep_empty=True)
     if base is None or len(found) != len(revs):
         return []
-    *at_parents, at_base = found
+    at_parents = found[: len(parents)]
     sides = [_states(memory, {paths[n]: text for n, text in files.items()}) for files in at_parents]
     now = _states(memory, {path: reading.read_text(path) for path in paths.values()})
-    # Only a merge takes files whole (a patch or a rebase replays moves as text), and an octopus
-    # merge does so against each step's base, which is not the base of all its parents.
-    whole = _TakenWhole(memory, at_base, dict(zip(parents, at_parents, strict=True)))
-    two_sided = merged and len(parents) == 2
+    whole = _TakenWhole(memory, found[-1], dict(zip(parents, at_parents, strict=True)))
     undone = _left_earlier(
         memory, base, dict(zip(parents, sides, strict=True)), now, whole if two_sided else None
     )
