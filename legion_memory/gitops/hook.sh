@@ -195,7 +195,7 @@ if [ "{name}" = post-applypatch ]; then
     fi
 fi
 # post-commit acts only on a commit that integrated other work, which runs no other hook: a
-# cherry-pick or revert, or the commit that concludes a stopped merge or pick; or on the first
+# cherry-pick or revert, or the commit that concludes a stopped merge, pick or revert; or on the first
 # commit after a stash or a `cherry-pick -n` was applied with a renumbering the driver noted (no
 # hook runs after either), or after a sequence of picks that ended unrepaired; or on a commit after
 # which one ID is on two rows: a stash applied over a teammate's record of that ID, archived in
@@ -203,9 +203,18 @@ fi
 # Other commits pay one git call and one grep.
 if [ "{name}" = post-commit ]; then
     sequence="$git_dir/{pick_sequence}"
-    case $(git log -g -1 --format=%gs HEAD 2>/dev/null) in
-        "cherry-pick"* | "revert"* | "commit (cherry-pick)"* | "commit (merge)"*) integrated=1 ;;
+    # The reflog's subject, then the commit's message: a revert concluded after it stopped says
+    # only "commit", and git's message of it is what tells (REVERT_HEAD is gone by now).
+    done_by=$(git log -g -1 --format='%gs%n%B' HEAD 2>/dev/null)
+    case $done_by in
+        "cherry-pick"* | "commit (cherry-pick)"* | "commit (merge)"*) integrated=1 ;;
         *) integrated="" ;;
+    esac
+    # A revert's references follow what they meant before it (HEAD^, or where a sequence of
+    # reverts started): undoing a merge gives its renumbered records their old numbers back.
+    reverted=""
+    case $done_by in
+        "revert"* | "commit: "*"This reverts commit "*) integrated=1 reverted=1 ;;
     esac
     # Not inside a rebase (each of its picks runs this hook): its post-rewrite hook repairs.
     duplicated=""
@@ -224,7 +233,9 @@ if [ "{name}" = post-commit ]; then
     # started, the last commit it picks (the side the last pick's hook would name) and the commit
     # just written, for the next commit's hook. A note of another sequence is replaced.
     todo=$(git rev-parse --git-path sequencer/todo 2>/dev/null)
+    # A sequence of reverts is noted as none: its commits are no picks of what it names.
     if [ -f "$todo" ] && [ "$(grep -c '^[^#]' "$todo")" -gt 1 ]; then
+        [ -n "$reverted" ] && exit $status
         started=$(cat "$(git rev-parse --git-path sequencer/head)" 2>/dev/null)
         [ "$(head -n 1 "$sequence" 2>/dev/null)" = "$started" ] || echo "$started" >"$sequence"
         final=$(grep '^[^#]' "$todo" | tail -n 1 | cut -d' ' -f2)
@@ -256,6 +267,10 @@ if [ "{name}" = post-commit ]; then
     fi
     [ -n "$integrated$duplicated" ] || [ -f "$git_dir/{applied_stash}" ] || exit $status
     export LEGION_MEMORY_PICKED LEGION_MEMORY_PICKED_ONTO
+    if [ -n "$reverted" ]; then
+        LEGION_MEMORY_REVERTED=${{LEGION_MEMORY_PICKED_ONTO:-$(git rev-parse -q --verify HEAD^ 2>/dev/null)}}
+        export LEGION_MEMORY_REVERTED
+    fi
 fi
 # A memory file that ended on one side as the merge base had it, though that side's commits changed
 # it (a forget undone by a restore), was taken whole from the other side by git, unweighed: doctor

@@ -1,7 +1,7 @@
 """What the hooks and the octopus strategy tell the tool they start: the environment variables
 each sets for `doctor` and the merge driver, and the note the post-commit hook keeps in the git
 directory between git commands (`gitops/hook.sh`). Here apart, so that a module reading one of them
-imports no git code; `upkeep.clean_scan` repeats four of them, held equal by a test."""
+imports no git code; `upkeep.clean_scan` repeats five of them, held equal by a test."""
 
 REWRITTEN_ENV = "LEGION_MEMORY_REWRITTEN"
 """The commits a rebase rewrote (their old names), set by the post-rewrite hook for doctor."""
@@ -11,6 +11,10 @@ REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
 
 PICKED_ENV = "LEGION_MEMORY_PICKED"
 """The commit a cherry-pick just replayed onto HEAD^, set by the post-commit hook."""
+
+REVERTED_ENV = "LEGION_MEMORY_REVERTED"
+"""Set by the post-commit hook of a revert: the commit it was made on (HEAD^, or where a sequence
+of reverts started), whose patterns say what each reference meant."""
 
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
 """Set by the post-merge hook, to the merge's sides (its parents, every one of an octopus merge;

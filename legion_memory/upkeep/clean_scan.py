@@ -33,6 +33,9 @@ REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
 # Set by the post-commit hook after a cherry-pick (`gitops.hook_env.PICKED_ENV`): doctor then
 # checks that the pick dropped no record either side held.
 PICKED_ENV = "LEGION_MEMORY_PICKED"
+# Set by the post-commit hook after a revert (`gitops.hook_env.REVERTED_ENV`): doctor then follows
+# the references by what they meant before it, which no scan of the files can do.
+REVERTED_ENV = "LEGION_MEMORY_REVERTED"
 # Set by the post-merge hook when git took one side's memory files whole though the other's
 # history changed them (`gitops.hook_env.RECHECK_ENV`): doctor weighs the two histories.
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
@@ -43,7 +46,14 @@ BOTH_SIDES_ENV = "LEGION_MEMORY_BOTH_SIDES"
 # applied as text ran no driver and left no log, yet its patterns cite the branch's numbers.
 APPLIED_ENV = "LEGION_MEMORY_PATCH_APPLIED"
 MEMORY_DIR = (".planning", "memory")
-_INTEGRATION_ENVS = (REPLAYED_AS_ENV, PICKED_ENV, RECHECK_ENV, BOTH_SIDES_ENV, APPLIED_ENV)
+_INTEGRATION_ENVS = (
+    REPLAYED_AS_ENV,
+    PICKED_ENV,
+    REVERTED_ENV,
+    RECHECK_ENV,
+    BOTH_SIDES_ENV,
+    APPLIED_ENV,
+)
 
 
 def project_of(start: str) -> tuple[str, str | None]:

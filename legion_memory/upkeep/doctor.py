@@ -15,7 +15,13 @@ from typing import NamedTuple
 from legion_memory.errors import RollbackError
 from legion_memory.gitops.applied_patch import files_of_applied_patch
 from legion_memory.gitops.applied_stash import APPLIED_STASH_NAME
-from legion_memory.gitops.hook_env import APPLIED_ENV, BOTH_SIDES_ENV, PICKED_ENV, REPLAYED_AS_ENV
+from legion_memory.gitops.hook_env import (
+    APPLIED_ENV,
+    BOTH_SIDES_ENV,
+    PICKED_ENV,
+    REPLAYED_AS_ENV,
+    REVERTED_ENV,
+)
 from legion_memory.gitops.merge_log import Arrival, log_path, read_log
 from legion_memory.gitops.octopus_replay import unreplayed_octopus
 from legion_memory.gitops.repository import (
@@ -187,9 +193,10 @@ def _integration_sources(memory: Memory, log: list[Arrival]) -> list[Texts]:
     whose parents both changed memory (git may have taken a file whole from each: the driver
     renumbered nothing, but a side's references may cite by the other side's old numbers), or
     a pick, a rebase or a patch `git am` applied (git may have taken PATTERNS.md whole, or
-    applied it as text: a pattern without the outcome it cites, one a `drop` left out). None
+    applied it as text: a pattern without the outcome it cites, one a `drop` left out), or a
+    revert (undoing a merge gives its renumbered records their old numbers back). None
     otherwise."""
-    named = (BOTH_SIDES_ENV, PICKED_ENV, APPLIED_ENV, REPLAYED_AS_ENV)
+    named = (BOTH_SIDES_ENV, PICKED_ENV, REVERTED_ENV, APPLIED_ENV, REPLAYED_AS_ENV)
     return _sources_of(memory) if log or any(_hook_names(name) for name in named) else []
 
 
