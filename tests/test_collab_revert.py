@@ -19,12 +19,15 @@ from support.processes import git
 REPAIR = "Repair .planning/memory after post-commit (legion-memory doctor --fix)"
 
 
-def _merged_then_cited(repo: Path) -> str:
+def _merged_then_cited(repo: Path, notes: str = "") -> str:
     """main's outcome renumbered by a merge of feature's (feature sorts first), then a pattern
-    citing each outcome by its merged number; returns the merge commit."""
+    citing each outcome by its merged number; returns the merge commit. With `notes`, feature
+    adds a file `notes.txt` and main's pattern commit changes it to `notes`."""
     init_memory(repo, driver=True)
     git(repo, "checkout", "-q", "-b", "feature")
     add_outcome(repo, "feature one", "feature")
+    if notes:
+        (repo / "notes.txt").write_text("feature\n", encoding="utf-8")
     commit(repo, "feature store")
     git(repo, "checkout", "-q", "main")
     add_outcome(repo, "main one", "main")
@@ -34,6 +37,8 @@ def _merged_then_cited(repo: Path) -> str:
     assert rows(repo) == [("O-001", "feature", "feature one"), ("O-002", "main", "main one")]
     add_pattern(repo, "cites main", "O-002", "main")
     add_pattern(repo, "cites feature", "O-001", "main")
+    if notes:
+        (repo / "notes.txt").write_text(notes, encoding="utf-8")
     commit(repo, "patterns")
     return merge
 
@@ -70,19 +75,7 @@ def test_a_revert_concluded_after_it_stopped_is_repaired_as_one_made_at_once(rep
     """A revert that stopped at another file's conflict is concluded by `git revert --continue`,
     whose commit git logs as a plain one: its message says it is a revert, and the references
     follow all the same."""
-    init_memory(repo, driver=True)
-    git(repo, "checkout", "-q", "-b", "feature")
-    add_outcome(repo, "feature one", "feature")
-    (repo / "notes.txt").write_text("feature\n", encoding="utf-8")
-    commit(repo, "feature store")
-    git(repo, "checkout", "-q", "main")
-    add_outcome(repo, "main one", "main")
-    commit(repo, "main store")
-    git(repo, "merge", "-q", "--no-edit", "feature")
-    merge = git(repo, "rev-parse", "HEAD").strip()
-    add_pattern(repo, "cites main", "O-002", "main")
-    (repo / "notes.txt").write_text("main\n", encoding="utf-8")
-    commit(repo, "patterns")
+    merge = _merged_then_cited(repo, notes="main\n")
     assert run_git(repo, "revert", "-m", "1", "--no-edit", merge).returncode == 1
     (repo / "notes.txt").unlink()
     git(repo, "rm", "-q", "notes.txt")
@@ -92,7 +85,10 @@ def test_a_revert_concluded_after_it_stopped_is_repaired_as_one_made_at_once(rep
         "commit: Revert \"Merge branch 'feature'\"",
     ]
     assert rows(repo) == [("O-001", "main", "main one")]
-    assert sources(repo) == {"cites main": "O-001"}
+    assert sources(repo) == {
+        "cites main": "O-001",
+        "cites feature": 'outcome "feature one" (feature, 2026-03-02)',
+    }
     assert_healthy(repo)
 
 
