@@ -10,6 +10,7 @@ from legion_memory.markdown.document import Document
 from legion_memory.named_tuple import NamedTuple
 from legion_memory.operations.project import Project, project_of
 from legion_memory.schema.kinds import KINDS
+from legion_memory.schema.source_links import Citations
 from legion_memory.schema.validation import (
     CONFLICT_MARKER_HINT,
     ERROR,
@@ -64,13 +65,16 @@ def validate(
     # Each file is read and parsed once, and kept for the checks across files.
     documents: list[tuple[Path, str, Document]] = []
     known: KnownHashes = {}  # the identity of each row, read by the checks of its file
+    # A Source is checked against every outcome: not when only some files are given.
+    citations = Citations() if set(paths) >= set(_memory_files(project)) else None
     for number, (path, name) in enumerate(shown, 1):
         with progress(f"validate: checking {name} ({number} of {len(shown)})"):
-            found, document = _check_file(path, name, known)
+            found, document = _check_file(path, name, known, citations)
         problems += found
         if document is not None:
             documents.append((path, name, document))
     problems += document_twins(documents, known)
+    problems += citations.unknown() if citations is not None else []
     return Validation(len(paths), _octopus_explained(project.root, problems))
 
 
@@ -97,7 +101,7 @@ def validate_file(path: Path, shown: str) -> list[Problem]:
 
 
 def _check_file(
-    path: Path, shown: str, known: KnownHashes | None = None
+    path: Path, shown: str, known: KnownHashes | None = None, citations: Citations | None = None
 ) -> tuple[list[Problem], Document | None]:
     """`validate_file`, and the file's document when it could be read."""
     refused = not_a_memory_file(path, shown)
@@ -111,7 +115,7 @@ def _check_file(
     if document is None:
         gone = "is a link to a missing file" if path.is_symlink() else "file does not exist"
         return [Problem(shown, 0, ERROR, gone)], None
-    return validate_document(path, document, shown, known), document
+    return validate_document(path, document, shown, known, citations=citations), document
 
 
 def _memory_files(project: Project) -> list[Path]:

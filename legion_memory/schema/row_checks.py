@@ -17,6 +17,7 @@ from legion_memory.schema.kinds import Column, Kind, column_problem
 from legion_memory.schema.problems import ERROR, WARNING, Problem, duplicate_ids
 from legion_memory.schema.records import column_key
 from legion_memory.schema.secrets import secret_kind, secret_message
+from legion_memory.schema.source_links import Citations
 from legion_memory.schema.twin_hashes import RowHasher, all_clean, hashes_of_rows
 
 # A table's values repeat from row to row (agents, dates, task types): each distinct value of a
@@ -137,12 +138,15 @@ def check_rows(
     name: str,
     hasher: RowHasher | None = None,
     unchanged: set[int] | None = None,
+    citations: Citations | None = None,
 ) -> RowFindings:
     """Every problem of the table's rows, each row's in the order its record would give them;
     with a hasher, the hash of each row's identity too, from the cells read for the checks. The
     rows at the line indexes `unchanged` (a diff's rows the old version holds) are not checked:
-    only a duplicate of the ID of a row checked is found among them (no hasher with them)."""
+    only a duplicate of the ID of a row checked is found among them (no hasher with them).
+    `citations` gets the outcome IDs and the patterns' Sources read."""
     layout = Layout.of(table, kind)
+    keys = [column_key(name) for name in table.columns] if citations is not None else []
     ragged: list[Problem] = []
     found: _Found = []
     ids = _Ids(keep=bool(unchanged))
@@ -161,6 +165,8 @@ def check_rows(
         _check_values(layout, chunk, found)
         if layout.id_position is not None:
             ids.add(chunk.column(layout.id_position), chunk.indexes)
+        if citations is not None:
+            citations.take(kind, keys, (name, chunk.indexes), chunk.column)
     found.sort(key=itemgetter(0, 1))
     if unchanged:
         from legion_memory.schema.unchanged_rows import duplicates_among_unchanged  # a diff's

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from legion_memory.markdown.cells import CLOSED, CLOSED_ESCAPED
 from legion_memory.markdown.document import Document, Table, parse
+from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind, kind_of_filename
 from legion_memory.schema.learn_entries import learn_entries
 from legion_memory.schema.problems import ERROR, NOTE, WARNING, Problem
@@ -15,6 +16,7 @@ from legion_memory.schema.record_twins import KnownHashes, archive_layout, twins
 from legion_memory.schema.records import column_key, records_table
 from legion_memory.schema.row_checks import check_rows
 from legion_memory.schema.secrets import secret_kind, secret_message
+from legion_memory.schema.source_links import Citations
 from legion_memory.schema.twin_hashes import RowHasher
 from legion_memory.wording import noun_for
 
@@ -77,14 +79,16 @@ def validate_document(
     name: str,
     known: KnownHashes | None = None,
     unchanged: Unchanged | None = None,
+    citations: Citations | None = None,
 ) -> list[Problem]:
     """`validate_text` of the text `document` was parsed from. `known` gets the identity hashes
-    of the rows checked, for `document_twins`."""
+    of the rows checked, for `document_twins`; `citations` the outcome IDs and Sources read."""
     found = list(_conflict_markers(document, name))
+    reading = _Reading(known, unchanged, citations)
     if path.name.upper() == ARCHIVE_FILENAME.upper():
-        found += _check_archive(document, name, known, unchanged)
+        found += _check_archive(document, name, reading)
     else:
-        found += _check_live(path, document, name, known, unchanged)
+        found += _check_live(path, document, name, reading)
     found += _check_learn_entries(document, name)
     return sorted(found, key=lambda problem: problem.line)
 
@@ -101,30 +105,30 @@ def _check_learn_entries(document: Document, name: str) -> list[Problem]:
     return found
 
 
-def _check_live(
-    path: Path,
-    document: Document,
-    name: str,
-    known: KnownHashes | None,
-    unchanged: Unchanged | None,
-) -> list[Problem]:
+class _Reading(NamedTuple):
+    """What the row checks of a file are given, and gather for the checks across files."""
+
+    known: KnownHashes | None
+    unchanged: Unchanged | None
+    citations: Citations | None
+
+
+def _check_live(path: Path, document: Document, name: str, reading: _Reading) -> list[Problem]:
     kind = kind_for_file(path, document)
     if kind is None:
         return [Problem(name, 1, ERROR, "not a memory file: no known table in it")]
     table = records_table(document, kind)
     if table is None:
         return [Problem(name, 1, ERROR, f"no {kind.singular} table found (## {kind.section})")]
-    return list(check_table(document, table, kind, name, known, unchanged))
+    return list(check_table(document, table, kind, name, *reading))
 
 
-def _check_archive(
-    document: Document, name: str, known: KnownHashes | None, unchanged: Unchanged | None
-) -> list[Problem]:
+def _check_archive(document: Document, name: str, reading: _Reading) -> list[Problem]:
     found = [Problem(name, m.line, ERROR, m.message) for m in archive_layout(document)]
     for kind in KINDS.values():
         table = records_table(document, kind, archived=True)
         if table is not None:
-            found += check_table(document, table, kind, name, known, unchanged)
+            found += check_table(document, table, kind, name, *reading)
     return found
 
 
@@ -135,12 +139,13 @@ def check_table(
     name: str,
     known: KnownHashes | None = None,
     unchanged: Unchanged | None = None,
+    citations: Citations | None = None,
 ) -> Iterator[Problem]:
     yield from _check_header(table, kind, name)
     columns = tuple(column_key(c) for c in table.columns)
     hasher = RowHasher(kind, columns) if known is not None and "id" in columns else None
     left = unchanged(table, kind) if unchanged is not None else None
-    rows = check_rows(document, table, kind, name, hasher, left)
+    rows = check_rows(document, table, kind, name, hasher, left, citations)
     if known is not None and rows.identities is not None:
         known[id(document), table.header, kind.name] = rows.identities
     yield from rows.ragged
