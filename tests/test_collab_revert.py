@@ -13,6 +13,7 @@ from support.gitrepos import (
     rows,
     run_git,
     sources,
+    text_of,
 )
 from support.processes import git
 
@@ -107,4 +108,28 @@ def test_a_sequence_of_reverts_is_repaired_by_its_last(repo: Path) -> None:
         "cites feature": 'outcome "feature one" (feature, 2026-03-02)',
     }
     assert not (repo / ".git" / "legion-memory-pick-sequence").exists()
+    assert_healthy(repo)
+
+
+def test_reverting_a_source_edited_by_hand_keeps_what_the_revert_wrote(repo: Path) -> None:
+    """A commit pointed a pattern at another outcome by hand; reverting it points the pattern
+    back. Before the revert the pattern meant the second outcome, in the commit it returned to
+    the first: the two disagree, and the revert's Source stands."""
+    init_memory(repo, driver=True)
+    first = add_outcome(repo, "first", "main")
+    second = add_outcome(repo, "second", "main")
+    add_pattern(repo, "learned", first, "main")
+    commit(repo, "store")
+    text = text_of(repo, "PATTERNS.md")
+    (repo / ".planning" / "memory" / "PATTERNS.md").write_text(
+        text.replace(f"| {first} |", f"| {second} |"), encoding="utf-8"
+    )
+    commit(repo, "the pattern came from the second outcome")
+    assert sources(repo) == {"learned": second}
+    git(repo, "revert", "--no-edit", "HEAD")
+    assert git(repo, "log", "--format=%s", "-1").strip() == (
+        'Revert "the pattern came from the second outcome"'
+    )
+    assert sources(repo) == {"learned": first}
+    assert text_of(repo, "PATTERNS.md") == text
     assert_healthy(repo)

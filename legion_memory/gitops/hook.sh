@@ -210,8 +210,10 @@ if [ "{name}" = post-commit ]; then
         "cherry-pick"* | "commit (cherry-pick)"* | "commit (merge)"*) integrated=1 ;;
         *) integrated="" ;;
     esac
-    # A revert's references follow what they meant before it (HEAD^, or where a sequence of
-    # reverts started): undoing a merge gives its renumbered records their old numbers back.
+    # A revert's references follow what they meant on its two sides: before it (HEAD^, or where
+    # a sequence of reverts started) and the commit it went back to, which git's message names
+    # (the reverted commit's parent, or the mainline parent of a merge): undoing a merge gives
+    # its renumbered records their old numbers back.
     reverted=""
     case $done_by in
         "revert"* | "commit: "*"This reverts commit "*) integrated=1 reverted=1 ;;
@@ -268,7 +270,10 @@ if [ "{name}" = post-commit ]; then
     [ -n "$integrated$duplicated" ] || [ -f "$git_dir/{applied_stash}" ] || exit $status
     export LEGION_MEMORY_PICKED LEGION_MEMORY_PICKED_ONTO
     if [ -n "$reverted" ]; then
-        LEGION_MEMORY_REVERTED=${{LEGION_MEMORY_PICKED_ONTO:-$(git rev-parse -q --verify HEAD^ 2>/dev/null)}}
+        back_to=$(printf '%s\n' "$done_by" | sed -n 's/^changes made to \([0-9a-f]*\)\.$/\1/p' | tail -n 1)
+        [ -n "$back_to" ] || back_to=$(printf '%s\n' "$done_by" |
+            sed -n 's/^This reverts commit \([0-9a-f]*\)[.,].*$/\1^/p' | tail -n 1)
+        LEGION_MEMORY_REVERTED="${{LEGION_MEMORY_PICKED_ONTO:-$(git rev-parse -q --verify HEAD^ 2>/dev/null)}} $(git rev-parse -q --verify "$back_to" 2>/dev/null)"
         export LEGION_MEMORY_REVERTED
     fi
 fi

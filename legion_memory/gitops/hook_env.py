@@ -13,8 +13,9 @@ PICKED_ENV = "LEGION_MEMORY_PICKED"
 """The commit a cherry-pick just replayed onto HEAD^, set by the post-commit hook."""
 
 REVERTED_ENV = "LEGION_MEMORY_REVERTED"
-"""Set by the post-commit hook of a revert: the commit it was made on (HEAD^, or where a sequence
-of reverts started), whose patterns say what each reference meant."""
+"""Set by the post-commit hook of a revert: its two sides, the commit it was made on (HEAD^, or
+where a sequence of reverts started) and the commit it went back to, whose patterns say what each
+reference meant (docs/decisions.md#reverts)."""
 
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
 """Set by the post-merge hook, to the merge's sides (its parents, every one of an octopus merge;

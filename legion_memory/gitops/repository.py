@@ -27,7 +27,6 @@ from legion_memory.gitops.hook_env import (
     PICKED_TIP_ENV,
     RECHECK_ENV,
     REPLAYED_AS_ENV,
-    REVERTED_ENV,
     REWRITTEN_ENV,
 )
 from legion_memory.gitops.rebase_state import rebase_onto, rebase_started_from, state_held
@@ -268,9 +267,6 @@ def _sides_named_by_hooks(start: Path, env: Mapping[str, str]) -> list[str]:
     picked = env.get(PICKED_ENV, "").split()
     if picked:  # post-commit of a pick: HEAD is its result
         return [*(env.get(PICKED_ONTO_ENV, "").split() or ["HEAD^"]), *picked]
-    reverted = env.get(REVERTED_ENV, "").split()
-    if reverted:  # what the revert undid is no side: the branch before it says what rows meant
-        return reverted
     # a step of the octopus strategy, which no MERGE_HEAD or parent names yet
     return env.get(RECHECK_ENV, "").split()
 

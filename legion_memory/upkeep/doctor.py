@@ -204,6 +204,10 @@ def _hook_names(name: str) -> bool:
     return bool(os.environ.get(name, "").strip())
 
 
+def _hook_names_sides(name: str) -> list[str]:
+    return os.environ.get(name, "").split()
+
+
 def _sources_of(memory: Memory) -> list[Texts]:
     """The sides' memory files: a patch `git am` applies (no commit names its side), else the
     commits the integration at hand took its sides from."""
@@ -211,7 +215,9 @@ def _sources_of(memory: Memory) -> list[Texts]:
     committed = _hook_names(APPLIED_ENV)
     found = files_of_applied_patch(memory.directory, memory.directory, names, committed=committed)
     if not found:
-        revs = integration_sources(memory.directory)
+        # A revert's sides say what its patterns meant, and nothing else: what it undid is the
+        # user's to undo, never a record dropped (docs/decisions.md#reverts).
+        revs = _hook_names_sides(REVERTED_ENV) or integration_sources(memory.directory)
         found = files_of_commits(memory.directory, memory.directory, revs, names)
     return source_versions(memory, found)
 
