@@ -146,7 +146,7 @@ def check_rows(
     only a duplicate of the ID of a row checked is found among them (no hasher with them).
     `citations` gets the outcome IDs and the patterns' Sources read."""
     layout = Layout.of(table, kind)
-    keys = [column_key(name) for name in table.columns] if citations is not None else []
+    keys = [column_key(column) for column in table.columns] if citations is not None else []
     ragged: list[Problem] = []
     found: _Found = []
     ids = _Ids(keep=bool(unchanged))

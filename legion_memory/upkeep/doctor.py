@@ -204,7 +204,7 @@ def _hook_names(name: str) -> bool:
     return bool(os.environ.get(name, "").strip())
 
 
-def _hook_names_sides(name: str) -> list[str]:
+def _sides_named(name: str) -> list[str]:
     return os.environ.get(name, "").split()
 
 
@@ -217,7 +217,7 @@ def _sources_of(memory: Memory) -> list[Texts]:
     if not found:
         # A revert's sides say what its patterns meant, and nothing else: what it undid is the
         # user's to undo, never a record dropped (docs/decisions.md#reverts).
-        revs = _hook_names_sides(REVERTED_ENV) or integration_sources(memory.directory)
+        revs = _sides_named(REVERTED_ENV) or integration_sources(memory.directory)
         found = files_of_commits(memory.directory, memory.directory, revs, names)
     return source_versions(memory, found)
 
