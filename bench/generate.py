@@ -86,7 +86,6 @@ def _pattern(rng: random.Random) -> dict[str, str]:
         "pattern": _text(rng, 6),
         "context": _text(rng, 8),
         "reuse_criteria": f"when {_words(rng, 3)} is involved",
-        "source": f"O-{rng.randint(1, 999):03d}",
         "tags": _tags(rng),
     }
 
@@ -131,6 +130,10 @@ def rows_text(kind: Kind, first: int, count: int, today: dt.date, seed: int = 7)
     lines = []
     for number in range(first, first + count):
         values = {**_common(rng, kind, number, today), **_BUILDERS[kind](rng)}
+        if kind is PATTERN:
+            # An outcome the project holds: `write_project` writes no more patterns than outcomes
+            # (given 10 outcomes or more).
+            values["source"] = f"O-{rng.randint(1, number):03d}"
         if kind is OUTCOME and number == 1:
             # However few the rows, search, context and grep find the query in this one.
             values["summary"] = f"Fixed {QUERY} (exit 1 | exit 2)"
