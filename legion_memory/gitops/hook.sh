@@ -195,11 +195,11 @@ if [ "{name}" = post-applypatch ]; then
     fi
 fi
 # post-commit acts only on a commit that integrated other work, which runs no other hook: a
-# cherry-pick or revert, or the commit that concludes a stopped merge, pick or revert; or on the first
-# commit after a stash or a `cherry-pick -n` was applied with a renumbering the driver noted (no
-# hook runs after either), or after a sequence of picks that ended unrepaired; or on a commit after
-# which one ID is on two rows: a stash applied over a teammate's record of that ID, archived in
-# the commits pulled, so that git took the stash's file whole and no driver ran to note it.
+# cherry-pick or revert, or the commit that concludes a stopped merge, pick or revert; or on the
+# first commit after a stash or a `cherry-pick -n` was applied with a renumbering the driver noted
+# (no hook runs after either), or after a sequence of picks that ended unrepaired; or on a commit
+# after which one ID is on two rows: a stash applied over a teammate's record of that ID, archived
+# in the commits pulled, so that git took the stash's file whole and no driver ran to note it.
 # Other commits pay one git call and one grep.
 if [ "{name}" = post-commit ]; then
     sequence="$git_dir/{pick_sequence}"

@@ -1,7 +1,7 @@
 """What the hooks and the octopus strategy tell the tool they start: the environment variables
 each sets for `doctor` and the merge driver, and the note the post-commit hook keeps in the git
 directory between git commands (`gitops/hook.sh`). Here apart, so that a module reading one of them
-imports no git code; `upkeep.clean_scan` repeats five of them, held equal by a test."""
+imports no git code; `upkeep.clean_scan` repeats those its scan reads, held equal by a test."""
 
 REWRITTEN_ENV = "LEGION_MEMORY_REWRITTEN"
 """The commits a rebase rewrote (their old names), set by the post-rewrite hook for doctor."""

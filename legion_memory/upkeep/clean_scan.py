@@ -34,7 +34,7 @@ REPLAYED_AS_ENV = "LEGION_MEMORY_REWRITTEN_AS"
 # checks that the pick dropped no record either side held.
 PICKED_ENV = "LEGION_MEMORY_PICKED"
 # Set by the post-commit hook after a revert (`gitops.hook_env.REVERTED_ENV`): doctor then follows
-# the references by what they meant before it, which no scan of the files can do.
+# the references by what they meant on its two sides, which no scan of the files can do.
 REVERTED_ENV = "LEGION_MEMORY_REVERTED"
 # Set by the post-merge hook when git took one side's memory files whole though the other's
 # history changed them (`gitops.hook_env.RECHECK_ENV`): doctor weighs the two histories.
