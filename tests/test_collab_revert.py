@@ -44,18 +44,24 @@ def _merged_then_cited(repo: Path, notes: str = "") -> str:
     return merge
 
 
-def test_reverting_a_merge_leaves_each_pattern_citing_what_it_meant(repo: Path) -> None:
-    """The revert takes main's outcome back to the number it had before the merge (O-001, which
-    feature's outcome held until now): the pattern citing it follows, and the pattern citing
-    feature's outcome, which the revert removed, describes it instead of citing main's."""
-    merge = _merged_then_cited(repo)
-    git(repo, "revert", "-m", "1", "--no-edit", merge)
+def _assert_merge_undone(repo: Path) -> None:
+    """main's outcome under its number from before the merge, the pattern citing it following
+    it, and the one citing feature's outcome, which the revert removed, describing it."""
     assert rows(repo) == [("O-001", "main", "main one")]
     assert sources(repo) == {
         "cites main": "O-001",
         "cites feature": 'outcome "feature one" (feature, 2026-03-02)',
     }
     assert_healthy(repo)
+
+
+def test_reverting_a_merge_leaves_each_pattern_citing_what_it_meant(repo: Path) -> None:
+    """The revert takes main's outcome back to the number it had before the merge (O-001, which
+    feature's outcome held until now): the pattern citing it follows, and the pattern citing
+    feature's outcome, which the revert removed, describes it instead of citing main's."""
+    merge = _merged_then_cited(repo)
+    git(repo, "revert", "-m", "1", "--no-edit", merge)
+    _assert_merge_undone(repo)
 
 
 def test_reverting_the_revert_cites_the_merged_numbers_again(repo: Path) -> None:
@@ -85,12 +91,7 @@ def test_a_revert_concluded_after_it_stopped_is_repaired_as_one_made_at_once(rep
         REPAIR,
         "commit: Revert \"Merge branch 'feature'\"",
     ]
-    assert rows(repo) == [("O-001", "main", "main one")]
-    assert sources(repo) == {
-        "cites main": "O-001",
-        "cites feature": 'outcome "feature one" (feature, 2026-03-02)',
-    }
-    assert_healthy(repo)
+    _assert_merge_undone(repo)
 
 
 def test_a_sequence_of_reverts_is_repaired_by_its_last(repo: Path) -> None:
