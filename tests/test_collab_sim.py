@@ -145,11 +145,14 @@ STEADY_SEEDS = (
 # `--merge-change-kinds`, step 205); a `pull --rebase` flattening main's merge of a branch that
 # parted before an error was stored, the merge fixing it and a later commit fixing it again: the
 # replay of that commit stopped, and the repair kept the fix from before the merge (15007 of
-# `--merge-change-kinds`, step 205).
+# `--merge-change-kinds`, step 205); an error fix restored inside a merge commit of main's, whose
+# copy of the branch's forget tied with that forget when the branch was merged, leaving the fix
+# archived (16020 of `--merge-change-kinds`, step 270).
 LONGER_STEADY_SEEDS = (
     (9302, 260, UNCOMMITTED_INTEGRATIONS),
     (14007, 210, MERGE_CHANGE_INTEGRATIONS),
     (15007, 210, MERGE_CHANGE_INTEGRATIONS),
+    (16020, 280, MERGE_CHANGE_INTEGRATIONS),
 )
 
 

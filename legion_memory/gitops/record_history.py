@@ -248,41 +248,61 @@ def _moves(
     start: Path, revs: Sequence[str], path: Path, row_text: str
 ) -> list[tuple[str, str]] | None:
     """The commits of `revs` that moved the record (its row `row_text`, after the ID) between
-    ARCHIVE.md (`path`) and a live file beside it, merges apart, each as (its hash, what a copy
-    of it keeps): a rebase or a pick keeps the author, the author's date and the message, not
-    the hash, and moves the record the way the original did (docs/decisions.md#archive-moves)."""
+    ARCHIVE.md (`path`) and a live file beside it, each as (its hash, what a copy of it keeps):
+    a rebase or a pick keeps the author, the author's date and the message, not the hash, and
+    moves the record the way the original did (docs/decisions.md#archive-moves). A merge is
+    asked against each parent (`-m`): pickaxe looks at no merge's diff otherwise, yet a forget or
+    a restore made before committing a `merge --no-commit` is the merge's own move."""
     listed = run_git(
-        ["log", "--format=%x01%H%x00%ae %at %s", "-p", "--unified=0", "--no-color",
+        ["log", "-m", "--format=%x01%H%x00%P%x00%ae %at %s", "-p", "--unified=0", "--no-color",
          "--no-ext-diff", "--no-textconv", f"-S{row_text}", *revs, "--",
          path.resolve().parent.as_posix()],
         start,
     )  # fmt: skip
     if listed is None:
         return None
-    moves = (_move(entry, row_text, path.name) for entry in listed.split("\x01") if entry.strip())
-    return [move for move in moves if move is not None]
+    changes: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    parents: dict[str, int] = {}
+    for entry in listed.split("\x01"):
+        if entry.strip():
+            head, _, patch = entry.partition("\n")
+            sha, parent_list, copy = head.split("\0", 2)
+            parents[sha] = len(parent_list.split())
+            changes.setdefault((sha, copy), []).append(_change(patch, row_text, path.name))
+    moved = ((sha, copy, _way(against, parents[sha])) for (sha, copy), against in changes.items())
+    return [(sha, f"{copy} {way}") for sha, copy, way in moved if way]
 
 
-def _move(entry: str, row_text: str, archive: str) -> tuple[str, str] | None:
-    """One commit of `_moves`: its hash, and its copy key ending in the way it moved the record;
-    None for a commit that did not move it: a store, or a repair that dropped an archived copy
-    of a record a merge left live and archived at once (the record stays where it was: seed
-    5207 of the collaboration simulation's --stash-kinds counted it as a restore). A forget and
-    the restore after it, made in one second with one subject, are no copies of each other
-    (seed 4017 of the collaboration simulation)."""
-    head, _, patch = entry.partition("\n")
-    sha, _, copy = head.partition("\0")
-    into_archive, change = False, {True: 0, False: 0}  # in ARCHIVE.md, in the live files
+def _change(patch: str, row_text: str, archive: str) -> tuple[int, int]:
+    """How a commit's diff against one parent changed the count of the record's rows: in
+    ARCHIVE.md, and in the live files."""
+    into_archive, change = False, {True: 0, False: 0}
     for line in patch.splitlines():
         if line.startswith("diff --git "):
             into_archive = line.endswith(f"/{archive}")
         elif line[:1] in "+-" and not line.startswith(("+++ ", "--- ")) and row_text in line:
             change[into_archive] += 1 if line[0] == "+" else -1
-    archived, live = change[True], change[False]
-    if archived > 0 > live:
-        return sha, f"{copy} archived"
-    if live > 0 > archived:
-        return sha, f"{copy} restored"
+    return change[True], change[False]
+
+
+def _way(against: list[tuple[int, int]], parents: int) -> str | None:
+    """How a commit moved the record, by its changes against each parent (archived, live):
+    "archived", "restored", or None for a commit that did not move it: a store, or a repair that
+    dropped an archived copy of a record a merge left live and archived at once (the record
+    stays where it was: seed 5207 of the collaboration simulation's --stash-kinds counted it as
+    a restore). A merge moved it itself only when its result holds the record where no parent
+    does and one parent at least held it in the other file (seed 16020 of `--merge-change-kinds`
+    counted no restore made inside a merge); against a parent it did not change the count for,
+    git lists no diff, and the merge holds the record as that parent does. A forget and the
+    restore after it, made in one second with one subject, are no copies of each other (seed
+    4017 of the collaboration simulation)."""
+    if len(against) < max(parents, 1):
+        return None
+    for way, into, out_of in (("archived", 0, 1), ("restored", 1, 0)):
+        if all(change[into] > 0 >= change[out_of] for change in against) and any(
+            change[out_of] < 0 for change in against
+        ):
+            return way
     return None
 
 

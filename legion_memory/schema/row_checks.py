@@ -168,14 +168,20 @@ def check_rows(
         if citations is not None:
             citations.take(kind, keys, (name, chunk.indexes), chunk.column)
     found.sort(key=itemgetter(0, 1))
+    duplicates = _duplicates(document, layout, ids, unchanged, name)
+    return RowFindings(ragged, [problem for *_, problem in found], duplicates, identities)
+
+
+def _duplicates(
+    document: Document, layout: Layout, ids: "_Ids", unchanged: set[int] | None, name: str
+) -> list[Problem]:
+    """The duplicate IDs among the rows checked, and between them and the rows `unchanged`."""
     if unchanged:
         from legion_memory.schema.unchanged_rows import duplicates_among_unchanged  # a diff's
 
         held = (layout.id_position, layout.width)
-        duplicates = duplicates_among_unchanged(document, held, ids.held(), unchanged, name)
-    else:
-        duplicates = _duplicate_ids(document, layout.id_position, ids.hashes, ids.rows, name)
-    return RowFindings(ragged, [problem for *_, problem in found], duplicates, identities)
+        return duplicates_among_unchanged(document, held, ids.held(), unchanged, name)
+    return _duplicate_ids(document, layout.id_position, ids.hashes, ids.rows, name)
 
 
 def _check_values(layout: Layout, chunk: "_Chunk", found: _Found) -> None:

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from legion_memory.schema.kinds import OUTCOME, PATTERN, Kind
 from legion_memory.schema.problems import WARNING, Problem
 
-_OUTCOME_ID = re.compile(rf"\b{OUTCOME.prefix}-\d{{3,}}\b")
+OUTCOME_ID = re.compile(rf"\b{OUTCOME.prefix}-\d{{3,}}\b")
+"""An outcome's ID where a cell cites it (a pattern's Source); a renumbering rewrites these."""
 
 
 class Citations:
@@ -43,9 +44,9 @@ class Citations:
         if kind is OUTCOME:
             self.held.update(column(last["id"]))
         elif "source" in last:
-            name, indexes = rows
+            (name, indexes), cites = rows, f"{OUTCOME.prefix}-"
             found = zip(indexes, column(last["id"]), column(last["source"]), strict=True)
-            self.cited += [(name, at, ident, src) for at, ident, src in found if "O-" in src]
+            self.cited += [(name, at, ident, src) for at, ident, src in found if cites in src]
 
     def unknown(self) -> list[Problem]:
         """A warning for each ID a pattern's Source cites that no outcome row holds."""
@@ -54,7 +55,7 @@ class Citations:
             Problem(name, index + 1, WARNING, _message(pattern, cited))
             for name, index, pattern, source in self.cited
             if source not in held  # the usual Source: one outcome's ID, held
-            for cited in _OUTCOME_ID.findall(source)
+            for cited in OUTCOME_ID.findall(source)
             if cited not in held
         ]
 

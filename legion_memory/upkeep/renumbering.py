@@ -13,7 +13,6 @@ or the merge driver logged it as brought in from the same side); or no row has t
 more. Otherwise it is left alone.
 """
 
-import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -25,9 +24,9 @@ from legion_memory.markdown.document import Document, parse, row_cells, strip_en
 from legion_memory.schema.identity import identity_of_cells, kind_of_prefix, order_key
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, OUTCOME, PATTERN, Kind
 from legion_memory.schema.records import column_key, format_id, id_number, records_table
+from legion_memory.schema.source_links import OUTCOME_ID
 from legion_memory.storage.reading import Memory
 
-_OUTCOME_REF = re.compile(rf"\b{OUTCOME.prefix}-\d{{3,}}\b")
 Texts = Mapping[Path, str | None]
 
 
@@ -259,7 +258,7 @@ def follow(
         def retarget(
             text: str, row: Occurrence = row, along: bool = along, side: str = side
         ) -> str:
-            return _OUTCOME_REF.sub(lambda m: _target(m.group(0), row, moves, along, side), text)
+            return OUTCOME_ID.sub(lambda m: _target(m.group(0), row, moves, along, side), text)
 
         rewrite_source(plan, row, retarget, "renumbered")
 
@@ -331,7 +330,7 @@ def merged_moves(memory: Memory, texts: Texts, log: list[Arrival]) -> Plan:
             continue
 
         def retarget(text: str, side_moves: dict[str, str] = side_moves) -> str:
-            return _OUTCOME_REF.sub(lambda m: side_moves.get(m.group(0), m.group(0)), text)
+            return OUTCOME_ID.sub(lambda m: side_moves.get(m.group(0), m.group(0)), text)
 
         rewrite_source(plan, row, retarget, "renumbered")
     return plan

@@ -22,10 +22,10 @@ from collections.abc import Mapping, Sequence
 
 from legion_memory.schema.identity import Identity, identity_of_cells
 from legion_memory.schema.kinds import OUTCOME, PATTERN, identity_keys
+from legion_memory.schema.source_links import OUTCOME_ID
 from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.renumbering import Occurrence, Plan, Texts, occurrences, rewrite_source
 
-_OUTCOME_REF = re.compile(rf"\b{OUTCOME.prefix}-\d{{3,}}\b")
 SourceFiles = Mapping[str, str | None]  # memory file name -> its text in one source version
 
 
@@ -50,13 +50,13 @@ class _Version:
         names no ID, so it says nothing of what an ID meant, and disagrees with no version."""
         sources = self.sources.get(pattern, ())
         return bool(sources) and all(
-            _DESCRIBED.search(source) and not _OUTCOME_REF.search(source) for source in sources
+            _DESCRIBED.search(source) and not OUTCOME_ID.search(source) for source in sources
         )
 
     def meanings(self, pattern: Identity) -> tuple[Identity | None, ...] | None:
         """What each reference of the pattern's Source named here, in order; None when this
         version holds the pattern with two different Sources."""
-        cited = {tuple(_OUTCOME_REF.findall(source)) for source in self.sources.get(pattern, ())}
+        cited = {tuple(OUTCOME_ID.findall(source)) for source in self.sources.get(pattern, ())}
         if len(cited) != 1:
             return None
         return tuple(self.outcomes.get(key) for key in cited.pop())
@@ -98,7 +98,7 @@ def resolved_references(memory: Memory, texts: Texts, sources: Sequence[Texts]) 
         if len(meant) != 1:
             continue  # no source holds the pattern, or they disagree on what it meant
         targets = meant.pop()
-        cited = _OUTCOME_REF.findall(row["source"])
+        cited = OUTCOME_ID.findall(row["source"])
         if targets is None or len(targets) != len(cited):
             continue
         moves = {
@@ -107,7 +107,7 @@ def resolved_references(memory: Memory, texts: Texts, sources: Sequence[Texts]) 
         }
 
         def retarget(text: str, moves: dict[str, str] = moves) -> str:
-            return _OUTCOME_REF.sub(lambda m: moves.get(m.group(0), m.group(0)), text)
+            return OUTCOME_ID.sub(lambda m: moves.get(m.group(0), m.group(0)), text)
 
         gone = any(_DESCRIBED.fullmatch(new) for new in moves.values())
         rewrite_source(

@@ -1,0 +1,105 @@
+"""Real-git reproductions of a forget or a restore made inside a merge commit itself (`merge
+--no-commit`, then the move, then the commit): a move of the side that holds the merge, weighed
+with its other moves (docs/decisions.md#archive-moves)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.gitrepos import (
+    add_outcome,
+    assert_healthy,
+    commit,
+    init_memory,
+    memory_of,
+    rows,
+    run_git,
+    text_of,
+)
+from support.processes import git
+
+from legion_memory.upkeep.forgetting import forget, restore
+
+pytestmark = pytest.mark.slow
+
+ARCHIVED_ALPHA = (
+    "| O-001 | 2026-03-02 | feature | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
+)
+
+
+def _archive_rows(repo: Path) -> list[str]:
+    return [line for line in text_of(repo, "ARCHIVE.md").splitlines() if line.startswith("| O-")]
+
+
+def _feature_stores_and_forgets_alpha(repo: Path) -> None:
+    """`other` parts from main first (it never holds alpha); feature stores and forgets alpha;
+    main moves on and picks both commits (copies: their author, date and message)."""
+    init_memory(repo, driver=True)
+    git(repo, "branch", "other")
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "alpha", "feature")
+    commit(repo, "store alpha")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "other")
+    (repo / "other.txt").write_text("other\n", encoding="utf-8")
+    commit(repo, "other work")
+    git(repo, "checkout", "-q", "main")
+    (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "notes")
+    picked = run_git(repo, "cherry-pick", "main..feature")
+    assert picked.returncode == 0, picked.stderr
+
+
+def _merge_restoring_alpha(repo: Path, branch: str) -> None:
+    """main merges `branch` with `--no-commit`, restores alpha, then commits the merge."""
+    merged = run_git(repo, "merge", "-q", "--no-commit", "--no-ff", branch)
+    assert merged.returncode == 0, merged.stderr
+    restore(memory_of(repo), "O-001")
+    git(repo, "add", "-A")
+    committed = run_git(repo, "commit", "-q", "--no-edit")
+    assert committed.returncode == 0, committed.stderr
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+
+
+def test_a_restore_inside_a_merge_commit_outweighs_the_forget_it_undid(repo: Path) -> None:
+    """main holds copies of feature's store and forget, then restores alpha in its merge of
+    `other`, which never held alpha: neither parent of that merge holds alpha live, the merge
+    does. Merging feature, which still holds the forget, brings alpha archived too. Weighed by
+    moves git's pickaxe lists, which looks at no merge's own change, main had one move (its copy
+    of the forget) to feature's one (that forget) and archiving won (seed 16020 of the
+    simulation's `--merge-change-kinds`, step 270). main's restore is a move too, one feature
+    never saw: alpha stays live."""
+    _feature_stores_and_forgets_alpha(repo)
+    _merge_restoring_alpha(repo, "other")
+    restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
+
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    assert rows(repo) == [("O-001", "feature", "alpha")]
+    assert _archive_rows(repo) == []
+    assert {name: text_of(repo, name) for name in restored} == restored
+    assert_healthy(repo)
+
+
+def test_a_forget_after_the_merge_that_restored_the_record_is_the_later_state(
+    repo: Path,
+) -> None:
+    """The same, then feature forgets alpha again after main's merge reached it: feature's
+    new forget is newer than any move main made, the restore inside the merge included."""
+    _feature_stores_and_forgets_alpha(repo)
+    _merge_restoring_alpha(repo, "other")
+    git(repo, "checkout", "-q", "feature")
+    assert run_git(repo, "merge", "-q", "--no-edit", "main").returncode == 0
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha again")
+    git(repo, "checkout", "-q", "main")
+
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    assert rows(repo) == []
+    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert_healthy(repo)
