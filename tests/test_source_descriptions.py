@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from legion_memory.schema.identity import identity
 from legion_memory.schema.kinds import OUTCOME
+from legion_memory.schema.source_links import OUTCOME_ID
 from legion_memory.upkeep.source_references import (
     _DESCRIBED,
-    _OUTCOME_REF,
     _described,
     _plain,
     _Version,
@@ -31,7 +31,7 @@ def test_a_description_names_the_outcome_meant_and_cites_no_record() -> None:
     here = _here({"O-001": identity(OUTCOME, {"summary": "another", "date": "2026-03-01"})})
     text = _described(here, "O-001", _meant(SUMMARY))
     assert text == "outcome \"retry 'flaky' auth [see O 003]; then / pin it\" (feature, 2026-03-02)"
-    assert _OUTCOME_REF.findall(text) == []
+    assert OUTCOME_ID.findall(text) == []
     match = _DESCRIBED.fullmatch(text)
     assert match is not None
     assert match.groups() == (_plain(SUMMARY), "feature", "2026-03-02")
