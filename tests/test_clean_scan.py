@@ -15,6 +15,7 @@ from support.processes import CLI, probe, read_bytes_of
 from legion_memory.gitops.hook_env import (
     APPLIED_ENV,
     BOTH_SIDES_ENV,
+    CONCLUDED_ENV,
     PICK_SEQUENCE_NAME,
     PICKED_ENV,
     RECHECK_ENV,
@@ -50,6 +51,7 @@ def test_the_names_are_the_ones_storage_and_gitops_use(tmp_path: Path) -> None:
     assert clean_scan.REPLAYED_AS_ENV == REPLAYED_AS_ENV
     assert clean_scan.PICKED_ENV == PICKED_ENV
     assert clean_scan.REVERTED_ENV == REVERTED_ENV
+    assert clean_scan.CONCLUDED_ENV == CONCLUDED_ENV
     assert clean_scan.RECHECK_ENV == RECHECK_ENV
     assert clean_scan.BOTH_SIDES_ENV == BOTH_SIDES_ENV
     assert clean_scan.APPLIED_ENV == APPLIED_ENV
@@ -192,14 +194,14 @@ def test_a_merge_log_or_a_noted_sequence_of_picks_is_not_clean(tmp_path: Path, n
 @pytest.mark.parametrize(
     ("name", "value"),
     [(REPLAYED_AS_ENV, "0123abcd "), (PICKED_ENV, "0123abcd"), (REVERTED_ENV, "0123abcd"),
-     (RECHECK_ENV, "1"), (BOTH_SIDES_ENV, "1"), (APPLIED_ENV, "1")],
+     (CONCLUDED_ENV, "1"), (RECHECK_ENV, "1"), (BOTH_SIDES_ENV, "1"), (APPLIED_ENV, "1")],
 )  # fmt: skip
 def test_memory_after_an_integration_the_hooks_name_is_not_clean(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, value: str
 ) -> None:
     """What a hook names of the integration just done (the commits a rebase wrote, the commit
-    picked, the commit a revert was made on, a merge to weigh or to follow references in, a
-    patch applied) is for doctor to compare with history."""
+    picked, the commit a revert was made on, a stopped merge concluded, a merge to weigh or to
+    follow references in, a patch applied) is for doctor to compare with history."""
     _write(tmp_path, {"OUTCOMES.md": SOUND})
     assert clean_scan.memory_is_clean(str(tmp_path / MEMORY))
     monkeypatch.setenv(name, value)

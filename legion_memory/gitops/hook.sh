@@ -207,7 +207,9 @@ if [ "{name}" = post-commit ]; then
     # only "commit", and git's message of it is what tells (REVERT_HEAD is gone by now).
     done_by=$(git log -g -1 --format='%gs%n%B' HEAD 2>/dev/null)
     case $done_by in
-        "cherry-pick"* | "commit (cherry-pick)"* | "commit (merge)"*) integrated=1 ;;
+        "cherry-pick"* | "commit (cherry-pick)"*) integrated=1 ;;
+        # A stopped merge concluded: a resolution may have taken one side's whole file.
+        "commit (merge)"*) integrated=1 LEGION_MEMORY_MERGE_CONCLUDED=1 && export LEGION_MEMORY_MERGE_CONCLUDED ;;
         *) integrated="" ;;
     esac
     # A revert's references follow what they meant on its two sides: before it (HEAD^, or where

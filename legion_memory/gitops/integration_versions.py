@@ -1,4 +1,5 @@
-"""The three versions a rebase or a pick just done integrated: their base and its two sides.
+"""The three versions a rebase, a pick or a concluded merge just done integrated: their base
+and its two sides.
 
 The hooks name what git just did (`post-rewrite` the commits a rebase wrote, `post-commit` the
 commit a cherry-pick replayed); from that, git says where the two sides parted.
@@ -9,7 +10,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from legion_memory.gitops.hook_env import PICKED_ENV, REPLAYED_AS_ENV, REWRITTEN_ENV
+from legion_memory.gitops.hook_env import (
+    CONCLUDED_ENV,
+    PICKED_ENV,
+    REPLAYED_AS_ENV,
+    REWRITTEN_ENV,
+)
 from legion_memory.gitops.rebase_state import merges_remade, rebase_started_from
 from legion_memory.gitops.record_history import commits_since_changing
 from legion_memory.gitops.repository import replay_of_rebase, run_git
@@ -57,6 +63,17 @@ def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> 
     written = tuple(env.get(REPLAYED_AS_ENV, "").split())
     named = ("the branch before the rebase", "the upstream")
     return Sides(base, before, onto, *named, replayed, written)
+
+
+def merge_just_concluded(start: Path, env: Mapping[str, str] | None = None) -> Sides | None:
+    """A stopped two-sided merge just concluded by a commit: where its parents parted, and the
+    parents. None when the post-commit hook names none, or for an octopus merge."""
+    env = os.environ if env is None else env
+    if not env.get(CONCLUDED_ENV, "").strip():
+        return None
+    parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "").split()[1:]
+    base = run_git(["merge-base", *parents], start) if len(parents) == 2 else None
+    return None if base is None else Sides(base, parents[0], parents[1], "ours", "theirs")
 
 
 def left_out_by_rebase(start: Path, sides: Sides, path: Path, row_text: str) -> bool:

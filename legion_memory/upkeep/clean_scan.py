@@ -36,6 +36,9 @@ PICKED_ENV = "LEGION_MEMORY_PICKED"
 # Set by the post-commit hook after a revert (`gitops.hook_env.REVERTED_ENV`): doctor then follows
 # the references by what they meant on its two sides, which no scan of the files can do.
 REVERTED_ENV = "LEGION_MEMORY_REVERTED"
+# Set by the post-commit hook of a commit concluding a stopped merge (`gitops.hook_env.
+# CONCLUDED_ENV`): doctor checks that its resolution dropped no record either side added.
+CONCLUDED_ENV = "LEGION_MEMORY_MERGE_CONCLUDED"
 # Set by the post-merge hook when git took one side's memory files whole though the other's
 # history changed them (`gitops.hook_env.RECHECK_ENV`): doctor weighs the two histories.
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
@@ -50,6 +53,7 @@ _INTEGRATION_ENVS = (
     REPLAYED_AS_ENV,
     PICKED_ENV,
     REVERTED_ENV,
+    CONCLUDED_ENV,
     RECHECK_ENV,
     BOTH_SIDES_ENV,
     APPLIED_ENV,

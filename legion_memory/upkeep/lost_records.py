@@ -3,10 +3,11 @@
 No command deletes a record: forget and prune move it to ARCHIVE.md, and doctor's repairs keep one
 copy of a record held twice. Yet a rebase or a pick can replay a repair commit onto a state it was
 not made for (it removed the archived copy of a record that, there, has no live one), and each
-file's merge can be right on its own while together they keep neither copy. So after a rebase or
-a pick every record both sides hold, or either side added since their base, must be in the
-result; one that is not is put back as ours held it, or, held live on one side and archived on
-the other, as the side with the later state holds it (docs/decisions.md#nothing-lost).
+file's merge can be right on its own while together they keep neither copy; and a stopped merge
+may be concluded by taking one side's whole file. So after a rebase, a pick or a concluded merge
+every record both sides hold, or either side added since their base, must be in the result; one
+that is not is put back as ours held it, or, held live on one side and archived on the other, as
+the side with the later state holds it (docs/decisions.md#nothing-lost).
 """
 
 from collections.abc import Callable, Mapping
@@ -17,6 +18,7 @@ from legion_memory.gitops.integration_versions import (
     Sides,
     integration_just_done,
     left_out_by_rebase,
+    merge_just_concluded,
 )
 from legion_memory.gitops.record_history import most_moved
 from legion_memory.gitops.repository import files_of_commits
@@ -63,9 +65,12 @@ def dropped(
     """PURE: the records `now` lacks that both sides hold or one side added since `versions`'s
     "base"; each once, as ours holds it when both do, unless one side holds it archived and
     the other live and `later` says theirs's state is the later one. A record ours alone
-    added that `left_out` says the integration left out on purpose is not one."""
+    added that `left_out` says the integration left out on purpose is not one; nor is one
+    side's edit of a base record in place (`_edited`): which version stays was the conflict
+    the user settled."""
     held = {name: _rows(memory, texts) for name, texts in versions.items()}
     present = _rows(memory, now)
+    edited = _edited(held)
 
     def holder(key: Key) -> str:
         if key not in held[ours] or key not in held[theirs]:
@@ -82,10 +87,27 @@ def dropped(
             continue
         side = holder(key)
         kind, row = held[side][key]
-        if not both and side == ours and left_out(row):
+        if not both and (key in edited or (side == ours and left_out(row))):
             continue
         found.append(Dropped(kind, row, side, row.path == memory.archive))
     return found
+
+
+def _edited(held: Mapping[str, Mapping[Key, tuple[Kind, Occurrence]]]) -> set[Key]:
+    """The records a side holds under an ID the base gave another record of the kind, which
+    that side no longer holds: the side edited the base's record in place (a hand edit of an
+    identity cell), and its version is no record of its own."""
+    base = held["base"]
+    at_base = {(kind.name, row["id"]): key for key, (kind, row) in base.items()}
+    return {
+        key
+        for side, rows in held.items()
+        if side != "base"
+        for key, (kind, row) in rows.items()
+        if key not in base
+        and (was := at_base.get((kind.name, row["id"]))) is not None
+        and was not in rows
+    }
 
 
 def _rows(memory: Memory, texts: Texts) -> dict[Key, tuple[Kind, Occurrence]]:
@@ -178,7 +200,7 @@ class _Held(NamedTuple):
 
 def _sides_held(memory: Memory) -> _Held | None:
     """The memory files of the base and both sides of the integration just done, from git."""
-    sides = integration_just_done(memory.directory)
+    sides = integration_just_done(memory.directory) or merge_just_concluded(memory.directory)
     if sides is None:
         return None
     paths = {path.name: path for path in memory_files(memory)}

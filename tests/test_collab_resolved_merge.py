@@ -1,0 +1,110 @@
+"""Real-git reproductions of a stopped merge concluded by taking one side's whole memory file
+(`git checkout --ours` / `--theirs`, a client's "use mine" / "use theirs"): the records only the
+other side added come back, the row the two sides really changed differently stays as chosen
+(docs/decisions.md#nothing-lost)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.gitrepos import (
+    add_outcome,
+    assert_healthy,
+    commit,
+    init_memory,
+    rows,
+    run_git,
+    text_of,
+)
+from support.processes import git
+
+pytestmark = pytest.mark.slow
+
+OUTCOMES = ".planning/memory/OUTCOMES.md"
+REPAIR = "Repair .planning/memory after post-commit (legion-memory doctor --fix)"
+
+
+def _edit_first_outcome(repo: Path, words: str) -> None:
+    path = repo / OUTCOMES
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("| shared |", f"| shared {words} |"), encoding="utf-8")
+
+
+def _merge_stopped_on_one_row(repo: Path) -> None:
+    """Both sides store an outcome of their own and edit the shared one differently by hand:
+    the driver merges the new rows and stops on the shared one, the one real conflict."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "shared", "main", date="2026-03-01")
+    commit(repo, "shared")
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "feature one", "feature")
+    _edit_first_outcome(repo, "as feature says")
+    commit(repo, "feature")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "main one", "main", date="2026-03-03")
+    _edit_first_outcome(repo, "as main says")
+    commit(repo, "main")
+    merged = run_git(repo, "merge", "--no-edit", "feature")
+    assert merged.returncode == 1
+    assert "conflict: row O-001 changed differently on both sides" in merged.stderr
+
+
+def _conclude_with(repo: Path, side: str) -> str:
+    """Take `side`'s whole OUTCOMES.md and commit the merge; what the hooks said."""
+    git(repo, "checkout", f"--{side}", OUTCOMES)
+    git(repo, "add", OUTCOMES)
+    concluded = run_git(repo, "commit", "--no-edit")
+    assert concluded.returncode == 0, concluded.stderr
+    return concluded.stderr
+
+
+def test_taking_theirs_whole_puts_back_the_record_only_ours_added(repo: Path) -> None:
+    _merge_stopped_on_one_row(repo)
+
+    said = _conclude_with(repo, "theirs")
+
+    assert said == (
+        f"repaired {OUTCOMES}: put back O-003 (live, as ours holds it)\n"
+        "legion-memory: committed the repair of .planning/memory as its own commit\n"
+    )
+    assert git(repo, "log", "-2", "--format=%s").splitlines() == [REPAIR, "Merge branch 'feature'"]
+    assert rows(repo) == [
+        ("O-001", "main", "shared as feature says"),
+        ("O-002", "feature", "feature one"),
+        ("O-003", "main", "main one"),
+    ]
+    assert_healthy(repo)
+
+
+def test_taking_ours_whole_puts_back_the_record_only_theirs_added(repo: Path) -> None:
+    _merge_stopped_on_one_row(repo)
+
+    said = _conclude_with(repo, "ours")
+
+    assert said == (
+        f"repaired {OUTCOMES}: put back O-003 (live, as theirs holds it)\n"
+        "legion-memory: committed the repair of .planning/memory as its own commit\n"
+    )
+    assert rows(repo) == [
+        ("O-001", "main", "shared as main says"),
+        ("O-002", "main", "main one"),
+        ("O-003", "feature", "feature one"),
+    ]
+    assert_healthy(repo)
+
+
+def test_a_merge_that_keeps_ours_by_strategy_brings_nothing_back(repo: Path) -> None:
+    """`merge -s ours` keeps ours's whole tree on purpose: the branch's records are not brought
+    in (committed at once, it runs the post-merge hook, which weighs no dropped record)."""
+    _merge_stopped_on_one_row(repo)
+    git(repo, "merge", "--abort")
+    before = text_of(repo, "OUTCOMES.md")
+
+    merged = run_git(repo, "merge", "-s", "ours", "--no-edit", "feature")
+
+    assert merged.returncode == 0, merged.stderr
+    assert merged.stderr == ""
+    assert git(repo, "log", "-1", "--format=%s").strip() == "Merge branch 'feature'"
+    assert text_of(repo, "OUTCOMES.md") == before
+    assert_healthy(repo)
