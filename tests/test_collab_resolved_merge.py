@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 from support.gitrepos import (
     add_outcome,
+    add_pattern,
     assert_healthy,
     commit,
     init_memory,
     rows,
     run_git,
+    sources,
     text_of,
 )
 from support.processes import git
@@ -32,8 +34,9 @@ def _edit_first_outcome(repo: Path, words: str) -> None:
 
 
 def _merge_stopped_on_one_row(repo: Path) -> None:
-    """Both sides store an outcome of their own and edit the shared one differently by hand:
-    the driver merges the new rows and stops on the shared one, the one real conflict."""
+    """Both sides store an outcome of their own and edit the shared one differently by hand,
+    main a pattern citing its outcome too: the driver merges the new rows and stops on the
+    shared one, the one real conflict."""
     init_memory(repo, driver=True)
     add_outcome(repo, "shared", "main", date="2026-03-01")
     commit(repo, "shared")
@@ -42,7 +45,8 @@ def _merge_stopped_on_one_row(repo: Path) -> None:
     _edit_first_outcome(repo, "as feature says")
     commit(repo, "feature")
     git(repo, "checkout", "-q", "main")
-    add_outcome(repo, "main one", "main", date="2026-03-03")
+    cited = add_outcome(repo, "main one", "main", date="2026-03-03")
+    add_pattern(repo, "cites main one", cited, "main")
     _edit_first_outcome(repo, "as main says")
     commit(repo, "main")
     merged = run_git(repo, "merge", "--no-edit", "feature")
@@ -66,6 +70,7 @@ def test_taking_theirs_whole_puts_back_the_record_only_ours_added(repo: Path) ->
 
     assert said == (
         f"repaired {OUTCOMES}: put back O-003 (live, as ours holds it)\n"
+        "repaired .planning/memory/PATTERNS.md:10: P-001 Source O-002 -> O-003\n"
         "legion-memory: committed the repair of .planning/memory as its own commit\n"
     )
     assert git(repo, "log", "-2", "--format=%s").splitlines() == [REPAIR, "Merge branch 'feature'"]
@@ -74,6 +79,7 @@ def test_taking_theirs_whole_puts_back_the_record_only_ours_added(repo: Path) ->
         ("O-002", "feature", "feature one"),
         ("O-003", "main", "main one"),
     ]
+    assert sources(repo) == {"cites main one": "O-003"}
     assert_healthy(repo)
 
 
@@ -91,6 +97,7 @@ def test_taking_ours_whole_puts_back_the_record_only_theirs_added(repo: Path) ->
         ("O-002", "main", "main one"),
         ("O-003", "feature", "feature one"),
     ]
+    assert sources(repo) == {"cites main one": "O-002"}
     assert_healthy(repo)
 
 
