@@ -115,3 +115,33 @@ def test_a_merge_that_keeps_ours_by_strategy_brings_nothing_back(repo: Path) -> 
     assert git(repo, "log", "-1", "--format=%s").strip() == "Merge branch 'feature'"
     assert text_of(repo, "OUTCOMES.md") == before
     assert_healthy(repo)
+
+
+def test_a_rebase_resolved_by_taking_the_upstream_s_file_keeps_only_the_branch_s_new_record(
+    repo: Path,
+) -> None:
+    """The same two sides, feature rebased onto main instead: the replay stops on the shared
+    row, and taking the upstream's whole file (`--ours` in a rebase) drops feature's new record.
+    It is put back; feature's edit of the shared row, which the user chose against, is not put
+    back beside it as a record of its own."""
+    _merge_stopped_on_one_row(repo)
+    git(repo, "merge", "--abort")
+    git(repo, "checkout", "-q", "feature")
+    assert run_git(repo, "rebase", "main").returncode == 1
+    git(repo, "checkout", "--ours", OUTCOMES)
+    git(repo, "add", OUTCOMES)
+
+    continued = run_git(repo, "-c", "core.editor=true", "rebase", "--continue")
+
+    assert continued.returncode == 0, continued.stderr
+    assert (
+        f"repaired {OUTCOMES}: put back O-003 (live, as the branch before the rebase holds it)\n"
+        in continued.stderr
+    )
+    assert rows(repo) == [
+        ("O-001", "main", "shared as main says"),
+        ("O-002", "main", "main one"),
+        ("O-003", "feature", "feature one"),
+    ]
+    assert sources(repo) == {"cites main one": "O-002"}
+    assert_healthy(repo)
