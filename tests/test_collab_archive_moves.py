@@ -10,6 +10,7 @@ import pytest
 from support.gitrepos import (
     add_error,
     add_outcome,
+    archived_outcomes,
     assert_healthy,
     commit,
     commit_without_hooks,
@@ -31,10 +32,6 @@ pytestmark = pytest.mark.slow
 ARCHIVED_ALPHA = (
     "| O-001 | 2026-03-02 | feature | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
 )
-
-
-def _archive_rows(repo: Path) -> list[str]:
-    return [line for line in text_of(repo, "ARCHIVE.md").splitlines() if line.startswith("| O-")]
 
 
 def _subjects(repo: Path, count: int) -> list[str]:
@@ -120,7 +117,7 @@ def test_picking_a_store_again_after_the_record_was_forgotten_keeps_it_archived(
     ]
     assert {name: text_of(repo, name) for name in before} == before
     assert rows(repo) == []
-    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert archived_outcomes(repo) == [ARCHIVED_ALPHA]
     assert_healthy(repo)
 
 
@@ -144,7 +141,7 @@ def test_merging_a_branch_whose_forget_was_replayed_and_restored_keeps_the_resto
         "Merge branch 'feature'",
     ]
     assert rows(repo) == [("O-001", "feature", "alpha")]
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
     assert {name: text_of(repo, name) for name in restored} == restored
     assert_healthy(repo)
 
@@ -163,7 +160,7 @@ def test_merging_a_stale_live_copy_into_a_branch_that_forgot_it_keeps_it_archive
 
     assert merged.returncode == 0, merged.stderr
     assert rows(repo) == []
-    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert archived_outcomes(repo) == [ARCHIVED_ALPHA]
     assert_healthy(repo)
 
 
@@ -223,7 +220,7 @@ def test_a_rebase_replaying_a_removal_onto_the_upstream_s_restore_puts_the_recor
     assert rebased.returncode == 0, rebased.stderr
     assert "put back O-001 (live, as the upstream holds it)" in rebased.stderr
     assert rows(repo) == [("O-001", "feature", "alpha")]
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
     assert_healthy(repo)
 
 
@@ -242,7 +239,7 @@ def test_applying_a_mailed_store_of_a_forgotten_record_keeps_it_archived(
         "forget alpha",
     ]
     assert rows(repo) == []
-    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert archived_outcomes(repo) == [ARCHIVED_ALPHA]
     assert_healthy(repo)
 
 
@@ -292,7 +289,7 @@ def test_picking_a_branchs_commits_repairs_once_at_the_end_and_the_sequence_comp
         "store forgotten",
     ]
     assert sorted(summary for _, _, summary in rows(repo)) == ["kept", "on main"]
-    assert [line.split("|")[-2].strip() for line in _archive_rows(repo)] == ["forgotten"]
+    assert [line.split("|")[-2].strip() for line in archived_outcomes(repo)] == ["forgotten"]
     assert_healthy(repo)
 
 
@@ -347,7 +344,7 @@ def test_picking_a_forget_main_already_picked_and_undid_keeps_the_restore(
     ]
     live = [("O-001", "feature", "alpha")] + ([("O-002", "feature", "beta")] if pick_beta else [])
     assert rows(repo) == live
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
     assert_healthy(repo)
 
 
@@ -379,7 +376,7 @@ def test_rebasing_onto_a_squash_that_holds_the_restore_of_a_copied_forget_keeps_
         "forget alpha",
     ]
     assert rows(repo) == [("O-001", "feature", "alpha"), ("O-002", "later", "beta")]
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
     assert_healthy(repo)
 
 
@@ -403,14 +400,14 @@ def test_a_rebase_whose_first_commit_git_drops_still_keeps_main_s_forget(repo: P
     alpha = {summary: record_id for record_id, _, summary in rows(repo)}["alpha"]
     forget(memory_of(repo), alpha)
     commit(repo, "forget alpha")
-    archived = _archive_rows(repo)
+    archived = archived_outcomes(repo)
     git(repo, "checkout", "-q", "feature")
 
     rebased = run_git(repo, "rebase", "main")
 
     assert rebased.returncode == 0, rebased.stderr
     assert [summary for _, _, summary in rows(repo)] == ["main's own"]
-    assert _archive_rows(repo) == archived
+    assert archived_outcomes(repo) == archived
     assert_healthy(repo)
 
 
@@ -439,7 +436,7 @@ def test_a_branch_forgetting_again_after_main_picked_its_older_moves_keeps_it_ar
     commit(repo, "store beta")
     assert run_git(repo, "merge", "-q", "--no-edit", "feature").returncode == 0
     assert rows(repo) == [("O-002", "main", "beta")]
-    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert archived_outcomes(repo) == [ARCHIVED_ALPHA]
     assert git(repo, "status", "--porcelain") == ""
     assert_healthy(repo)
 
@@ -473,7 +470,7 @@ def test_an_errors_file_a_branch_restored_to_base_is_weighed_though_its_archive_
     assert f"{error} made live again, its later state" in merged
     assert [record for record, _, _ in rows(repo, "errors")] == [error]
     assert rows(repo) == [("O-002", "main", "beta")]
-    assert _archive_rows(repo) == [ARCHIVED_ALPHA.replace("feature", "main")]
+    assert archived_outcomes(repo) == [ARCHIVED_ALPHA.replace("feature", "main")]
     assert git(repo, "status", "--porcelain") == ""
     assert_healthy(repo)
 
@@ -628,7 +625,7 @@ def test_picking_a_branch_s_later_stores_leaves_its_earlier_restored_record_behi
     assert done.returncode == 0, done.stdout + done.stderr
     numbers = {"beta": "O-002", "gamma": "O-003"}
     assert rows(repo) == [(numbers[name], "feature", name) for name in picked]
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
     assert_healthy(repo)
 
 
@@ -661,7 +658,7 @@ def test_a_store_picked_again_leaves_the_record_main_forgot_archived(repo: Path)
     run_git(repo, "cherry-pick", "--skip")
     assert {name: text_of(repo, name) for name in before} == before
     assert rows(repo) == [("O-001", "main", "main's own work")]
-    assert _archive_rows(repo) == [ARCHIVED_ALPHA.replace("O-001", "O-002")]
+    assert archived_outcomes(repo) == [ARCHIVED_ALPHA.replace("O-001", "O-002")]
     assert_healthy(repo)
 
 
@@ -680,7 +677,7 @@ def test_a_restore_picked_onto_the_forgotten_record_still_restores_it(repo: Path
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert rows(repo) == [("O-001", "main", "main's own work"), ("O-002", "feature", "alpha")]
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
     assert_healthy(repo)
 
 
@@ -734,7 +731,7 @@ def test_dropping_an_archived_copy_is_no_restore_that_outweighs_a_later_forget(
     assert merged.returncode == 0, merged.stdout + merged.stderr
     assert "conflict" not in merged.stderr.lower()
     assert rows(repo) == []
-    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert archived_outcomes(repo) == [ARCHIVED_ALPHA]
     assert_healthy(repo)
 
 
@@ -751,7 +748,7 @@ def _assert_alpha_live_beside_beta_and_gamma(repo: Path) -> None:
         ("O-002", "main", "beta"),
         ("O-003", "feature", "gamma"),
     ]
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
     assert_healthy(repo)
 
 
@@ -861,7 +858,7 @@ def test_a_restore_made_after_a_forget_the_branch_folded_away_keeps_the_record_l
 
     assert "removed the archived copy of O-001, restored since it was archived" in merged
     assert rows(repo) == [("O-001", "feature", "alpha")]
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
     assert_healthy(repo)
 
 
@@ -920,7 +917,7 @@ def test_a_squash_onto_a_merge_commit_is_weighed_by_its_own_sides(repo: Path) ->
     assert squashed.returncode == 0, squashed.stderr
     assert "made live again" not in squashed.stderr
     assert rows(repo) == []
-    assert [row.split(" | ")[-1] for row in _archive_rows(repo)] == ["alpha |", "beta |"]
+    assert [row.split(" | ")[-1] for row in archived_outcomes(repo)] == ["alpha |", "beta |"]
     commit(repo, "squash feature")
     assert rows(repo) == []
     assert_healthy(repo)
@@ -958,7 +955,7 @@ def test_a_series_main_picked_and_partly_undid_is_repaired_once_it_ends(
 
     assert applied.returncode == 0, applied.stdout + applied.stderr
     assert rows(repo) == [("O-001", "main", "alpha")]
-    assert _archive_rows(repo) == [
+    assert archived_outcomes(repo) == [
         "| O-002 | 2026-03-02 | feature | 1 | 01-01 | coder | workflow | success | 2 | git | beta |"
     ]
     assert_healthy(repo)
@@ -993,7 +990,7 @@ def test_a_record_restored_inside_a_merge_commit_stays_restored(repo: Path) -> N
     assert committed.returncode == 0, committed.stderr
     assert "its later state" not in committed.stderr
     assert rows(repo) == [("O-001", "main", "alpha")]
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
     assert _subjects(repo, 1) == ["Merge branch 'feature'"]
     assert git(repo, "status", "--porcelain") == ""
     assert_healthy(repo)

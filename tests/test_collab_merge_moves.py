@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from support.gitrepos import (
     add_outcome,
+    archived_outcomes,
     assert_healthy,
     commit,
     init_memory,
@@ -26,10 +27,6 @@ pytestmark = pytest.mark.slow
 ARCHIVED_ALPHA = (
     "| O-001 | 2026-03-02 | feature | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
 )
-
-
-def _archive_rows(repo: Path) -> list[str]:
-    return [line for line in text_of(repo, "ARCHIVE.md").splitlines() if line.startswith("| O-")]
 
 
 def _feature_stores_and_forgets_alpha(repo: Path) -> None:
@@ -79,7 +76,7 @@ def test_a_restore_inside_a_merge_commit_outweighs_the_forget_it_undid(repo: Pat
 
     assert merged.returncode == 0, merged.stderr
     assert rows(repo) == [("O-001", "feature", "alpha")]
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
     assert {name: text_of(repo, name) for name in restored} == restored
     assert_healthy(repo)
 
@@ -101,5 +98,5 @@ def test_a_forget_after_the_merge_that_restored_the_record_is_the_later_state(
 
     assert merged.returncode == 0, merged.stderr
     assert rows(repo) == []
-    assert _archive_rows(repo) == [ARCHIVED_ALPHA]
+    assert archived_outcomes(repo) == [ARCHIVED_ALPHA]
     assert_healthy(repo)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from support.gitrepos import (
     add_outcome,
+    archived_outcomes,
     assert_healthy,
     commit,
     init_memory,
@@ -35,10 +36,6 @@ def _commit_in_one_second(repo: Path, message: str) -> None:
     git(repo, "commit", "-q", "-m", message, "--date", ONE_SECOND)
 
 
-def _archive_rows(repo: Path) -> list[str]:
-    return [line for line in text_of(repo, "ARCHIVE.md").splitlines() if line.startswith("| O-")]
-
-
 def test_merging_a_restore_that_looks_like_a_copy_of_its_own_forget_keeps_the_restore(
     repo: Path,
 ) -> None:
@@ -59,7 +56,7 @@ def test_merging_a_restore_that_looks_like_a_copy_of_its_own_forget_keeps_the_re
     (repo / "notes.txt").write_text("main moved on\n", encoding="utf-8")
     commit(repo, "notes")
     assert run_git(repo, "cherry-pick", "feature~1").returncode == 0
-    assert _archive_rows(repo) != []
+    assert archived_outcomes(repo) != []
 
     merged = run_git(repo, "merge", "--no-ff", "--no-edit", "feature")
 
@@ -106,7 +103,7 @@ def test_merging_a_forget_into_copies_of_its_moves_and_of_a_restore_after_them_k
     commit(repo, "notes")
     assert run_git(repo, "cherry-pick", "main..restorer").returncode == 0
     restored = {name: text_of(repo, name) for name in ("OUTCOMES.md", "ARCHIVE.md")}
-    assert _archive_rows(repo) == []
+    assert archived_outcomes(repo) == []
 
     merged = run_git(repo, "merge", "--no-ff", "--no-edit", "feature")
 
@@ -140,7 +137,7 @@ def test_merging_a_picked_forget_into_a_squash_of_that_forget_and_its_restore_ke
     (repo / "notes.txt").write_text("picker moved on\n", encoding="utf-8")
     commit(repo, "notes")
     assert run_git(repo, "cherry-pick", "feature~2").returncode == 0
-    assert _archive_rows(repo) != []
+    assert archived_outcomes(repo) != []
     git(repo, "checkout", "-q", "main")
     assert run_git(repo, "merge", "-q", "--squash", "feature").returncode == 0
     git(repo, "commit", "-q", "--no-edit")

@@ -135,6 +135,11 @@ def text_of(repo: Path, name: str) -> str:
     return (repo / ".planning" / "memory" / name).read_text(encoding="utf-8")
 
 
+def archived_outcomes(repo: Path) -> list[str]:
+    """The outcome rows of ARCHIVE.md, whole."""
+    return [line for line in text_of(repo, "ARCHIVE.md").splitlines() if line.startswith("| O-")]
+
+
 def assert_healthy(repo: Path) -> None:
     """doctor and validate call the memory clean, and git sees nothing left to commit."""
     assert run_process("doctor", cwd=repo).stdout == "memory is healthy\n"
