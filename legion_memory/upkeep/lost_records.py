@@ -21,6 +21,7 @@ from legion_memory.gitops.integration_versions import (
     merge_just_concluded,
 )
 from legion_memory.gitops.record_history import most_moved
+from legion_memory.gitops.record_versions import ORIGIN_KEYS
 from legion_memory.gitops.repository import files_of_commits
 from legion_memory.gitops.row_merge import fit, set_cell
 from legion_memory.markdown.document import Document, parse, render, strip_ending
@@ -94,20 +95,27 @@ def dropped(
 
 
 def _edited(held: Mapping[str, Mapping[Key, tuple[Kind, Occurrence]]]) -> set[Key]:
-    """The records a side holds under an ID the base gave another record of the kind, which
-    that side no longer holds: the side edited the base's record in place (a hand edit of an
-    identity cell), and its version is no record of its own."""
+    """The records a side holds under an ID the base gave another record of the kind, stored
+    on the same date on the same branch, which that side no longer holds, live or archived: the
+    side edited the base's record in place (a hand edit), and its version is no record of its
+    own (docs/decisions.md#record-identity)."""
     base = held["base"]
-    at_base = {(kind.name, row["id"]): key for key, (kind, row) in base.items()}
-    return {
-        key
-        for side, rows in held.items()
-        if side != "base"
-        for key, (kind, row) in rows.items()
-        if key not in base
-        and (was := at_base.get((kind.name, row["id"]))) is not None
-        and was not in rows
-    }
+    at_base = {(kind.name, row["id"]): (key, row) for key, (kind, row) in base.items()}
+    edits = set()
+    for side in held.keys() - {"base"}:
+        rows = held[side]
+        for key, (kind, row) in rows.items():
+            was = at_base.get((kind.name, row["id"]))
+            if key not in base and was and was[0] not in rows and _same_origin(was[1], row):
+                edits.add(key)
+    return edits
+
+
+def _same_origin(row: Occurrence, other: Occurrence) -> bool:
+    """Stored on the same date on the same branch, as far as both rows tell (the tool never
+    rewrites either cell)."""
+    cells = [(row[key].strip(), other[key].strip()) for key in ORIGIN_KEYS]
+    return all(mine == theirs for mine, theirs in cells if mine and theirs)
 
 
 def _rows(memory: Memory, texts: Texts) -> dict[Key, tuple[Kind, Occurrence]]:
