@@ -172,3 +172,29 @@ def test_a_renumbering_is_reported_as_one_not_as_an_update_or_an_addition() -> N
     assert (outcomes.added, outcomes.updated, outcomes.removed) == ([], [], [])
     assert [u.changes() for u in patterns.updated] == [[("Source", "O-002", "O-004")]]
     assert "**Renumbered (1)**\n\n- O-002 → O-004\n" in render_markdown(diff)
+
+
+def test_a_record_of_another_branch_under_the_same_id_is_no_update_of_the_one_it_replaced() -> None:
+    """A file taken whole from another branch (`git checkout feature -- OUTCOMES.md`) puts that
+    branch's record where main's was, under the same ID: main's record left without reaching
+    the archive, which a reviewer must see, and the other record arrived. An edit of the
+    summary, same Date and Branch, stays an update (docs/decisions.md#record-identity)."""
+    from support.gitrepos import outcome_row
+
+    from legion_memory.gitops.memory_diff import compare, render_markdown
+    from legion_memory.schema.kinds import OUTCOME
+
+    old = {"OUTCOMES.md": OUTCOME.template() + outcome_row(1, "one") + outcome_row(2, "two")}
+    new = {
+        "OUTCOMES.md": OUTCOME.template()
+        + outcome_row(1, "one, edited")
+        + outcome_row(2, "theirs", branch="feature")
+    }
+    diff = compare(old, new, ("before", "after"), ".planning/memory")
+    outcomes = diff.kinds[0]
+    assert [u.changes() for u in outcomes.updated] == [[("Summary", "one", "one, edited")]]
+    assert [(r.id, r["summary"]) for r in outcomes.added] == [("O-002", "theirs")]
+    assert [(r.id, r["summary"]) for r in outcomes.removed] == [("O-002", "two")]
+    markdown = render_markdown(diff)
+    assert "**Removed without archiving (1)**" in markdown
+    assert "**Added (1)**" in markdown

@@ -3,9 +3,9 @@
 Records are matched by identity within a kind (docs/decisions.md#record-identity), live and
 archived rows together, so a row that moved from OUTCOMES.md to ARCHIVE.md is reported as archived
 (not as one removal plus one addition), and a record a merge gave another ID as renumbered. A row
-whose identity changed under the same ID is an update of that record. A row that left the live
-file without reaching the archive is reported as removed: a reviewer must see that. The markdown
-is meant to be pasted into a pull request as is.
+whose identity changed under the same ID, its Date and Branch kept, is an update of that record.
+A row that left the live file without reaching the archive is reported as removed: a reviewer
+must see that. The markdown is meant to be pasted into a pull request as is.
 """
 
 from collections.abc import Mapping, Sequence
@@ -14,6 +14,7 @@ from pathlib import Path
 from legion_memory.gitops.memory_diff_rows import KindRows, RowKey, RowReader, unchanged_rows
 from legion_memory.markdown.cells import escape
 from legion_memory.named_tuple import NamedTuple
+from legion_memory.schema.identity import same_origin
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 from legion_memory.schema.records import Record
 from legion_memory.schema.validation import ERROR, NOTE, Problem, validate_document
@@ -158,7 +159,9 @@ def _removed(
 
 
 def _edited(old: KindRows, new: KindRows) -> dict[RowKey, Record]:
-    """New identities that are an old record edited: same ID, the old identity gone."""
+    """New identities that are an old record edited: same ID, the old identity gone, stored on
+    the same date on the same branch (the tool never rewrites either cell: a row under the ID
+    with another is another record that took it, a file taken whole from another branch)."""
     gone: dict[str, Record] = {}
     for key, index in old.first.items():
         if key not in new.first:
@@ -170,9 +173,10 @@ def _edited(old: KindRows, new: KindRows) -> dict[RowKey, Record]:
     found = {}
     for key, index in new.first.items():
         if key not in old.first:
-            record_id = new.record(index).id
-            if record_id in gone:
-                found[key] = gone[record_id]
+            record = new.record(index)
+            was = gone.get(record.id)
+            if was is not None and same_origin(was, record):
+                found[key] = was
     return found
 
 

@@ -2,9 +2,8 @@
 which copy to keep when both sides added the record, and its ID after the merge."""
 
 from legion_memory.gitops.row_merge import Row, split_id
+from legion_memory.schema.identity import ORIGIN_KEYS
 from legion_memory.schema.kinds import REFERENCE_KEYS
-
-ORIGIN_KEYS = ("date", "branch")
 
 
 def own_values(row: Row) -> dict[str, str]:

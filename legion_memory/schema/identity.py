@@ -12,7 +12,20 @@ from collections.abc import Mapping, Sequence
 
 from legion_memory.schema.kinds import KINDS, REFERENCE_KEYS, Kind, identity_keys
 
+TYPE_CHECKING = False  # not typing's: docs/decisions.md#hot-paths-without-typing
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Cells(Protocol):
+        """A row read by column key, a column it lacks reading empty."""
+
+        def __getitem__(self, key: str, /) -> str: ...
+
+
 Identity = tuple[str, ...]
+ORIGIN_KEYS = ("date", "branch")
+"""Where and when a record was stored: the tool never rewrites either cell, so a row under a
+record's ID that differs in one is another record that took the ID, not that record edited."""
 
 
 def identity(kind: Kind, values: Mapping[str, str]) -> Identity:
@@ -57,3 +70,10 @@ def history_text(raw: str, columns: Sequence[str]) -> str:
     if last <= first or first >= len(bounds):
         return ""
     return text[max(bounds[first], 0) : bounds[last] + 1]
+
+
+def same_origin(row: "Cells", other: "Cells") -> bool:
+    """Whether two rows were stored on the same date on the same branch, as far as both tell
+    (`ORIGIN_KEYS`; a layout without Branch tells nothing of it)."""
+    cells = [(clean(row[key]), clean(other[key])) for key in ORIGIN_KEYS]
+    return all(mine == theirs for mine, theirs in cells if mine and theirs)

@@ -21,11 +21,10 @@ from legion_memory.gitops.integration_versions import (
     merge_just_concluded,
 )
 from legion_memory.gitops.record_history import most_moved
-from legion_memory.gitops.record_versions import ORIGIN_KEYS
 from legion_memory.gitops.repository import files_of_commits
 from legion_memory.gitops.row_merge import fit, set_cell
 from legion_memory.markdown.document import Document, parse, render, strip_ending
-from legion_memory.schema.identity import history_text, identity_of_cells
+from legion_memory.schema.identity import history_text, identity_of_cells, same_origin
 from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.schema.records import column_key, format_id, id_number, records_table
 from legion_memory.storage import reading, writing
@@ -106,16 +105,9 @@ def _edited(held: Mapping[str, Mapping[Key, tuple[Kind, Occurrence]]]) -> set[Ke
         rows = held[side]
         for key, (kind, row) in rows.items():
             was = at_base.get((kind.name, row["id"]))
-            if key not in base and was and was[0] not in rows and _same_origin(was[1], row):
+            if key not in base and was and was[0] not in rows and same_origin(was[1], row):
                 edits.add(key)
     return edits
-
-
-def _same_origin(row: Occurrence, other: Occurrence) -> bool:
-    """Stored on the same date on the same branch, as far as both rows tell (the tool never
-    rewrites either cell)."""
-    cells = [(row[key].strip(), other[key].strip()) for key in ORIGIN_KEYS]
-    return all(mine == theirs for mine, theirs in cells if mine and theirs)
 
 
 def _rows(memory: Memory, texts: Texts) -> dict[Key, tuple[Kind, Occurrence]]:

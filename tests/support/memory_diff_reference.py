@@ -16,7 +16,7 @@ from legion_memory.gitops.memory_diff import (
 )
 from legion_memory.markdown.cells import line_cells
 from legion_memory.markdown.document import Document, parse
-from legion_memory.schema.identity import Identity, identity
+from legion_memory.schema.identity import Identity, clean, identity
 from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS, Kind
 from legion_memory.schema.records import Record, column_key, read_records, records_table
 from legion_memory.schema.validation import NOTE, Problem, validate_text
@@ -56,9 +56,19 @@ def compare_kind(old: Texts, new: Texts, kind: Kind) -> KindChanges:
 
 
 def _edited(old: dict[Identity, Record], new: dict[Identity, Record]) -> dict[Identity, Record]:
+    """Same ID, the old identity gone, and neither Date nor Branch differs where both hold one."""
     gone = {record.id: record for key, record in old.items() if key not in new and record.id}
+
+    def origin_kept(was: Record, now: Record) -> bool:
+        return not any(
+            clean(was[key]) and clean(now[key]) and clean(was[key]) != clean(now[key])
+            for key in ("date", "branch")
+        )
+
     return {
-        key: gone[record.id] for key, record in new.items() if key not in old and record.id in gone
+        key: gone[record.id]
+        for key, record in new.items()
+        if key not in old and record.id in gone and origin_kept(gone[record.id], record)
     }
 
 
