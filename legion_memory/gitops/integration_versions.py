@@ -2,7 +2,8 @@
 and its two sides.
 
 The hooks name what git just did (`post-rewrite` the commits a rebase wrote, `post-commit` the
-commit a cherry-pick replayed); from that, git says where the two sides parted.
+commit a cherry-pick replayed, or that a stopped merge was concluded); from that, git says where
+the two sides parted.
 """
 
 import os

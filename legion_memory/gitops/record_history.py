@@ -250,9 +250,11 @@ def _moves(
     """The commits of `revs` that moved the record (its row `row_text`, after the ID) between
     ARCHIVE.md (`path`) and a live file beside it, each as (its hash, what a copy of it keeps):
     a rebase or a pick keeps the author, the author's date and the message, not the hash, and
-    moves the record the way the original did (docs/decisions.md#archive-moves). A merge is
-    asked against each parent (`-m`): pickaxe looks at no merge's diff otherwise, yet a forget or
-    a restore made before committing a `merge --no-commit` is the merge's own move."""
+    moves the record the way the original did (docs/decisions.md#archive-moves); the key ends in
+    that way, so a forget and the restore after it, made in one second with one subject, are no
+    copies of each other (seed 4017 of the collaboration simulation). A merge is asked against
+    each parent (`-m`): pickaxe looks at no merge's diff otherwise, yet a forget or a restore
+    made before committing a `merge --no-commit` is the merge's own move."""
     listed = run_git(
         ["log", "-m", "--format=%x01%H%x00%P%x00%ae %at %s", "-p", "--unified=0", "--no-color",
          "--no-ext-diff", "--no-textconv", f"-S{row_text}", *revs, "--",
@@ -293,9 +295,7 @@ def _way(against: list[tuple[int, int]], parents: int) -> str | None:
     a restore). A merge moved it itself only when its result holds the record where no parent
     does and one parent at least held it in the other file (seed 16020 of `--merge-change-kinds`
     counted no restore made inside a merge); against a parent it did not change the count for,
-    git lists no diff, and the merge holds the record as that parent does. A forget and the
-    restore after it, made in one second with one subject, are no copies of each other (seed
-    4017 of the collaboration simulation)."""
+    git lists no diff, and the merge holds the record as that parent does."""
     if len(against) < max(parents, 1):
         return None
     for way, into, out_of in (("archived", 0, 1), ("restored", 1, 0)):
