@@ -194,7 +194,8 @@ def test_a_merge_log_or_a_noted_sequence_of_picks_is_not_clean(tmp_path: Path, n
 @pytest.mark.parametrize(
     ("name", "value"),
     [(REPLAYED_AS_ENV, "0123abcd "), (PICKED_ENV, "0123abcd"), (REVERTED_ENV, "0123abcd"),
-     (CONCLUDED_ENV, "1"), (RECHECK_ENV, "1"), (BOTH_SIDES_ENV, "1"), (APPLIED_ENV, "1")],
+     (CONCLUDED_ENV, "0123abcd 4567ef01"), (RECHECK_ENV, "1"), (BOTH_SIDES_ENV, "1"),
+     (APPLIED_ENV, "1")],
 )  # fmt: skip
 def test_memory_after_an_integration_the_hooks_name_is_not_clean(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, value: str

@@ -33,10 +33,10 @@ def _edit_first_outcome(repo: Path, words: str) -> None:
     path.write_text(text.replace("| shared |", f"| shared {words} |"), encoding="utf-8")
 
 
-def _merge_stopped_on_one_row(repo: Path) -> None:
+def _merge_stopped_on_one_row(repo: Path, *how: str) -> None:
     """Both sides store an outcome of their own and edit the shared one differently by hand,
     main a pattern citing its outcome too: the driver merges the new rows and stops on the
-    shared one, the one real conflict."""
+    shared one, the one real conflict. `how`: options of the merge (`--squash`)."""
     init_memory(repo, driver=True)
     add_outcome(repo, "shared", "main", date="2026-03-01")
     commit(repo, "shared")
@@ -49,15 +49,16 @@ def _merge_stopped_on_one_row(repo: Path) -> None:
     add_pattern(repo, "cites main one", cited, "main")
     _edit_first_outcome(repo, "as main says")
     commit(repo, "main")
-    merged = run_git(repo, "merge", "--no-edit", "feature")
+    merged = run_git(repo, "merge", "--no-edit", *how, "feature")
     assert merged.returncode == 1
     assert "conflict: row O-001 changed differently on both sides" in merged.stderr
 
 
 def _conclude_with(repo: Path, side: str) -> str:
-    """Take `side`'s whole OUTCOMES.md and commit the merge; what the hooks said."""
+    """Take `side`'s whole OUTCOMES.md, add the memory directory (as the hooks' hints say) and
+    commit the merge; what the hooks said."""
     git(repo, "checkout", f"--{side}", OUTCOMES)
-    git(repo, "add", OUTCOMES)
+    git(repo, "add", ".planning/memory")
     concluded = run_git(repo, "commit", "--no-edit")
     assert concluded.returncode == 0, concluded.stderr
     return concluded.stderr
@@ -98,6 +99,33 @@ def test_taking_ours_whole_puts_back_the_record_only_theirs_added(repo: Path) ->
         ("O-003", "feature", "feature one"),
     ]
     assert sources(repo) == {"cites main one": "O-002"}
+    assert_healthy(repo)
+
+
+def test_a_squash_resolved_by_taking_theirs_whole_puts_back_the_record_only_ours_added(
+    repo: Path,
+) -> None:
+    """`merge --squash` stopped the same way (its post-merge hook runs anyway: it kept both
+    versions of the shared row and had main's pattern follow main's renumbered outcome, beside
+    the conflict) and concluded by a plain `git commit` of git's own squash message: the hook
+    knows it by that message and names its sides, main before it and the newest commit the
+    message lists."""
+    _merge_stopped_on_one_row(repo, "--squash")
+
+    said = _conclude_with(repo, "theirs")
+
+    assert said == (
+        f"repaired {OUTCOMES}: put back O-003 (live, as ours holds it)\n"
+        "legion-memory: committed the repair of .planning/memory as its own commit\n"
+    )
+    subjects = git(repo, "log", "-2", "--format=%s").splitlines()
+    assert subjects == [REPAIR, "Squashed commit of the following:"]
+    assert rows(repo) == [
+        ("O-001", "main", "shared as feature says"),
+        ("O-002", "feature", "feature one"),
+        ("O-003", "main", "main one"),
+    ]
+    assert sources(repo) == {"cites main one": "O-003"}
     assert_healthy(repo)
 
 

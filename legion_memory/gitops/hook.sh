@@ -206,12 +206,19 @@ if [ "{name}" = post-commit ]; then
     # The reflog's subject, then the commit's message: a revert concluded after it stopped says
     # only "commit", and git's message of it is what tells (REVERT_HEAD is gone by now).
     done_by=$(git log -g -1 --format='%gs%n%B' HEAD 2>/dev/null)
+    # A stopped merge or squash concluded: its resolution may have taken one side's whole file.
+    # A squash is known by git's own message, which lists the commits squashed, newest first.
+    concluded=""
     case $done_by in
         "cherry-pick"* | "commit (cherry-pick)"*) integrated=1 ;;
-        # A stopped merge concluded: a resolution may have taken one side's whole file.
-        "commit (merge)"*) integrated=1 LEGION_MEMORY_MERGE_CONCLUDED=1 && export LEGION_MEMORY_MERGE_CONCLUDED ;;
+        "commit (merge)"*) integrated=1 concluded=$(git rev-list --parents -n 1 HEAD | cut -d' ' -f2-) ;;
+        "commit: Squashed commit of the following:"*)
+            squashed=$(printf '%s\n' "$done_by" | sed -n 's/^commit \([0-9a-f]*\)$/\1/p' | head -n 1)
+            integrated=1 concluded="$(git rev-parse -q --verify HEAD^) $squashed" ;;
         *) integrated="" ;;
     esac
+    LEGION_MEMORY_MERGE_CONCLUDED=$concluded
+    export LEGION_MEMORY_MERGE_CONCLUDED
     # A revert's references follow what they meant on its two sides: before it (HEAD^, or where
     # a sequence of reverts started) and the commit it went back to, which git's message names
     # (the reverted commit's parent, or the mainline parent of a merge): undoing a merge gives
@@ -295,6 +302,8 @@ if [ "{name}" = post-merge ] && [ "$1" = 1 ]; then
 elif [ "{name}" = post-merge -o "{name}" = post-commit ] &&
     git rev-parse -q --verify HEAD^2 >/dev/null 2>&1; then
     sides=$(git rev-list --parents -n 1 HEAD | cut -d' ' -f2-)
+elif [ "{name}" = post-commit ] && [ -n "$concluded" ]; then
+    sides=$concluded
 fi
 if [ -n "$sides" ]; then
     base=$(git merge-base --octopus $sides 2>/dev/null)

@@ -18,10 +18,11 @@ where a sequence of reverts started) and the commit it went back to, whose patte
 reference meant (docs/decisions.md#reverts)."""
 
 CONCLUDED_ENV = "LEGION_MEMORY_MERGE_CONCLUDED"
-"""Set by the post-commit hook of the commit that concludes a stopped merge (`git commit` after
-resolving it): a resolution that took one side's whole memory file (`git checkout --theirs`, a
-client's "use theirs") dropped the records only the other side added
-(docs/decisions.md#nothing-lost)."""
+"""Set by the post-commit hook of the commit that concludes a stopped merge or squash (`git
+commit` after resolving it), to its sides: the merge's parents; the commit the squash was made
+on and the newest commit git's squash message lists. A resolution that took one side's whole
+memory file (`git checkout --theirs`, a client's "use theirs") dropped the records only the
+other side added (docs/decisions.md#nothing-lost)."""
 
 RECHECK_ENV = "LEGION_MEMORY_RECHECK"
 """Set by the post-merge hook, to the merge's sides (its parents, every one of an octopus merge;

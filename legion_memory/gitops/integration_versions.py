@@ -2,8 +2,8 @@
 and its two sides.
 
 The hooks name what git just did (`post-rewrite` the commits a rebase wrote, `post-commit` the
-commit a cherry-pick replayed, or that a stopped merge was concluded); from that, git says where
-the two sides parted.
+commit a cherry-pick replayed, or the sides of a stopped merge or squash concluded); from that,
+git says where the two sides parted.
 """
 
 import os
@@ -67,14 +67,13 @@ def integration_just_done(start: Path, env: Mapping[str, str] | None = None) -> 
 
 
 def merge_just_concluded(start: Path, env: Mapping[str, str] | None = None) -> Sides | None:
-    """A stopped two-sided merge just concluded by a commit: where its parents parted, and the
-    parents. None when the post-commit hook names none, or for an octopus merge."""
+    """A stopped merge or squash just concluded by a commit: where its two sides parted, and the
+    sides the post-commit hook names. None when it names none, or more than two (an octopus
+    merge)."""
     env = os.environ if env is None else env
-    if not env.get(CONCLUDED_ENV, "").strip():
-        return None
-    parents = (run_git(["rev-list", "--parents", "-n", "1", "HEAD"], start) or "").split()[1:]
-    base = run_git(["merge-base", *parents], start) if len(parents) == 2 else None
-    return None if base is None else Sides(base, parents[0], parents[1], "ours", "theirs")
+    sides = env.get(CONCLUDED_ENV, "").split()
+    base = run_git(["merge-base", *sides], start) if len(sides) == 2 else None
+    return None if base is None else Sides(base, sides[0], sides[1], "ours", "theirs")
 
 
 def left_out_by_rebase(start: Path, sides: Sides, path: Path, row_text: str) -> bool:
