@@ -33,10 +33,11 @@ def _edit_first_outcome(repo: Path, words: str) -> None:
     path.write_text(text.replace("| shared |", f"| shared {words} |"), encoding="utf-8")
 
 
-def _merge_stopped_on_one_row(repo: Path, *how: str) -> None:
+def _merge_stopped_on_one_row(repo: Path, *how: str, main_date: str = "2026-03-03") -> None:
     """Both sides store an outcome of their own and edit the shared one differently by hand,
     main a pattern citing its outcome too: the driver merges the new rows and stops on the
-    shared one, the one real conflict. `how`: options of the merge (`--squash`)."""
+    shared one, the one real conflict. `how`: options of the merge (`--squash`); `main_date`:
+    the date of main's outcome (before feature's, main's keeps its number in the merge)."""
     init_memory(repo, driver=True)
     add_outcome(repo, "shared", "main", date="2026-03-01")
     commit(repo, "shared")
@@ -45,7 +46,7 @@ def _merge_stopped_on_one_row(repo: Path, *how: str) -> None:
     _edit_first_outcome(repo, "as feature says")
     commit(repo, "feature")
     git(repo, "checkout", "-q", "main")
-    cited = add_outcome(repo, "main one", "main", date="2026-03-03")
+    cited = add_outcome(repo, "main one", "main", date=main_date)
     add_pattern(repo, "cites main one", cited, "main")
     _edit_first_outcome(repo, "as main says")
     commit(repo, "main")
@@ -120,6 +121,31 @@ def test_a_squash_resolved_by_taking_theirs_whole_puts_back_the_record_only_ours
     )
     subjects = git(repo, "log", "-2", "--format=%s").splitlines()
     assert subjects == [REPAIR, "Squashed commit of the following:"]
+    assert rows(repo) == [
+        ("O-001", "main", "shared as feature says"),
+        ("O-002", "feature", "feature one"),
+        ("O-003", "main", "main one"),
+    ]
+    assert sources(repo) == {"cites main one": "O-003"}
+    assert_healthy(repo)
+
+
+def test_a_squash_resolved_by_taking_theirs_whole_has_main_s_pattern_follow_its_record(
+    repo: Path,
+) -> None:
+    """main's outcome sorts first, so the squash's merge keeps its number (O-002) and gives
+    feature's the next; taking feature's whole file puts feature's outcome under O-002. main's
+    outcome is put back as O-003, and main's pattern, which still cites O-002, follows it: the
+    squash's sides say what it meant."""
+    _merge_stopped_on_one_row(repo, "--squash", main_date="2026-03-01")
+
+    said = _conclude_with(repo, "theirs")
+
+    assert said == (
+        f"repaired {OUTCOMES}: put back O-003 (live, as ours holds it)\n"
+        "repaired .planning/memory/PATTERNS.md:10: P-001 Source O-002 -> O-003\n"
+        "legion-memory: committed the repair of .planning/memory as its own commit\n"
+    )
     assert rows(repo) == [
         ("O-001", "main", "shared as feature says"),
         ("O-002", "feature", "feature one"),

@@ -21,6 +21,7 @@ from legion_memory.gitops.branch import (
 from legion_memory.gitops.cat_file import blob_texts
 from legion_memory.gitops.hook_env import (
     COMMITTED_ENV,
+    CONCLUDED_ENV,
     OURS_ENV,
     PICKED_ENV,
     PICKED_ONTO_ENV,
@@ -245,7 +246,8 @@ def octopus_in_progress(start: Path) -> bool:
 
 def integration_sources(start: Path, env: Mapping[str, str] | None = None) -> list[str]:
     """The commits the integration at hand took its versions from, never its own result: first
-    those a hook names (a rebase's old commits, a pick just committed, `RECHECK_ENV`), else
+    those a hook names (a rebase's old commits, a pick just committed, the sides of a stopped
+    merge or squash concluded, `RECHECK_ENV`), else
     those git's state names (a step in progress, a squash's tip, a merge's parents, a stash the
     driver noted, `applied_stash`). Empty when there is none."""
     env = os.environ if env is None else env
@@ -267,8 +269,9 @@ def _sides_named_by_hooks(start: Path, env: Mapping[str, str]) -> list[str]:
     picked = env.get(PICKED_ENV, "").split()
     if picked:  # post-commit of a pick: HEAD is its result
         return [*(env.get(PICKED_ONTO_ENV, "").split() or ["HEAD^"]), *picked]
-    # a step of the octopus strategy, which no MERGE_HEAD or parent names yet
-    return env.get(RECHECK_ENV, "").split()
+    # a stopped merge or squash concluded (a squash's commit has one parent, and git's squash
+    # state is gone by now), or a step of the octopus strategy, which nothing else names yet
+    return env.get(CONCLUDED_ENV, "").split() or env.get(RECHECK_ENV, "").split()
 
 
 def _sides_in_git_dir(start: Path, git_dir: Path) -> list[str]:

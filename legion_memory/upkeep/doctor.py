@@ -18,6 +18,7 @@ from legion_memory.gitops.applied_stash import APPLIED_STASH_NAME
 from legion_memory.gitops.hook_env import (
     APPLIED_ENV,
     BOTH_SIDES_ENV,
+    CONCLUDED_ENV,
     PICKED_ENV,
     REPLAYED_AS_ENV,
     REVERTED_ENV,
@@ -194,9 +195,10 @@ def _integration_sources(memory: Memory, log: list[Arrival]) -> list[Texts]:
     renumbered nothing, but a side's references may cite by the other side's old numbers), or
     a pick, a rebase or a patch `git am` applied (git may have taken PATTERNS.md whole, or
     applied it as text: a pattern without the outcome it cites, one a `drop` left out), or a
-    revert (undoing a merge gives its renumbered records their old numbers back). None
-    otherwise."""
-    named = (BOTH_SIDES_ENV, PICKED_ENV, REVERTED_ENV, APPLIED_ENV, REPLAYED_AS_ENV)
+    revert (undoing a merge gives its renumbered records their old numbers back), or a stopped
+    merge or squash concluded (its resolution may have taken one side's whole file: a record
+    put back under another number). None otherwise."""
+    named = (BOTH_SIDES_ENV, PICKED_ENV, REVERTED_ENV, APPLIED_ENV, REPLAYED_AS_ENV, CONCLUDED_ENV)
     return _sources_of(memory) if log or any(_hook_names(name) for name in named) else []
 
 
