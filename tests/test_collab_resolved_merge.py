@@ -65,17 +65,20 @@ def _conclude_with(repo: Path, side: str) -> str:
     return concluded.stderr
 
 
-def test_taking_theirs_whole_puts_back_the_record_only_ours_added(repo: Path) -> None:
-    _merge_stopped_on_one_row(repo)
-
-    said = _conclude_with(repo, "theirs")
-
-    assert said == (
-        f"repaired {OUTCOMES}: put back O-003 (live, as ours holds it)\n"
-        "repaired .planning/memory/PATTERNS.md:10: P-001 Source O-002 -> O-003\n"
-        "legion-memory: committed the repair of .planning/memory as its own commit\n"
+def _repairs(holder: str, *, followed: bool = False) -> str:
+    """What the hooks say of the repair: the outcome only `holder` added put back as O-003,
+    main's pattern following main's outcome there when `followed`."""
+    follows = "repaired .planning/memory/PATTERNS.md:10: P-001 Source O-002 -> O-003\n"
+    return (
+        f"repaired {OUTCOMES}: put back O-003 (live, as {holder} holds it)\n"
+        + (follows if followed else "")
+        + "legion-memory: committed the repair of .planning/memory as its own commit\n"
     )
-    assert git(repo, "log", "-2", "--format=%s").splitlines() == [REPAIR, "Merge branch 'feature'"]
+
+
+def _assert_theirs_taken_and_main_s_outcome_back(repo: Path) -> None:
+    """feature's version of the shared row and its outcome under O-002, main's outcome back as
+    O-003 with main's pattern citing it."""
     assert rows(repo) == [
         ("O-001", "main", "shared as feature says"),
         ("O-002", "feature", "feature one"),
@@ -85,15 +88,22 @@ def test_taking_theirs_whole_puts_back_the_record_only_ours_added(repo: Path) ->
     assert_healthy(repo)
 
 
+def test_taking_theirs_whole_puts_back_the_record_only_ours_added(repo: Path) -> None:
+    _merge_stopped_on_one_row(repo)
+
+    said = _conclude_with(repo, "theirs")
+
+    assert said == _repairs("ours", followed=True)
+    assert git(repo, "log", "-2", "--format=%s").splitlines() == [REPAIR, "Merge branch 'feature'"]
+    _assert_theirs_taken_and_main_s_outcome_back(repo)
+
+
 def test_taking_ours_whole_puts_back_the_record_only_theirs_added(repo: Path) -> None:
     _merge_stopped_on_one_row(repo)
 
     said = _conclude_with(repo, "ours")
 
-    assert said == (
-        f"repaired {OUTCOMES}: put back O-003 (live, as theirs holds it)\n"
-        "legion-memory: committed the repair of .planning/memory as its own commit\n"
-    )
+    assert said == _repairs("theirs")
     assert rows(repo) == [
         ("O-001", "main", "shared as main says"),
         ("O-002", "main", "main one"),
@@ -115,19 +125,10 @@ def test_a_squash_resolved_by_taking_theirs_whole_puts_back_the_record_only_ours
 
     said = _conclude_with(repo, "theirs")
 
-    assert said == (
-        f"repaired {OUTCOMES}: put back O-003 (live, as ours holds it)\n"
-        "legion-memory: committed the repair of .planning/memory as its own commit\n"
-    )
+    assert said == _repairs("ours")
     subjects = git(repo, "log", "-2", "--format=%s").splitlines()
     assert subjects == [REPAIR, "Squashed commit of the following:"]
-    assert rows(repo) == [
-        ("O-001", "main", "shared as feature says"),
-        ("O-002", "feature", "feature one"),
-        ("O-003", "main", "main one"),
-    ]
-    assert sources(repo) == {"cites main one": "O-003"}
-    assert_healthy(repo)
+    _assert_theirs_taken_and_main_s_outcome_back(repo)
 
 
 def test_a_squash_resolved_by_taking_theirs_whole_has_main_s_pattern_follow_its_record(
@@ -141,18 +142,8 @@ def test_a_squash_resolved_by_taking_theirs_whole_has_main_s_pattern_follow_its_
 
     said = _conclude_with(repo, "theirs")
 
-    assert said == (
-        f"repaired {OUTCOMES}: put back O-003 (live, as ours holds it)\n"
-        "repaired .planning/memory/PATTERNS.md:10: P-001 Source O-002 -> O-003\n"
-        "legion-memory: committed the repair of .planning/memory as its own commit\n"
-    )
-    assert rows(repo) == [
-        ("O-001", "main", "shared as feature says"),
-        ("O-002", "feature", "feature one"),
-        ("O-003", "main", "main one"),
-    ]
-    assert sources(repo) == {"cites main one": "O-003"}
-    assert_healthy(repo)
+    assert said == _repairs("ours", followed=True)
+    _assert_theirs_taken_and_main_s_outcome_back(repo)
 
 
 def test_a_merge_that_keeps_ours_by_strategy_brings_nothing_back(repo: Path) -> None:
