@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 from support.gitrepos import (
+    add_error,
     add_outcome,
     assert_healthy,
     commit,
+    fix_error,
     init_memory,
     memory_of,
     rows,
@@ -61,6 +63,48 @@ def test_a_patch_of_a_forget_main_made_and_undid_leaves_the_record_live(
     assert text_of(repo, "OUTCOMES.md") == live
     assert text_of(repo, "ARCHIVE.md") == archive
     assert git(repo, "log", "-2", "--format=%s").splitlines() == [REPAIRED, "forget alpha"]
+    assert_healthy(repo)
+
+
+def test_patches_replaying_copies_of_main_s_older_commits_leave_the_archived_fix(
+    repo: Path, tmp_path: Path
+) -> None:
+    """main stores an error, fixes it twice and forgets it. A teammate's clone without `git
+    install` starts `feature` there and picks the store and the first fix again (copies: the
+    same author, date and message), so feature's own history holds the originals before its
+    copies. Applying feature's commits to main, which stored another error since, replays an
+    update of a record main archived later: main's archived fix stands, no conflict (seed 16040
+    of the simulation's `--merge-change-kinds`, step 255, where such copies came from a rebase
+    that flattened merges; main's commits were searched for a copy only since the sides
+    parted, and the originals are older)."""
+    init_memory(repo, driver=True)
+    error = add_error(repo, "build failed", "main")
+    commit(repo, "store the error")
+    fix_error(repo, error, "fix1")
+    fix_error(repo, error, "fix2")
+    forget(memory_of(repo), error)
+    commit(repo, "forget the error")
+    mate = tmp_path / "mate"
+    git(tmp_path, "clone", "-q", str(repo), str(mate))
+    git(mate, "checkout", "-q", "-b", "feature")
+    for copied in ("origin/main~3", "origin/main~2"):  # the store, the first fix
+        git(mate, "-c", "user.name=Mate", "-c", "user.email=mate@example.com",
+            "cherry-pick", copied)  # fmt: skip
+    git(mate, "push", "-q", "origin", "feature")
+    add_error(repo, "lint failed", "main")
+    commit(repo, "store another error")
+    errors, archive = text_of(repo, "ERRORS.md"), text_of(repo, "ARCHIVE.md")
+    mailbox = tmp_path / "feature.mbox"
+    mailbox.write_text(git(repo, "format-patch", "--stdout", "main..feature"), encoding="utf-8")
+
+    applied = run_git(repo, "am", "-3", str(mailbox))
+
+    assert applied.returncode == 0, applied.stderr
+    assert text_of(repo, "ERRORS.md") == errors
+    assert text_of(repo, "ARCHIVE.md") == archive
+    archived = [line for line in archive.splitlines() if line.startswith("| E-001 ")]
+    assert archived == ["| E-001 | 2026-03-02 | main | build failed | fix2 | coder | true | git |"]
+    assert git(repo, "log", "-1", "--format=%s") == "store another error\n"
     assert_healthy(repo)
 
 

@@ -46,9 +46,11 @@ def _held(start: Path, directory: Path, replayed: str, ours: str) -> bool:
     if base == commit:  # ours holds the very commit: picked again, it is one ours has seen
         return True
     where = directory.resolve().as_posix()
+    # Before the sides parted too: a replay of a copy their common past holds (a branch's
+    # rebased copies, mailed or flattened again) makes again a change both sides have seen.
     listed = run_git(
-        ["log", "--full-history", "--no-merges", f"--format={HASH_AND_COPY_KEY}",
-         f"{base}..{ours}", "--", where],
+        ["log", "--full-history", "--no-merges", f"--format={HASH_AND_COPY_KEY}", ours,
+         "--", where],
         start,
     )  # fmt: skip
     copies = [copy for copy, copy_key in copy_keys_listed(listed).items() if copy_key == key]
