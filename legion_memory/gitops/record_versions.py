@@ -1,8 +1,10 @@
 """PURE comparisons of two versions of one record's row in a merge: what each holds of its own,
 which copy to keep when both sides added the record, and its ID after the merge."""
 
+from collections import defaultdict
+
 from legion_memory.gitops.row_merge import Row, split_id
-from legion_memory.schema.identity import ORIGIN_KEYS
+from legion_memory.schema import identity
 from legion_memory.schema.kinds import REFERENCE_KEYS
 
 
@@ -22,11 +24,10 @@ def body_of(row: Row) -> dict[str, str]:
 
 
 def same_origin(row: Row, other: Row) -> bool:
-    """Whether two rows under one ID were stored on the same date on the same branch, as far as
-    both tell: the tool writes neither cell again, so a row under a base record's ID that differs
-    in either is another record that took the ID, not that record edited."""
-    mine, theirs = body_of(row), body_of(other)
-    return all(mine[key] == theirs[key] for key in ORIGIN_KEYS if key in mine and key in theirs)
+    """`identity.same_origin` of two rows under one ID: one that differs in Date or Branch is
+    another record that took the ID, not that record edited (a layout lacking a column reads
+    it empty)."""
+    return identity.same_origin(defaultdict(str, row.values), defaultdict(str, other.values))
 
 
 def merged_id(base: str, ours: str, theirs: str) -> str:
