@@ -27,6 +27,8 @@ pytestmark = pytest.mark.slow
 ARCHIVED_ALPHA = (
     "| O-001 | 2026-03-02 | feature | 1 | 01-01 | coder | workflow | success | 2 | git | alpha |"
 )
+ARCHIVED_MAIN_ALPHA = ARCHIVED_ALPHA.replace("| feature |", "| main |")
+REPAIRED_AFTER_MERGE = "Repair .planning/memory after post-merge (legion-memory doctor --fix)"
 
 
 def _feature_stores_and_forgets_alpha(repo: Path) -> None:
@@ -99,4 +101,53 @@ def test_a_forget_after_the_merge_that_restored_the_record_is_the_later_state(
     assert merged.returncode == 0, merged.stderr
     assert rows(repo) == []
     assert archived_outcomes(repo) == [ARCHIVED_ALPHA]
+    assert_healthy(repo)
+
+
+def test_a_merge_s_own_forget_outlives_a_rebase_that_flattened_the_merge(repo: Path) -> None:
+    """main forgets alpha, restores it inside its merge of feature, and forgets it again inside
+    its merge of a2, a branch started after the restore. A rebase onto a commit main already
+    holds flattens both merges, and the moves made inside them go with them; the line left
+    ends with alpha archived by its first forget. Merging a2 (which main's old line holds whole)
+    then took a2's archive and alpha came back live, doctor calling it healthy. The rebase notes
+    that its new tip stands for the line it replaced, so the forget made inside the dropped
+    merge is still main's: alpha stays archived (seed 16060 of the simulation's
+    `--merge-change-kinds`, step 261, a `merge --squash` after `pull --rebase`)."""
+    init_memory(repo, driver=True)
+    start = git(repo, "rev-parse", "HEAD").strip()
+    add_outcome(repo, "alpha", "main")
+    commit(repo, "store alpha")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "checkout", "-q", "-b", "feature")
+    add_outcome(repo, "beta", "feature")
+    commit(repo, "store beta")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "gamma", "main")
+    commit(repo, "store gamma")
+    merged = run_git(repo, "merge", "--no-commit", "feature")
+    assert merged.returncode == 0, merged.stderr
+    restore(memory_of(repo), "O-001")
+    commit(repo, "merge feature, alpha restored")
+    git(repo, "checkout", "-q", "-b", "a2")
+    add_outcome(repo, "delta", "a2")
+    commit(repo, "store delta")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, "epsilon", "main")
+    commit(repo, "store epsilon")
+    merged = run_git(repo, "merge", "--no-commit", "a2")
+    assert merged.returncode == 0, merged.stderr
+    forget(memory_of(repo), "O-001")
+    commit(repo, "merge a2, alpha forgotten")
+    rebased = run_git(repo, "rebase", start)
+    assert rebased.returncode == 0, rebased.stderr
+    assert git(repo, "rev-list", "--merges", f"{start}..main") == ""
+    assert archived_outcomes(repo) == [ARCHIVED_MAIN_ALPHA]
+
+    merged = run_git(repo, "merge", "--no-edit", "a2")
+
+    assert merged.returncode == 0, merged.stderr
+    assert archived_outcomes(repo) == [ARCHIVED_MAIN_ALPHA]
+    assert sorted(summary for _, _, summary in rows(repo)) == ["beta", "delta", "epsilon", "gamma"]
+    assert git(repo, "log", "-1", "--format=%s") == f"{REPAIRED_AFTER_MERGE}\n"
     assert_healthy(repo)

@@ -6,7 +6,9 @@ writes the folded commits' messages and names none of them. Its post-rewrite hoo
 the same ("<old> <new>" for each commit replayed, several olds for one new), and notes each new
 commit that stands for several old ones in a file of the git directory: in this clone's history
 questions it then stands for the commits it folded, as a squash with git's own message does.
-A clone that only fetches the squash has no such note.
+A rebase that flattened merges notes its new tip the same way, standing for the whole line it
+replaced: the moves made inside the merges it dropped are in no commit it wrote.
+A clone that only fetches the squash (or the flattened line) has no such note.
 """
 
 from collections.abc import Collection

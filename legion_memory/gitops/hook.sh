@@ -120,14 +120,23 @@ if [ "{name}" = post-rewrite ]; then
         # Git names the commit a squash ended in even when the rebase did not write it: a squash
         # emptied, `git reset HEAD^` as git advises, then the next squash amends the upstream's
         # commit, and emptied again, its parent. The upstream's own commits folded nothing.
-        onto=""
-        [ -z "$folded" ] || onto=$(cat "$git_dir/rebase-merge/onto" 2>/dev/null)
-        if [ -n "$onto" ]; then
+        onto=$(cat "$git_dir/rebase-merge/onto" 2>/dev/null)
+        if [ -n "$onto" ] && [ -n "$folded" ]; then
             folded=$(printf '%s\n' "$folded" | while read -r new olds; do
                 git merge-base --is-ancestor "$new" "$onto" 2>/dev/null || echo "$new $olds"
             done)
         fi
-        if [ -n "$folded" ]; then
+        # A rebase that flattened merges dropped them, and the forgets and restores made inside
+        # them with them: the new tip stands for the whole line it replaced, as a fold does.
+        flattened=""
+        [ -z "$onto" ] || flattened=$(git rev-list --merges "$onto..ORIG_HEAD" 2>/dev/null)
+        for merge in $flattened; do
+            case " $LEGION_MEMORY_REWRITTEN" in *" $merge "*) continue ;; esac
+            line=$(git rev-list "$onto..ORIG_HEAD" | tr '\n' ' ')
+            folded=$(printf '%s\n%s\n' "$folded" "$(git rev-parse HEAD) $line")
+            break
+        done
+        if [ -n "$(printf '%s' "$folded" | tr -d '[:space:]')" ]; then
             shared=$(git rev-parse --git-common-dir 2>/dev/null) && [ -n "$shared" ] || shared=$git_dir
             printf '%s\n' "$folded" >> "$shared/{folded}"
         fi
@@ -308,10 +317,18 @@ fi
 if [ -n "$sides" ]; then
     base=$(git merge-base --octopus $sides 2>/dev/null)
     changed=0
+    # Commits this clone noted as standing for others (a fold, a line a rebase flattened): what
+    # they stand for may have changed a file they leave as base had it.
+    noted=$(git rev-parse --git-common-dir 2>/dev/null) && noted="$noted/{folded}"
+    noted=$(cut -d' ' -f1 "$noted" 2>/dev/null | sed '/^$/d')
     for side in $sides; do
         [ -z "$base" ] && continue
         differ=$(git diff --name-only "$base" "$side" -- .planning/memory 2>/dev/null)
         [ -n "$differ" ] && changed=$((changed + 1))
+        if [ -n "$noted" ] && git rev-list "$base..$side" 2>/dev/null | grep -qxF "$noted"; then
+            LEGION_MEMORY_RECHECK="$sides"
+            export LEGION_MEMORY_RECHECK
+        fi
         # A file this side's commits changed that ends as base had it: git took the other's.
         for file in $(git log --full-history --format= --name-only "$base..$side" -- .planning/memory 2>/dev/null | sort -u); do
             if ! printf '%s\n' "$differ" | grep -qxF "$file"; then

@@ -46,7 +46,7 @@ HOOKS = ("post-merge", "post-rewrite", "post-commit", "post-applypatch", "pre-pu
 HOOK_MARK = "# legion-memory hook"
 # Raised whenever the hooks' text changes in a way an installed clone must pick up: a hook of
 # ours without it tells the hook run to ask for `git install` again (`cli.lean.hook`).
-HOOK_FORMAT = "# legion-memory hook format 19"
+HOOK_FORMAT = "# legion-memory hook format 20"
 CHAINED = ".legion-memory-chained"
 DEFAULT_COMMAND = "legion-memory"
 OCTOPUS = "pull.octopus"

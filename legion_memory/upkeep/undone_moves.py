@@ -2,10 +2,12 @@
 
 When one side's memory files ended exactly as the merge base had them (it forgot a record and
 restored it again, say), git takes the other side's files whole without calling the merge driver,
-so the driver never weighs the two sides' histories. The post-merge hook notices that case and
-asks doctor to: for each record the parents hold, live on one and archived on another, the side
-that moved it in or out of ARCHIVE.md more often since they parted holds its later state
-(docs/decisions.md#archive-moves), and the merge result is set to that state. An octopus merge's
+so the driver never weighs the two sides' histories. The post-merge hook notices that case (and
+a side reaching a commit this clone noted as standing for others, whose moves its own diff may
+lack: a fold, a line a rebase flattened) and asks doctor to: for each record the parents hold,
+live on one and archived on another, the side that moved it in or out of ARCHIVE.md more often
+since they parted holds its later state (docs/decisions.md#archive-moves), and the merge result
+is set to that state. An octopus merge's
 parents are all weighed: by its first two alone, a later forget its third branch made was undone.
 A series of patches `git am` applied is weighed the same way, its sides HEAD before the series
 and the commit its last patch was mailed from (`gitops.applied_patch`), and so is a rebase, its

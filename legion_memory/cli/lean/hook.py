@@ -38,7 +38,7 @@ def clean_exit(argv: list[str]) -> int | None:
 # that module would cost every hook run its imports.
 HOOK_NAMES = ("post-merge", "post-rewrite", "post-commit", "post-applypatch", "pre-push")
 HOOK_MARK = b"# legion-memory hook"
-HOOK_FORMAT = b"# legion-memory hook format 19"
+HOOK_FORMAT = b"# legion-memory hook format 20"
 OUTDATED_HOOKS = (
     "legion-memory: this clone's git hooks are out of date; run: legion-memory git install\n"
 )
