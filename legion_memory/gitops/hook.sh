@@ -127,12 +127,13 @@ if [ "{name}" = post-rewrite ]; then
             done)
         fi
         # A rebase that flattened merges dropped them, and the forgets and restores made inside
-        # them with them: the new tip stands for the whole line it replaced, as a fold does.
+        # them with them: the new tip stands for the line it replaced, as a fold does (its
+        # commits that changed memory: a merge that took one parent's memory moved nothing).
         flattened=""
         [ -z "$onto" ] || flattened=$(git rev-list --merges "$onto..ORIG_HEAD" 2>/dev/null)
         for merge in $flattened; do
             case " $LEGION_MEMORY_REWRITTEN" in *" $merge "*) continue ;; esac
-            line=$(git rev-list "$onto..ORIG_HEAD" | tr '\n' ' ')
+            line=$(git rev-list --full-history "$onto..ORIG_HEAD" -- .planning/memory | tr '\n' ' ')
             folded=$(printf '%s\n%s\n' "$folded" "$(git rev-parse HEAD) $line")
             break
         done
