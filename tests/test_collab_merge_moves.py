@@ -4,6 +4,7 @@ with its other moves (docs/decisions.md#archive-moves)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from support.gitrepos import (
 )
 from support.processes import git
 
+from legion_memory.storage.reading import Memory
 from legion_memory.upkeep.forgetting import forget, restore
 
 pytestmark = pytest.mark.slow
@@ -119,26 +121,8 @@ def test_a_merge_s_own_forget_outlives_a_rebase_that_flattened_the_merge(repo: P
     commit(repo, "store alpha")
     forget(memory_of(repo), "O-001")
     commit(repo, "forget alpha")
-    git(repo, "checkout", "-q", "-b", "feature")
-    add_outcome(repo, "beta", "feature")
-    commit(repo, "store beta")
-    git(repo, "checkout", "-q", "main")
-    add_outcome(repo, "gamma", "main")
-    commit(repo, "store gamma")
-    merged = run_git(repo, "merge", "--no-commit", "feature")
-    assert merged.returncode == 0, merged.stderr
-    restore(memory_of(repo), "O-001")
-    commit(repo, "merge feature, alpha restored")
-    git(repo, "checkout", "-q", "-b", "a2")
-    add_outcome(repo, "delta", "a2")
-    commit(repo, "store delta")
-    git(repo, "checkout", "-q", "main")
-    add_outcome(repo, "epsilon", "main")
-    commit(repo, "store epsilon")
-    merged = run_git(repo, "merge", "--no-commit", "a2")
-    assert merged.returncode == 0, merged.stderr
-    forget(memory_of(repo), "O-001")
-    commit(repo, "merge a2, alpha forgotten")
+    _merged_with_a_move(repo, ("feature", "beta"), "gamma", restore)
+    _merged_with_a_move(repo, ("a2", "delta"), "epsilon", forget)
     rebased = run_git(repo, "rebase", start)
     assert rebased.returncode == 0, rebased.stderr
     assert git(repo, "rev-list", "--merges", f"{start}..main") == ""
@@ -151,3 +135,21 @@ def test_a_merge_s_own_forget_outlives_a_rebase_that_flattened_the_merge(repo: P
     assert sorted(summary for _, _, summary in rows(repo)) == ["beta", "delta", "epsilon", "gamma"]
     assert git(repo, "log", "-1", "--format=%s") == f"{REPAIRED_AFTER_MERGE}\n"
     assert_healthy(repo)
+
+
+def _merged_with_a_move(
+    repo: Path, branch: tuple[str, str], on_main: str, move: Callable[[Memory, str], object]
+) -> None:
+    """A branch started from main stores an outcome, main stores `on_main`, then merges the
+    branch with `--no-commit`, forgets or restores alpha (`move`) and commits the merge."""
+    name, stored = branch
+    git(repo, "checkout", "-q", "-b", name)
+    add_outcome(repo, stored, name)
+    commit(repo, f"store {stored}")
+    git(repo, "checkout", "-q", "main")
+    add_outcome(repo, on_main, "main")
+    commit(repo, f"store {on_main}")
+    merged = run_git(repo, "merge", "--no-commit", name)
+    assert merged.returncode == 0, merged.stderr
+    move(memory_of(repo), "O-001")
+    commit(repo, f"merge {name}, alpha moved")

@@ -53,12 +53,9 @@ def test_a_patch_of_a_forget_main_made_and_undid_leaves_the_record_live(
     add_outcome(repo, "beta", "main")
     commit(repo, "store beta")
     live, archive = text_of(repo, "OUTCOMES.md"), text_of(repo, "ARCHIVE.md")
-    mailbox = tmp_path / "feature.mbox"
-    mailbox.write_text(git(repo, "format-patch", "--stdout", "main..feature"), encoding="utf-8")
 
-    applied = run_git(repo, "am", "-3", str(mailbox))
+    _apply_feature_as_patches(repo, tmp_path)
 
-    assert applied.returncode == 0, applied.stderr
     assert [summary for _, _, summary in rows(repo)] == ["alpha", "gamma", "beta"]
     assert text_of(repo, "OUTCOMES.md") == live
     assert text_of(repo, "ARCHIVE.md") == archive
@@ -94,12 +91,9 @@ def test_patches_replaying_copies_of_main_s_older_commits_leave_the_archived_fix
     add_error(repo, "lint failed", "main")
     commit(repo, "store another error")
     errors, archive = text_of(repo, "ERRORS.md"), text_of(repo, "ARCHIVE.md")
-    mailbox = tmp_path / "feature.mbox"
-    mailbox.write_text(git(repo, "format-patch", "--stdout", "main..feature"), encoding="utf-8")
 
-    applied = run_git(repo, "am", "-3", str(mailbox))
+    _apply_feature_as_patches(repo, tmp_path)
 
-    assert applied.returncode == 0, applied.stderr
     assert text_of(repo, "ERRORS.md") == errors
     assert text_of(repo, "ARCHIVE.md") == archive
     archived = [line for line in archive.splitlines() if line.startswith("| E-001 ")]
@@ -148,3 +142,11 @@ def test_the_series_a_hook_names_is_a_replay_of_the_commits_mailed(
     assert report.read_text(encoding="utf-8") == (
         f"Replay(onto={started!r}, picked={tuple(written)!r}, apart={tuple(mailed)!r})"
     )
+
+
+def _apply_feature_as_patches(repo: Path, tmp_path: Path) -> None:
+    """feature's commits main lacks, mailed by `format-patch` and applied by `git am -3`."""
+    mailbox = tmp_path / "feature.mbox"
+    mailbox.write_text(git(repo, "format-patch", "--stdout", "main..feature"), encoding="utf-8")
+    applied = run_git(repo, "am", "-3", str(mailbox))
+    assert applied.returncode == 0, applied.stderr
