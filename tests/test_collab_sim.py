@@ -147,12 +147,19 @@ STEADY_SEEDS = (
 # replay of that commit stopped, and the repair kept the fix from before the merge (15007 of
 # `--merge-change-kinds`, step 205); an error fix restored inside a merge commit of main's, whose
 # copy of the branch's forget tied with that forget when the branch was merged, leaving the fix
-# archived (16020 of `--merge-change-kinds`, step 270).
+# archived (16020 of `--merge-change-kinds`, step 270); `git am` and `pull --rebase --autostash`
+# replaying rebased copies of an error fix's first updates, whose originals main held before the
+# sides parted, stopping where main had fixed the error again and archived it (16040, steps 255
+# and 338); a `pull --rebase` flattening main's merges, with a forget and a restore made inside
+# them, then `merge --squash` of a branch the old line held whole bringing the record back live
+# (16060, step 261).
 LONGER_STEADY_SEEDS = (
     (9302, 260, UNCOMMITTED_INTEGRATIONS),
     (14007, 210, MERGE_CHANGE_INTEGRATIONS),
     (15007, 210, MERGE_CHANGE_INTEGRATIONS),
     (16020, 280, MERGE_CHANGE_INTEGRATIONS),
+    (16040, 340, MERGE_CHANGE_INTEGRATIONS),
+    (16060, 262, MERGE_CHANGE_INTEGRATIONS),
 )
 
 
