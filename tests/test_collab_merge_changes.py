@@ -334,3 +334,45 @@ def test_a_record_restored_in_a_merge_commit_stays_live_after_a_rebase_that_drop
     assert _table_lines(text_of(repo, "ARCHIVE.md")) == OUTCOMES_HEADER
     assert _subjects(repo)[:4] == [REPAIRED, "side outcome", "forget alpha", "store alpha"]
     assert_healthy(repo)
+
+
+@pytest.mark.parametrize("main_ahead", [False, True], ids=["onto-the-side", "main-s-own-reused"])
+def test_a_fix_made_in_a_merge_survives_a_rebase_with_nothing_to_replay(
+    repo: Path, main_ahead: bool
+) -> None:
+    """main merged `side` with `--no-ff --no-commit` and fixed the error in the merge, and the
+    upstream holds every other commit of main's: `side` itself, or main's own outcome, which
+    stands on the upstream so that git reuses it, and side's after it. The rebase has nothing
+    to replay: git writes no commit and runs no post-rewrite hook of its own, and the fix went
+    with the merge (seed 16064 of the simulation's --merge-change-kinds, step 202: `git pull
+    --rebase`, "returning to refs/heads/main")."""
+    init_memory(repo, driver=True)
+    error = add_error(repo, "disk full", "main")
+    commit(repo, "store the error")
+    if main_ahead:
+        add_outcome(repo, "main record", "main")
+        commit(repo, "main outcome")
+    _upstream_and_side_from_here(repo)
+    _merge_side_fixing(repo, error, "fix1")
+    if main_ahead:
+        git(repo, "branch", "-f", "upstream", "main~2")
+    else:
+        git(repo, "branch", "-f", "upstream", "side")
+
+    _rebased_onto_upstream_saying(
+        repo,
+        'E-001 set to the version the merge "merge side, fixing the error" made, '
+        "which the rebase dropped",
+    )
+    assert rows(repo, "errors") == [("E-001", "main", "fix1")]
+    held = [("O-001", "main", "main record")] if main_ahead else []
+    assert rows(repo) == [*held, (f"O-00{len(held) + 1}", "side", "side record")]
+    ours = ["main outcome"] if main_ahead else []
+    assert _subjects(repo)[: 3 + len(ours)] == [
+        REPAIRED,
+        "side outcome",
+        *ours,
+        "store the error",
+    ]
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)

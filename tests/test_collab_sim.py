@@ -152,7 +152,9 @@ STEADY_SEEDS = (
 # sides parted, stopping where main had fixed the error again and archived it (16040, steps 255
 # and 338); a `pull --rebase` flattening main's merges, with a forget and a restore made inside
 # them, then `merge --squash` of a branch the old line held whole bringing the record back live
-# (16060, step 261).
+# (16060, step 261); a `pull --rebase` with nothing to replay, every commit but main's merge
+# reused as it was, running no post-rewrite hook and losing the fix made in the merge (16064,
+# step 202).
 LONGER_STEADY_SEEDS = (
     (9302, 260, UNCOMMITTED_INTEGRATIONS),
     (14007, 210, MERGE_CHANGE_INTEGRATIONS),
@@ -160,6 +162,7 @@ LONGER_STEADY_SEEDS = (
     (16020, 280, MERGE_CHANGE_INTEGRATIONS),
     (16040, 340, MERGE_CHANGE_INTEGRATIONS),
     (16060, 262, MERGE_CHANGE_INTEGRATIONS),
+    (16064, 205, MERGE_CHANGE_INTEGRATIONS),
 )
 
 

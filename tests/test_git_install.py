@@ -40,6 +40,7 @@ def test_install_adds_the_attribute_the_driver_and_the_hooks(cli: CLI, repo: Pat
         "installed .git/hooks/post-commit",
         "installed .git/hooks/post-applypatch",
         "installed .git/hooks/pre-push",
+        "installed .git/hooks/post-checkout",
     ]
     assert (repo / ".gitattributes").read_text() == ".planning/memory/*.md merge=legion-memory\n"
     assert git(repo, "config", "--get-regexp", "^merge\\.legion-memory").splitlines() == [
@@ -92,6 +93,7 @@ def test_uninstall_restores_the_prior_state_exactly(cli: CLI, repo: Path) -> Non
         "removed .git/hooks/post-commit",
         "removed .git/hooks/post-applypatch",
         "removed .git/hooks/pre-push",
+        "removed .git/hooks/post-checkout",
     ]
     assert _state(repo) == before
     again = cli("git", "install", "--uninstall", cwd=repo)

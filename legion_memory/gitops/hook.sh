@@ -129,10 +129,14 @@ if [ "{name}" = post-rewrite ]; then
         # A rebase that flattened merges dropped them, and the forgets and restores made inside
         # them with them: the new tip stands for the line it replaced, as a fold does (its
         # commits that changed memory: a merge that took one parent's memory moved nothing).
+        # A merge `--rebase-merges` made again is rewritten as a merge of the new line; one
+        # rewritten as the upstream's tip or a commit of one parent was dropped (as post-checkout
+        # notes the merges of a rebase with nothing to replay, below).
         flattened=""
         [ -z "$onto" ] || flattened=$(git rev-list --merges "$onto..ORIG_HEAD" 2>/dev/null)
         for merge in $flattened; do
-            case " $LEGION_MEMORY_REWRITTEN" in *" $merge "*) continue ;; esac
+            copy=$(printf '%s\n' "$rewritten" | awk -v merge="$merge" '$1 == merge {{ print $2; exit }}')
+            [ -n "$copy" ] && [ "$copy" != "$onto" ] && git rev-parse -q --verify "$copy^2" >/dev/null 2>&1 && continue
             line=$(git rev-list --full-history "$onto..ORIG_HEAD" -- .planning/memory | tr '\n' ' ')
             folded=$(printf '%s\n%s\n' "$folded" "$(git rev-parse HEAD) $line")
             break
@@ -150,6 +154,23 @@ if [ -x "$chained" ] && [ -z "$LEGION_MEMORY_STACKED" ]; then
     else
         "$chained" "$@" || status=$?
     fi
+fi
+# A rebase with nothing to replay (the branch's commits are the upstream's already, and its
+# merges are dropped) writes no commit: git runs no post-rewrite hook, and what those merges
+# changed themselves (docs/decisions.md#merge-changes) would go unrepaired. Git runs this hook
+# once, when the rebase checks out where it starts from the branch's tip (the upstream, or the
+# last of the branch's first commits that already stand on it: git reuses those as they are),
+# its todo list then empty: each merge of the branch that commit does not hold is noted as
+# rewritten to it, as git notes a commit it drops as already upstream, so that git runs
+# post-rewrite when the rebase ends.
+if [ "{name}" = post-checkout ]; then
+    state="$git_dir/rebase-merge"
+    if [ "$3" = 1 ] && [ -d "$state" ] && [ ! -s "$state/rewritten-list" ] &&
+        [ "$1" = "$(cat "$state/orig-head" 2>/dev/null)" ] &&
+        ! sed '/^#/d;/^noop/d;/^[[:space:]]*$/d' "$state/git-rebase-todo" 2>/dev/null | grep -q .; then
+        git rev-list --merges "$2..$1" 2>/dev/null | sed "s/\$/ $2/" >>"$state/rewritten-list"
+    fi
+    exit $status
 fi
 # An amend inside a rebase (a `squash` or `fixup` folding a commit into the one before, or one's
 # own `commit --amend` where the rebase stopped), or a merge made there (a merge the rebase could

@@ -12,9 +12,10 @@ exactly by `--uninstall`:
 - `post-merge`, `post-rewrite`, `post-applypatch` (`git am`) and `post-commit` hooks running
   `doctor --fix --quiet` (post-commit only for a cherry-pick, a revert, or the commit concluding
   a stopped merge), and a `pre-push` hook that commits the repair a sequence of picks ended with
-  `cherry-pick --skip` left, before the push would spread it. A hook that is already there is
-  moved aside to `<hook>.legion-memory-chained` and run first by ours, with the same arguments
-  and input; uninstalling moves it back, bytes and mode untouched.
+  `cherry-pick --skip` left, before the push would spread it, and a `post-checkout` hook that
+  makes git run `post-rewrite` after a rebase with nothing to replay. A hook that is already
+  there is moved aside to `<hook>.legion-memory-chained` and run first by ours, with the same
+  arguments and input; uninstalling moves it back, bytes and mode untouched.
 """
 
 from __future__ import annotations
@@ -42,11 +43,18 @@ from legion_memory.schema.kinds import ARCHIVE_FILENAME, KINDS
 ATTRIBUTE = ".planning/memory/*.md merge=legion-memory"
 DRIVER = "merge.legion-memory"
 DRIVER_NAME = "legion-memory: row-aware merge of .planning/memory tables"
-HOOKS = ("post-merge", "post-rewrite", "post-commit", "post-applypatch", "pre-push")
+HOOKS = (
+    "post-merge",
+    "post-rewrite",
+    "post-commit",
+    "post-applypatch",
+    "pre-push",
+    "post-checkout",
+)
 HOOK_MARK = "# legion-memory hook"
 # Raised whenever the hooks' text changes in a way an installed clone must pick up: a hook of
 # ours without it tells the hook run to ask for `git install` again (`cli.lean.hook`).
-HOOK_FORMAT = "# legion-memory hook format 20"
+HOOK_FORMAT = "# legion-memory hook format 21"
 CHAINED = ".legion-memory-chained"
 DEFAULT_COMMAND = "legion-memory"
 OCTOPUS = "pull.octopus"

@@ -36,9 +36,16 @@ def clean_exit(argv: list[str]) -> int | None:
 # `gitops.install.HOOKS`, `HOOK_MARK` and `HOOK_FORMAT` (tests/test_git_install.py holds them
 # equal): importing
 # that module would cost every hook run its imports.
-HOOK_NAMES = ("post-merge", "post-rewrite", "post-commit", "post-applypatch", "pre-push")
+HOOK_NAMES = (
+    "post-merge",
+    "post-rewrite",
+    "post-commit",
+    "post-applypatch",
+    "pre-push",
+    "post-checkout",
+)
 HOOK_MARK = b"# legion-memory hook"
-HOOK_FORMAT = b"# legion-memory hook format 20"
+HOOK_FORMAT = b"# legion-memory hook format 21"
 OUTDATED_HOOKS = (
     "legion-memory: this clone's git hooks are out of date; run: legion-memory git install\n"
 )
