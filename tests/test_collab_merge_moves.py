@@ -153,3 +153,46 @@ def _merged_with_a_move(
     assert merged.returncode == 0, merged.stderr
     move(memory_of(repo), "O-001")
     commit(repo, f"merge {name}, alpha moved")
+
+
+def test_a_forget_inside_a_merge_that_undid_a_parent_s_restore_is_a_move(repo: Path) -> None:
+    """main forgets alpha, then restores it; a1, started before the restore, holds it archived
+    as where the two parted. main merges a1 and forgets alpha inside the merge: the merge holds
+    alpha as a1 does, and as where the parents parted, yet it undid main's restore itself, which
+    a plain merge would have kept. a2, started before the restore too, holds a copy of main's
+    restore. Merging a2: main's restore is a move both sides hold, and weighed without the
+    merge's own forget the copy won, alpha back live (seed 16091 of the simulation's
+    `--merge-change-kinds`, step 142). main forgot after the restore: alpha stays archived."""
+    init_memory(repo, driver=True)
+    add_outcome(repo, "alpha", "main")
+    add_outcome(repo, "gamma", "main")
+    commit(repo, "store alpha and gamma")
+    forget(memory_of(repo), "O-001")
+    commit(repo, "forget alpha")
+    git(repo, "branch", "a2")
+    git(repo, "checkout", "-q", "-b", "a1")
+    add_outcome(repo, "beta", "a1")
+    commit(repo, "store beta")
+    git(repo, "checkout", "-q", "main")
+    restore(memory_of(repo), "O-001")
+    commit(repo, "restore alpha")
+    git(repo, "checkout", "-q", "a2")
+    add_outcome(repo, "delta", "a2")
+    commit(repo, "store delta")
+    assert run_git(repo, "cherry-pick", "main").returncode == 0
+    git(repo, "checkout", "-q", "main")
+    forget(memory_of(repo), "O-002")  # main's archive is not as where a2 parted
+    commit(repo, "forget gamma")
+    merged = run_git(repo, "merge", "-q", "--no-commit", "--no-ff", "a1")
+    assert merged.returncode == 0, merged.stderr
+    forget(memory_of(repo), "O-001")
+    commit(repo, "merge a1, forgetting alpha")
+
+    merged = run_git(repo, "merge", "--no-edit", "a2")
+
+    assert merged.returncode == 0, merged.stderr
+    assert rows(repo) == [("O-003", "a1", "beta"), ("O-004", "a2", "delta")]
+    gamma = ARCHIVED_MAIN_ALPHA.replace("O-001", "O-002").replace("alpha", "gamma")
+    assert archived_outcomes(repo) == [ARCHIVED_MAIN_ALPHA, gamma]
+    assert git(repo, "log", "-1", "--format=%s") == f"{REPAIRED_AFTER_MERGE}\n"
+    assert_healthy(repo)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from legion_memory.gitops.commit_copies import HASH_AND_COPY_KEY, copy_keys_listed, squashes_of
 from legion_memory.gitops.rebase_state import rebase_started_from
+from legion_memory.gitops.record_moves import count_change, way_moved
 from legion_memory.gitops.repository import run_git
 
 KeptLater = Callable[[str, str], bool]
@@ -254,7 +255,8 @@ def _moves(
     that way, so a forget and the restore after it, made in one second with one subject, are no
     copies of each other (seed 4017 of the collaboration simulation). A merge is asked against
     each parent (`-m`): pickaxe looks at no merge's diff otherwise, yet a forget or a restore
-    made before committing a `merge --no-commit` is the merge's own move."""
+    made before committing a `merge --no-commit` is the merge's own move, also when it undid a
+    parent's move (`gitops.merge_own_moves`)."""
     listed = run_git(
         ["log", "-m", "--format=%x01%H%x00%P%x00%ae %at %s", "-p", "--unified=0", "--no-color",
          "--no-ext-diff", "--no-textconv", f"-S{row_text}", *revs, "--",
@@ -264,46 +266,18 @@ def _moves(
     if listed is None:
         return None
     changes: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    parents: dict[str, int] = {}
+    parents: dict[str, list[str]] = {}
     for entry in listed.split("\x01"):
         if entry.strip():
             head, _, patch = entry.partition("\n")
             sha, parent_list, copy = head.split("\0", 2)
-            parents[sha] = len(parent_list.split())
-            changes.setdefault((sha, copy), []).append(_change(patch, row_text, path.name))
-    moved = ((sha, copy, _way(against, parents[sha])) for (sha, copy), against in changes.items())
+            parents[sha] = parent_list.split()
+            changes.setdefault((sha, copy), []).append(count_change(patch, row_text, path.name))
+    moved = (
+        (sha, copy, way_moved(start, (sha, parents[sha]), against, path, row_text))
+        for (sha, copy), against in changes.items()
+    )
     return [(sha, f"{copy} {way}") for sha, copy, way in moved if way]
-
-
-def _change(patch: str, row_text: str, archive: str) -> tuple[int, int]:
-    """How a commit's diff against one parent changed the count of the record's rows: in
-    ARCHIVE.md, and in the live files."""
-    into_archive, change = False, {True: 0, False: 0}
-    for line in patch.splitlines():
-        if line.startswith("diff --git "):
-            into_archive = line.endswith(f"/{archive}")
-        elif line[:1] in "+-" and not line.startswith(("+++ ", "--- ")) and row_text in line:
-            change[into_archive] += 1 if line[0] == "+" else -1
-    return change[True], change[False]
-
-
-def _way(against: list[tuple[int, int]], parents: int) -> str | None:
-    """How a commit moved the record, by its changes against each parent (archived, live):
-    "archived", "restored", or None for a commit that did not move it: a store, or a repair that
-    dropped an archived copy of a record a merge left live and archived at once (the record
-    stays where it was: seed 5207 of the collaboration simulation's --stash-kinds counted it as
-    a restore). A merge moved it itself only when its result holds the record where no parent
-    does and one parent at least held it in the other file (seed 16020 of `--merge-change-kinds`
-    counted no restore made inside a merge); against a parent it did not change the count for,
-    git lists no diff, and the merge holds the record as that parent does."""
-    if len(against) < max(parents, 1):
-        return None
-    for way, into, out_of in (("archived", 0, 1), ("restored", 1, 0)):
-        if all(change[into] > 0 >= change[out_of] for change in against) and any(
-            change[out_of] < 0 for change in against
-        ):
-            return way
-    return None
 
 
 def kept_later_in_merge(start: Path, archive: Path, theirs: str, ours: str = "HEAD") -> KeptLater:
