@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 from support.gitrepos import (
+    add_error,
     add_outcome,
     archived_outcomes,
     assert_healthy,
     commit,
+    fix_error,
     init_memory,
     memory_of,
     rows,
@@ -196,3 +198,46 @@ def test_a_forget_inside_a_merge_that_undid_a_parent_s_restore_is_a_move(repo: P
     assert archived_outcomes(repo) == [ARCHIVED_MAIN_ALPHA, gamma]
     assert git(repo, "log", "-1", "--format=%s") == f"{REPAIRED_AFTER_MERGE}\n"
     assert_healthy(repo)
+
+
+def test_a_fix_after_a_restore_inside_a_merge_replays_onto_the_line_that_dropped_the_merge(
+    repo: Path,
+) -> None:
+    """main forgets an error, restores it inside its merge of `side` (which holds it archived),
+    then fixes it. A rebase onto the commit before the forget keeps main's first commits and
+    side's as they are, drops the merge and replays the fix onto a line where the error is
+    archived: "row E-001 removed on ours, changed on theirs", a conflict though main alone ever
+    changed the error (seed 16091 of the simulation's `--merge-change-kinds`, step 334, a
+    `pull --rebase` flattening main's merges onto an upstream main already held). main's
+    restore inside the merge came after its forget: the fix replays, and the error ends live,
+    fixed, as main had it."""
+    init_memory(repo, driver=True)
+    error = add_error(repo, "disk full", "main")
+    commit(repo, "store the error")
+    start = git(repo, "rev-parse", "HEAD").strip()
+    forget(memory_of(repo), error)
+    commit(repo, "forget the error")
+    _merge_restoring(repo, ("side", "beta"), error)
+    fix_error(repo, error, "fix3")
+
+    rebased = run_git(repo, "rebase", start)
+
+    assert rebased.returncode == 0, rebased.stderr
+    assert rows(repo, "errors") == [("E-001", "main", "fix3")]
+    assert not [line for line in text_of(repo, "ARCHIVE.md").splitlines() if "| E-" in line]
+    assert git(repo, "status", "--porcelain") == ""
+    assert_healthy(repo)
+
+
+def _merge_restoring(repo: Path, branch: tuple[str, str], record: str) -> None:
+    """A branch started from main stores an outcome; main merges it with `--no-commit`,
+    restores `record` and commits the merge."""
+    name, stored = branch
+    git(repo, "checkout", "-q", "-b", name)
+    add_outcome(repo, stored, name)
+    commit(repo, f"store {stored}")
+    git(repo, "checkout", "-q", "main")
+    merged = run_git(repo, "merge", "-q", "--no-commit", "--no-ff", name)
+    assert merged.returncode == 0, merged.stderr
+    restore(memory_of(repo), record)
+    commit(repo, f"merge {name}, restoring {record}")

@@ -156,7 +156,9 @@ STEADY_SEEDS = (
 # reused as it was, running no post-rewrite hook and losing the fix made in the merge (16064,
 # step 202); a forget made inside main's merge of a branch that held the record archived, as
 # where the two parted, not counted as main's move, so that merging a branch holding a rebased
-# copy of main's earlier restore brought the record back (16091, step 142).
+# copy of main's earlier restore brought the record back (16091, step 142), and a fix made after
+# a restore inside a merge, replayed by a `pull --rebase` that flattened the merge onto a line
+# holding the record archived: a conflict (16091, step 334).
 LONGER_STEADY_SEEDS = (
     (9302, 260, UNCOMMITTED_INTEGRATIONS),
     (14007, 210, MERGE_CHANGE_INTEGRATIONS),
@@ -165,7 +167,7 @@ LONGER_STEADY_SEEDS = (
     (16040, 340, MERGE_CHANGE_INTEGRATIONS),
     (16060, 262, MERGE_CHANGE_INTEGRATIONS),
     (16064, 205, MERGE_CHANGE_INTEGRATIONS),
-    (16091, 150, MERGE_CHANGE_INTEGRATIONS),
+    (16091, 340, MERGE_CHANGE_INTEGRATIONS),
 )
 
 

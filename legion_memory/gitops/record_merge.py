@@ -200,7 +200,7 @@ class _TableMerge:
             return [self.fit(mine, "ours")]
         if self.seen_by(mine, "ours", "theirs"):  # theirs had ours's update, then removed it
             return []
-        if self.kept_later(old, "ours", of="base"):  # restored after theirs's forget, then changed
+        if self.changed_later(old, "ours"):  # restored after theirs's forget, then changed
             return [self.fit(mine, "ours")]
         what = f"row {mine.id or mine.content.strip()[:40]} changed on ours, removed on theirs"
         return self.ledger.markers(what, [self.fit(mine, "ours")], [])
@@ -238,11 +238,16 @@ class _TableMerge:
         block = self.blocks[side]
         return history_text(row.raw, block.columns) if block else ""
 
-    def kept_later(self, row: Row, side: str, of: str = "") -> bool:
+    def kept_later(self, row: Row, side: str) -> bool:
         """Whether `side`, keeping the record the other side removed, holds its later state:
-        moved `row` (`of` that version's, by default `side`'s) after the other side did."""
-        text = self.row_text(row, of or side)
+        moved `row` after the other side did."""
+        text = self.row_text(row, side)
         return bool(text) and self.ledger.kept_later(text, side)
+
+    def changed_later(self, old: Row, side: str) -> bool:
+        """`kept_later` of a record `side` also changed: asked with base's version (`old`)."""
+        text = self.row_text(old, "base")
+        return bool(text) and self.ledger.changed_later(text, side)
 
     def copy_dropped(self, row: Row) -> bool:
         """Whether theirs, removing ours's row, dropped only a copy of a record it holds live,
@@ -287,7 +292,7 @@ class _TableMerge:
                 continue
             if self.ledger.replayed_seen() or self.seen_by(other, "theirs", "ours"):
                 continue  # ours removed it after the update
-            if self.kept_later(old, "theirs", of="base"):  # restored after ours's forget
+            if self.changed_later(old, "theirs"):  # restored after ours's forget
                 out.append(self.fit(other, "theirs"))
                 continue
             name = other.id or other.content.strip()[:40]

@@ -141,6 +141,10 @@ class HistoryQuestions(NamedTuple):
     # (row line, side keeping it) -> whether that side's state of the record is later than
     # the other side's removal (`gitops.record_history`); None: never (base decides).
     kept_later: Callable[[str, str], bool] | None = None
+    # The same, of a record the side that keeps it also changed (asked with base's version):
+    # a rebase step's commit brings its change of a record its branch restored after the
+    # upstream's forget, where a pick brings no move; None: as `kept_later`.
+    changed_later: Callable[[str, str], bool] | None = None
     # (ours's row text, theirs's) of a record each side holds in a version of its own -> the
     # side whose history replaced the other's version (`gitops.record_history`), or None.
     later_version: Callable[[str, str], str | None] | None = None
@@ -187,6 +191,7 @@ class Ledger:
         self.live_as = questions.live_as or _never
         self.replayed_seen = questions.replayed_seen or _unseen
         self.kept_later = questions.kept_later or _never
+        self.changed_later = questions.changed_later or self.kept_later
         self.later_version = questions.later_version or _untold
         self.version_seen = questions.version_seen or _never
         self.stored_anew = questions.stored_anew or _never_of_text

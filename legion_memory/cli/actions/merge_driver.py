@@ -217,8 +217,10 @@ def _questions(path: Path, companions: list[str], theirs: _Theirs) -> HistoryQue
     seen = _version_seen(path, theirs)
     picked_archive = theirs.picked and path.name.upper() == ARCHIVE_FILENAME.upper()
     live_as, copy_dropped = _picked_archive(path, theirs) if picked_archive else (None, None)
+    kept_later, changed_later = _kept_later(path, theirs)
     return HistoryQuestions(
-        kept_later=_kept_later(path, theirs),
+        kept_later=kept_later,
+        changed_later=changed_later,
         later_version=_in_series(later_version(seen), path, theirs) if seen else None,
         version_seen=seen,
         archived_as=_archived_as(path, companions, theirs.one()),
@@ -239,20 +241,26 @@ def _in_series(later: LaterVersion, path: Path, theirs: _Theirs) -> LaterVersion
     return later_in_replay(later, Path.cwd(), path, ours_rev(os.environ), replayed)
 
 
-def _kept_later(path: Path, theirs: _Theirs) -> KeptLater | None:
+def _kept_later(path: Path, theirs: _Theirs) -> tuple[KeptLater | None, KeptLater | None]:
     """In a `git merge` (git names the one commit merged), a pick or a rebase step, the history
     decides whether a record one side removed and the other kept was restored since
-    (docs/decisions.md#archive-moves)."""
+    (docs/decisions.md#archive-moves); and whether one the other side kept and changed was."""
     commits = theirs.weighed()
     if len(commits) != 1:
-        return None
+        return None, None
     archive = path.parent / ARCHIVE_FILENAME
     kept_later = kept_later_in_merge(Path.cwd(), archive, commits[0], ours_rev(os.environ))
     if theirs.named:
-        return kept_later
+        return kept_later, None
+
     # A pick brings its commit's changes only: a record the picked commit left as its parent
-    # had it stays as ours holds it, whatever the picked branch did with it before.
-    return lambda text, side: side == "ours" and kept_later(text, side)
+    # had it stays as ours holds it, whatever the picked branch did with it before. A rebase
+    # step's commit that changed a record brings that change, and the branch it replays
+    # restored the record (inside a merge the rebase dropped, say) after the upstream's forget.
+    def ours_only(text: str, side: str) -> bool:
+        return side == "ours" and kept_later(text, side)
+
+    return ours_only, (kept_later if theirs.replayed and not theirs.picked else None)
 
 
 def _archived_as(path: Path, companions: list[str], commits: list[str]) -> ArchivedAs | None:
