@@ -140,21 +140,27 @@ def test_a_merge_s_own_forget_outlives_a_rebase_that_flattened_the_merge(repo: P
 
 
 def _merged_with_a_move(
-    repo: Path, branch: tuple[str, str], on_main: str, move: Callable[[Memory, str], object]
+    repo: Path,
+    branch: tuple[str, str],
+    on_main: str | None,
+    move: Callable[[Memory, str], object],
+    record: str = "O-001",
 ) -> None:
-    """A branch started from main stores an outcome, main stores `on_main`, then merges the
-    branch with `--no-commit`, forgets or restores alpha (`move`) and commits the merge."""
+    """A branch started from main stores an outcome, main stores `on_main` (when given), then
+    merges the branch with `--no-commit`, forgets or restores `record` (`move`) and commits the
+    merge."""
     name, stored = branch
     git(repo, "checkout", "-q", "-b", name)
     add_outcome(repo, stored, name)
     commit(repo, f"store {stored}")
     git(repo, "checkout", "-q", "main")
-    add_outcome(repo, on_main, "main")
-    commit(repo, f"store {on_main}")
-    merged = run_git(repo, "merge", "--no-commit", name)
+    if on_main is not None:
+        add_outcome(repo, on_main, "main")
+        commit(repo, f"store {on_main}")
+    merged = run_git(repo, "merge", "-q", "--no-commit", "--no-ff", name)
     assert merged.returncode == 0, merged.stderr
-    move(memory_of(repo), "O-001")
-    commit(repo, f"merge {name}, alpha moved")
+    move(memory_of(repo), record)
+    commit(repo, f"merge {name}, {record} moved")
 
 
 def test_a_forget_inside_a_merge_that_undid_a_parent_s_restore_is_a_move(repo: Path) -> None:
@@ -217,7 +223,7 @@ def test_a_fix_after_a_restore_inside_a_merge_replays_onto_the_line_that_dropped
     start = git(repo, "rev-parse", "HEAD").strip()
     forget(memory_of(repo), error)
     commit(repo, "forget the error")
-    _merge_restoring(repo, ("side", "beta"), error)
+    _merged_with_a_move(repo, ("side", "beta"), None, restore, error)
     fix_error(repo, error, "fix3")
 
     rebased = run_git(repo, "rebase", start)
@@ -227,17 +233,3 @@ def test_a_fix_after_a_restore_inside_a_merge_replays_onto_the_line_that_dropped
     assert not [line for line in text_of(repo, "ARCHIVE.md").splitlines() if "| E-" in line]
     assert git(repo, "status", "--porcelain") == ""
     assert_healthy(repo)
-
-
-def _merge_restoring(repo: Path, branch: tuple[str, str], record: str) -> None:
-    """A branch started from main stores an outcome; main merges it with `--no-commit`,
-    restores `record` and commits the merge."""
-    name, stored = branch
-    git(repo, "checkout", "-q", "-b", name)
-    add_outcome(repo, stored, name)
-    commit(repo, f"store {stored}")
-    git(repo, "checkout", "-q", "main")
-    merged = run_git(repo, "merge", "-q", "--no-commit", "--no-ff", name)
-    assert merged.returncode == 0, merged.stderr
-    restore(memory_of(repo), record)
-    commit(repo, f"merge {name}, restoring {record}")
