@@ -32,10 +32,11 @@ def test_the_benchmark_reports_every_metric_for_every_system() -> None:
         "development",
         "held-out (report only)",
         "fresh (report only)",
+        "fifth (report only)",
         "all sets",
     ]
     # two of each kind in each set
-    assert [s["queries"] for s in report["sets"].values()] == [6, 6, 6, 6, 24]
+    assert [s["queries"] for s in report["sets"].values()] == [6, 6, 6, 6, 6, 30]
     assert 0.0 <= report["snippets with a query word"] <= 1.0
     for judged in report["sets"].values():
         assert list(judged["results"]) == SYSTEMS

@@ -99,6 +99,7 @@ def test_json_explains_bm25_recency_and_importance(cli: CLI, tmp_path: Path) -> 
                 "score": 0.778751,
                 "bm25": 0.693147,
                 "coverage": 1.0,
+                "nearness": 0.0,
                 "distinctive": 1,
                 "shared": 1,
                 "recency": 0.7,

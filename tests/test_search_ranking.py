@@ -15,6 +15,7 @@ from support.search import errors_project, fixture_project
 
 from legion_memory.search.context_block import candidates
 from legion_memory.search.corpus import Corpus, Source
+from legion_memory.search.nearness import nearness
 from legion_memory.search.ranking import confident, query_terms, rank, window
 from legion_memory.search.stemming import stem
 from legion_memory.search.terms import starting_with, words
@@ -299,3 +300,45 @@ def test_a_budget_smaller_than_any_line_prints_nothing(cli: CLI, tmp_path: Path)
         "--root", str(root), "context", "--agent", "x", "--task", "lockfile", "--budget", "13"
     )
     assert (out.code, out.stdout, out.stderr) == (0, "", "")
+
+
+MERGE_DRIVER = set(query_terms("merge driver"))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("merge driver failed", 1.0),
+        ("merge the driver", 1.0),  # stopwords are not counted
+        ("merge " + "word " * 4 + "driver", 1.0),  # 5 words apart
+        ("merge " + "word " * 5 + "driver", 0.0),  # 6 words apart
+        ("driver merges", 1.0),  # either order, any form
+    ],
+)
+def test_nearness_counts_words_standing_at_most_five_apart(text: str, expected: float) -> None:
+    assert nearness([text], MERGE_DRIVER, 2) == expected
+
+
+def test_nearness_is_the_share_of_matched_words_near_another_within_one_field() -> None:
+    wanted = set(query_terms("merge driver timeout"))
+    far = "merge driver " + "word " * 8 + "timeout"
+    assert nearness([far], wanted, 3) == 0.5
+    assert nearness(["merge", "driver"], MERGE_DRIVER, 2) == 0.0
+    assert nearness(["merge merge merge"], MERGE_DRIVER, 1) == 0.0
+
+
+def test_matched_words_standing_together_outrank_the_same_words_apart() -> None:
+    # The same words, so the same length and bm25; without nearness O-002 would come first
+    # (the tie-break: the higher ID).
+    together = "postgres pool tuned before release and nothing else changed here"
+    apart = "postgres tuned before release and nothing else changed here pool"
+    corpus = Corpus.of(
+        [
+            _source(1, together),
+            _source(2, apart),
+            *(_source(10 + n, text, days=n) for n, text in enumerate(FILLER)),
+        ]
+    )
+    hits = rank(corpus, query_terms("postgres pool"), TODAY)
+    assert [(hit.source.id, hit.nearness) for hit in hits] == [("O-001", 1.0), ("O-002", 0.0)]
+    assert hits[0].score == pytest.approx(hits[1].score * 1.3)

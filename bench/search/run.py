@@ -7,7 +7,8 @@ it returns nothing. Four judged sets, each reported alone and all together: `que
 first), `development.json` (written later, for the relevance floor's design; ranking choices are
 made on these two), `heldout.json` (kept apart from the ranking's design: it only reports
 whether a change generalises) and `fresh.json` (written and judged after the floor was chosen,
-before any system ran on it; it only reports too).
+before any system ran on it; it only reports too) and `fifth.json` (written and judged the same
+way, to test the nearness of query words, chosen beforehand, on queries no choice had seen).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ SETS = {
     "development": HERE / "development.json",
     "held-out (report only)": HERE / "heldout.json",
     "fresh (report only)": HERE / "fresh.json",
+    "fifth (report only)": HERE / "fifth.json",
 }
 UNION = "all sets"
 TODAY = "2026-11-29"

@@ -41,6 +41,7 @@ class AgentContext(NamedTuple):
             "score": round(hit.score, 6),
             "bm25": round(hit.bm25, 6),
             "coverage": round(hit.coverage, 6),
+            "nearness": round(hit.nearness, 6),
             "distinctive": hit.distinctive,
             "shared": hit.shared,
             "recency": hit.recency,

@@ -1,6 +1,7 @@
 """Keyword search over memory: text relevance first (BM25F over stems), then recency, importance.
 
-    score = bm25 * coverage * (1 + RECENCY_SHARE * recency) * importance_weight * boost
+    score = bm25 * coverage * (1 + NEARNESS_SHARE * nearness)
+            * (1 + RECENCY_SHARE * recency) * importance_weight * boost
 
 - bm25: Okapi BM25 (k1 = 1.2, b = 0.75, idf = ln(1 + (N - n + 0.5) / (n + 0.5))) over each tier's
   own corpus, a word's count in a document being the sum of the weights of the fields it occurs in
@@ -10,6 +11,9 @@
 - coverage: the share of the query's idf that the document matches (a query word no document
   holds counts with the idf of n = 0), from 0 to 1: a record matching every query word is not
   outranked by one matching a single word.
+- nearness: the share of the matched words standing near another one in a field
+  (`nearness.nearness`), from 0 to 1: a record whose matched words stand together is more often
+  the answer than one holding them apart.
 - recency: the spec's step weight of the record's age (1.0 / 0.7 / 0.4 / 0.1, `knowledge.decay`);
   importance_weight: 1 + IMPORTANCE_SHARE * (importance - 3) / 2 (1.0 without one). Together they
   move a score by at most a factor 1.1 * 1.05 / (1.01 * 0.95) = 1.2: a better text match by more
@@ -35,6 +39,7 @@ from legion_memory.named_tuple import NamedTuple
 from legion_memory.schema.kinds import KINDS, Kind
 from legion_memory.search.corpus import Corpus, Source, gather
 from legion_memory.search.documents import Entry, one_line
+from legion_memory.search.nearness import nearness
 from legion_memory.search.stemming import stem
 from legion_memory.search.terms import first_match, starting_with, terms
 from legion_memory.storage.scopes import Marked, Scoped, merge
@@ -44,6 +49,7 @@ B = 0.75
 NEUTRAL_IMPORTANCE = 3
 RECENCY_SHARE = 0.1
 IMPORTANCE_SHARE = 0.05
+NEARNESS_SHARE = 0.3
 RELEVANCE_FLOOR = 0.25
 SHARED_WORDS = 2
 DISTINCTIVE_SHARE = 0.02
@@ -85,6 +91,7 @@ class Hit(NamedTuple):
     boost: float = 1.0
     distinctive: int = 0  # query words it shares that few records hold
     shared: int = 0  # distinct query words it shares
+    nearness: float = 0.0
 
     @property
     def relevant(self) -> bool:
@@ -96,8 +103,9 @@ class Hit(NamedTuple):
 
     @property
     def relevance(self) -> float:
-        """The text's part of the score: BM25 times the share of the query matched."""
-        return self.bm25 * self.coverage
+        """The text's part of the score: BM25 times the share of the query matched, times how
+        near each other the matched words stand."""
+        return self.bm25 * self.coverage * (1 + NEARNESS_SHARE * self.nearness)
 
     @property
     def score(self) -> float:
@@ -137,6 +145,7 @@ def rank(
             boost(match.source) if boost else 1.0,
             match.distinctive,
             match.shared,
+            match.nearness,
         )
         for match in bm25(query, corpus)
     ]
@@ -150,51 +159,58 @@ class TextMatch(NamedTuple):
     coverage: float
     distinctive: int  # matched query words held by at most DISTINCTIVE_SHARE of the documents
     shared: int  # distinct query words matched
+    nearness: float  # how near each other the matched words stand, from 0 to 1
 
 
 def bm25(query: Sequence[str], corpus: Corpus) -> list[TextMatch]:
-    """BM25F, coverage and distinctive words of every document that holds one of the query's
-    distinct stems."""
+    """BM25F, coverage, distinctive words and nearness of every document that holds one of the
+    query's distinct stems."""
     wanted = list(dict.fromkeys(query))
     count = corpus.count
     if not count or not wanted:
         return []
     average = corpus.length / count or 1.0
-    matched: list[tuple[Source, dict[str, float]]] = []
+    matched: list[tuple[Source, dict[str, float], float]] = []
     containing = dict.fromkeys(wanted, 0)
     chosen = set(wanted)
     find = starting_with(wanted)  # a word whose stem is wanted starts with that stem
     for source, fields in corpus.containing(wanted):
-        counts = weighted_counts(fields, chosen, find)
+        counts, together = weighted_counts(fields, chosen, find)
         if counts:
-            matched.append((source, counts))
+            matched.append((source, counts, nearness(together, chosen, len(counts))))
             for word in counts:
                 containing[word] += 1
     idf = {w: math.log(1 + (count - n + 0.5) / (n + 0.5)) for w, n in containing.items()}
     total = sum(idf.values())
     few = max(FEWEST_DISTINCTIVE, DISTINCTIVE_SHARE * count)
     scored = []
-    for source, counts in matched:
+    for source, counts, near in matched:
         norm = K1 * (1 - B + B * source.length / average)
         value = sum(idf[w] * tf * (K1 + 1) / (tf + norm) for w, tf in counts.items())
         coverage = sum(idf[w] for w in counts) / total
         distinctive = sum(containing[w] <= few for w in counts)
-        scored.append(TextMatch(source, value, coverage, distinctive, len(counts)))
+        scored.append(TextMatch(source, value, coverage, distinctive, len(counts), near))
     return scored
 
 
 def weighted_counts(
     fields: Sequence[tuple[float, str]], wanted: set[str], find: Callable[[str], list[str]]
-) -> dict[str, float]:
-    """Each wanted stem's count over the fields, each occurrence counting its field's weight;
-    `find` gives a text's candidate words (a superset of those whose stem is wanted)."""
+) -> tuple[dict[str, float], list[str]]:
+    """Each wanted stem's count over the fields, each occurrence counting its field's weight,
+    and the fields holding two different wanted stems (only there can two stand near each
+    other); `find` gives a text's candidate words (a superset of those whose stem is wanted)."""
     counts: dict[str, float] = {}
+    together: list[str] = []
     for weight, text in fields:
+        here: set[str] = set()
         for word in find(text):
             term = stem(word)
             if term in wanted:
                 counts[term] = counts.get(term, 0.0) + weight
-    return counts
+                here.add(term)
+        if len(here) > 1:
+            together.append(text)
+    return counts, together
 
 
 def matched_section(entry: Entry, query: Sequence[str]) -> tuple[str, str]:
@@ -278,6 +294,7 @@ def hit_json(marked: Marked[Hit], query: Sequence[str], shown_path: str) -> dict
         "score": round(hit.score, 6),
         "bm25": round(hit.bm25, 6),
         "coverage": round(hit.coverage, 6),
+        "nearness": round(hit.nearness, 6),
         "distinctive": hit.distinctive,
         "shared": hit.shared,
         "recency": hit.recency,
