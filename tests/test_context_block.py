@@ -226,6 +226,18 @@ def test_json_lists_the_block_and_its_items(cli: CLI, tmp_path: Path) -> None:
     ]
 
 
+def test_json_shows_how_near_the_task_s_words_stand(cli: CLI, tmp_path: Path) -> None:
+    root = fixture_project(tmp_path)
+    options = ("--agent", "design-ui-designer", "--task", "tailwind utility classes")
+    result = cli("--root", str(root), "--today", TODAY, "--json", "context", *options)
+    items = json.loads(result.stdout)["items"]
+    # Both hold the three words side by side: every matched word stands near another.
+    assert [(i["id"], i["nearness"], i["shared"]) for i in items[:2]] == [
+        ("D-001", 1.0, 3),
+        ("O-003", 1.0, 3),
+    ]
+
+
 def test_bad_options_are_one_line_exit_2(cli: CLI, tmp_path: Path) -> None:
     root = fixture_project(tmp_path)
     cases = {
