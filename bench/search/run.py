@@ -3,10 +3,10 @@ in a memory built from a Legion checkout (`../shared/legion`, read at run time).
 
 For each system: hit@1, MRR@10 and nDCG@10 over the queries that have an answer, the share of
 those whose results hold a relevant record at all, and the share of no-answer queries for which
-it returns nothing. Four judged sets, each reported alone and all together: `queries.json` (the
+it returns nothing. Five judged sets, each reported alone and all together: `queries.json` (the
 first), `development.json` (written later, for the relevance floor's design; ranking choices are
 made on these two), `heldout.json` (kept apart from the ranking's design: it only reports
-whether a change generalises) and `fresh.json` (written and judged after the floor was chosen,
+whether a change generalises), `fresh.json` (written and judged after the floor was chosen,
 before any system ran on it; it only reports too) and `fifth.json` (written and judged the same
 way, to test the nearness of query words, chosen beforehand, on queries no choice had seen).
 """
